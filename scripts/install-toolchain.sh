@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the external tools sycbuild's tests and examples use, from Debian 12's
+# packages. Idempotent: installs only what is missing, and says what it installs.
+set -euo pipefail
+
+packages=(
+  clang-19 llvm-19 llvm-19-tools        # FileCheck-19, llvm-as-19, opt-19, llc-19 (NVPTX), llvm-link-19
+  clang-15 llvm-15                      # LLVM 15 syntax (typed pointers), llvm-as-15 for llvm-spirv-15
+  llvm-spirv-15 spirv-tools             # SPIR-V translation and validation
+  intel-opencl-icd                      # ocloc: ahead-of-time compiles for Intel GPUs (no GPU needed)
+  pocl-opencl-icd ocl-icd-opencl-dev opencl-headers   # running kernels on the CPU in tests
+  gcc-aarch64-linux-gnu qemu-user       # the wrapper's aarch64 objects, checked under emulation
+  cmake ninja-build bazel-bootstrap make   # the build-system integration examples
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  [[ $p == \#* ]] && continue
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-toolchain: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo=(sudo)
+  else
+    echo "install-toolchain: need root (or sudo) to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+echo "install-toolchain: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"; then
+  "${sudo[@]}" apt-get update
+  "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+fi
