@@ -1,0 +1,88 @@
+package postlink
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Naming derives every output file name from one prefix (version A naming):
+//
+//	<prefix>[_esimd]_<id>.bc|.ll|.sym   IR and symbols, shared by all tables
+//	<prefix>[_esimd]_<id>.prop          properties of a table without target
+//	<prefix>_<target>_<id>.prop         properties of an "-o target,file" table
+type Naming struct {
+	Prefix   string
+	Assembly bool // .ll instead of .bc
+}
+
+// NewNaming computes the prefix as the reference does: the -out-dir
+// directory (a '/' appended when missing) or else the parent directory of
+// the first -o file, followed by that file's stem.
+func NewNaming(o *Options) Naming {
+	first := o.Outputs[0].File
+	dir := o.OutDir
+	if dir == "" {
+		dir = parentPath(first)
+	}
+	if dir != "" && !strings.HasSuffix(dir, "/") {
+		dir += "/"
+	}
+	return Naming{Prefix: dir + stem(first), Assembly: o.Assembly}
+}
+
+// parentPath is LLVM's sys::path::parent_path for POSIX paths: "" when the
+// path has no directory part (unlike filepath.Dir, which says ".").
+func parentPath(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return ""
+	}
+	if d := strings.TrimRight(p[:i], "/"); d != "" {
+		return d
+	}
+	return "/"
+}
+
+// stem is LLVM's sys::path::stem: the file name without its last extension
+// ("a.files.table" → "a.files"; ".files" → "").
+func stem(p string) string {
+	name := p[strings.LastIndexByte(p, '/')+1:]
+	if name == "." || name == ".." {
+		return name
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[:i]
+	}
+	return name
+}
+
+func (n Naming) base(esimd bool, id int) string {
+	var b strings.Builder
+	b.WriteString(n.Prefix)
+	if esimd {
+		b.WriteString("_esimd")
+	}
+	b.WriteByte('_')
+	b.WriteString(strconv.Itoa(id))
+	return b.String()
+}
+
+// IR is the name of module id's IR file.
+func (n Naming) IR(esimd bool, id int) string {
+	if n.Assembly {
+		return n.base(esimd, id) + ".ll"
+	}
+	return n.base(esimd, id) + ".bc"
+}
+
+// Sym is the name of module id's symbol file.
+func (n Naming) Sym(esimd bool, id int) string { return n.base(esimd, id) + ".sym" }
+
+// Prop is the name of module id's property file for the table of target
+// ("" for a table without target). A target replaces the _esimd suffix.
+func (n Naming) Prop(target string, esimd bool, id int) string {
+	if target != "" {
+		return n.Prefix + "_" + target + "_" + strconv.Itoa(id) + ".prop"
+	}
+	return n.base(esimd, id) + ".prop"
+}
