@@ -1,0 +1,29 @@
+// Package llvmir is a fast, faithful in-process model of textual LLVM IR.
+//
+// A Module is the ordered list of the file's top-level entities (header
+// lines, named types, comdats, global variables, aliases and ifuncs,
+// functions, attribute groups, named and numbered metadata, use-list orders),
+// each holding its exact source bytes: reading is one pass and zero-copy over
+// the file, and an untouched entity is written back byte for byte.
+//
+// What is parsed structurally: every type, the data layout, constants
+// (including constant expressions and c"…" strings, on demand), function and
+// global headers, attribute groups and metadata nodes. Function bodies are
+// scanned, not parsed: every reference to a global (@x) or to numbered
+// metadata (!N) is recorded, and every call (call, invoke, callbr) with its
+// callee, or, for an indirect call, its function type.
+//
+// Both LLVM 15-era IR (typed pointers such as i8 addrspace(4)*) and current
+// IR (ptr addrspace(4), memory(…)) are accepted and passed through unchanged.
+//
+// Writing goes through a Plan: a chosen subset of the entities plus local
+// edits (linkage changes, definitions turned into declarations, added
+// function attributes, an instruction replaced by several, new declarations,
+// metadata and attribute groups). Unnamed globals (@0, @1, …) are renumbered
+// densely in every output and all references follow; numbered local values
+// (%5) are never renumbered, so instruction replacements must keep them.
+//
+// Positions are byte offsets into the source; file:line:col is computed only
+// for messages. The module's source must not be modified while the Module is
+// in use: names and texts share its memory.
+package llvmir

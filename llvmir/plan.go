@@ -1,0 +1,158 @@
+package llvmir
+
+import "io"
+
+// Plan describes one output module made from a parsed module: which
+// entities it keeps and the local edits applied to them. Build it with
+// Module.NewPlan, then Write it. A Plan does not change its Module; several
+// plans over one module may be written one after another (not
+// concurrently).
+type Plan struct {
+	m     *Module
+	drop  []bool
+	edits map[*Entity]*edit
+	added []addedEntity
+
+	nextMD    int
+	nextGroup int
+	keepAllMD bool
+}
+
+// edit is what a plan changes in one entity.
+type edit struct {
+	declare  bool
+	linkage  Linkage
+	fnAttrs  []Attr
+	replace  []instrEdit
+	text     *string // the whole entity replaced
+	namedOps []string
+	setOps   bool
+}
+
+type instrEdit struct {
+	start, end int
+	lines      []string
+}
+
+type addedEntity struct {
+	kind Kind
+	text string
+}
+
+// NewPlan starts a plan that keeps every entity unchanged.
+func (m *Module) NewPlan() *Plan {
+	return &Plan{
+		m:         m,
+		drop:      make([]bool, len(m.Entities)),
+		edits:     map[*Entity]*edit{},
+		nextMD:    m.maxMD + 1,
+		nextGroup: m.maxGroup + 1,
+	}
+}
+
+func (p *Plan) edit(e *Entity) *edit {
+	ed := p.edits[e]
+	if ed == nil {
+		ed = &edit{}
+		p.edits[e] = ed
+	}
+	return ed
+}
+
+// Keep keeps e in the output (the default).
+func (p *Plan) Keep(e *Entity) { p.drop[e.Index] = false }
+
+// Drop leaves e out of the output.
+func (p *Plan) Drop(e *Entity) { p.drop[e.Index] = true }
+
+// Kept reports whether e is in the output.
+func (p *Plan) Kept(e *Entity) bool { return !p.drop[e.Index] }
+
+// KeepOnly keeps exactly the global values (functions, variables, aliases,
+// ifuncs) for which keep returns true; other entities are not affected.
+func (p *Plan) KeepOnly(keep func(*Entity) bool) {
+	for _, e := range p.m.Entities {
+		if e.Kind.IsGlobalValue() {
+			p.drop[e.Index] = !keep(e)
+		}
+	}
+}
+
+// MakeDeclaration turns a function definition into a declaration (define
+// becomes declare; the body, comdat, prefix, prologue, personality and
+// metadata attachments go) or a global variable into an external
+// declaration (the initializer and comdat go). Unless SetLinkage says
+// otherwise, the linkage becomes external (extern_weak stays).
+func (p *Plan) MakeDeclaration(e *Entity) { p.edit(e).declare = true }
+
+// SetLinkage changes the linkage of a function, global variable or alias.
+// External removes the keyword.
+func (p *Plan) SetLinkage(e *Entity, l Linkage) { p.edit(e).linkage = l }
+
+// AddFnAttr adds a function attribute to a function's header (written
+// inline, after its existing attributes).
+func (p *Plan) AddFnAttr(e *Entity, a Attr) {
+	ed := p.edit(e)
+	ed.fnAttrs = append(ed.fnAttrs, a)
+}
+
+// ReplaceInstr replaces the instruction at [start, end) of function e's
+// body (Call.Start, Call.End) with lines, each one instruction without
+// indentation or newline. The first line takes the instruction's place, the
+// others follow on lines of their own with the same indentation. Numbered
+// values must keep their numbering: if the replaced instruction defined %N,
+// one of the lines must define %N and every inserted value must be named.
+func (p *Plan) ReplaceInstr(e *Entity, start, end int, lines ...string) {
+	ed := p.edit(e)
+	ed.replace = append(ed.replace, instrEdit{start: start, end: end, lines: lines})
+}
+
+// ReplaceText replaces the whole text of e (its Lead stays); text should
+// end with a newline.
+func (p *Plan) ReplaceText(e *Entity, text string) { p.edit(e).text = &text }
+
+// SetNamedMDOps rewrites the operands of named metadata e, each given as
+// its text ("!3"); with no operands the named metadata is left out.
+func (p *Plan) SetNamedMDOps(e *Entity, ops []string) {
+	ed := p.edit(e)
+	ed.namedOps, ed.setOps = ops, true
+}
+
+// Add adds a new entity of the given kind (a declaration, a global
+// variable, named metadata, …), text without a final newline. It is written
+// after the last kept entity of its kind (at the end when there is none),
+// in the order added.
+func (p *Plan) Add(kind Kind, text string) {
+	p.added = append(p.added, addedEntity{kind: kind, text: text})
+}
+
+// NewMD adds numbered metadata "!N = text" with a fresh number and returns
+// N.
+func (p *Plan) NewMD(text string) int {
+	n := p.nextMD
+	p.nextMD++
+	p.Add(KindMDNode, "!"+itoa(n)+" = "+text)
+	return n
+}
+
+// NewAttrGroup adds "attributes #N = { attrs }" with a fresh number and
+// returns N.
+func (p *Plan) NewAttrGroup(attrs Attrs) int {
+	n := p.nextGroup
+	p.nextGroup++
+	s := "attributes #" + itoa(n) + " = {"
+	for _, a := range attrs {
+		s += " " + a.Text()
+	}
+	p.Add(KindAttrGroup, s+" }")
+	return n
+}
+
+// KeepAllMetadata turns off the default pruning, which leaves out numbered
+// metadata no written entity reaches.
+func (p *Plan) KeepAllMetadata() { p.keepAllMD = true }
+
+// Write writes the output module to w, streaming. It fails, writing
+// nothing useful, when a written entity references a global value that is
+// not written.
+func (p *Plan) Write(w io.Writer) error { return p.write(w) }

@@ -1,0 +1,260 @@
+package llvmir
+
+import (
+	"strconv"
+	"strings"
+)
+
+// TypeKind is the kind of an LLVM type.
+type TypeKind uint8
+
+// The type kinds.
+const (
+	VoidType     TypeKind = iota + 1
+	IntType               // iN
+	HalfType              // half
+	BFloatType            // bfloat
+	FloatType             // float
+	DoubleType            // double
+	FP128Type             // fp128
+	X86FP80Type           // x86_fp80
+	PPCFP128Type          // ppc_fp128
+	PtrType               // ptr, ptr addrspace(N), T*, T addrspace(N)*
+	VectorType            // <N x T>, <vscale x N x T>
+	ArrayType             // [N x T]
+	StructType            // { … }, <{ … }>, %name
+	FuncType              // R (P…)
+	LabelType             // label
+	MetadataType          // metadata
+	TokenType             // token
+	TargetType            // target("name", T…, N…)
+	X86MMXType            // x86_mmx
+	X86AMXType            // x86_amx
+)
+
+// Type is an LLVM type. Named structs are shared: every %name of a module
+// is the same *Type, whose Fields are those of its definition.
+type Type struct {
+	Kind      TypeKind
+	Bits      uint32 // IntType: the width
+	AddrSpace uint32 // PtrType
+	// Elem is the element type of a vector or array, and the pointee of a
+	// typed pointer (nil for an opaque ptr).
+	Elem     *Type
+	Len      uint64 // VectorType, ArrayType: the element count
+	Scalable bool   // VectorType: <vscale x …>
+	// Fields is a struct's element types, or a function type's parameter
+	// types.
+	Fields []*Type
+	Packed bool
+	// Name is a named struct's name without '%' (unescaped); "" for a
+	// literal struct.
+	Name string
+	// Opaque marks a named struct defined as "opaque" or never defined.
+	Opaque bool
+	Ret    *Type // FuncType
+	VarArg bool  // FuncType
+	// TargetName, TargetTypes and TargetInts are a target extension type's
+	// parameters.
+	TargetName  string
+	TargetTypes []*Type
+	TargetInts  []uint64
+
+	defined bool // a named struct whose definition was seen
+}
+
+// Shared basic types.
+var (
+	typeVoid     = &Type{Kind: VoidType}
+	typeHalf     = &Type{Kind: HalfType}
+	typeBFloat   = &Type{Kind: BFloatType}
+	typeFloat    = &Type{Kind: FloatType}
+	typeDouble   = &Type{Kind: DoubleType}
+	typeFP128    = &Type{Kind: FP128Type}
+	typeX86FP80  = &Type{Kind: X86FP80Type}
+	typePPCFP128 = &Type{Kind: PPCFP128Type}
+	typeLabel    = &Type{Kind: LabelType}
+	typeMetadata = &Type{Kind: MetadataType}
+	typeToken    = &Type{Kind: TokenType}
+	typeX86MMX   = &Type{Kind: X86MMXType}
+	typeX86AMX   = &Type{Kind: X86AMXType}
+	typeI1       = &Type{Kind: IntType, Bits: 1}
+	typeI8       = &Type{Kind: IntType, Bits: 8}
+	typeI16      = &Type{Kind: IntType, Bits: 16}
+	typeI32      = &Type{Kind: IntType, Bits: 32}
+	typeI64      = &Type{Kind: IntType, Bits: 64}
+	typePtr      = &Type{Kind: PtrType}
+)
+
+// IsFloat reports whether t is a floating-point type.
+func (t *Type) IsFloat() bool {
+	switch t.Kind {
+	case HalfType, BFloatType, FloatType, DoubleType, FP128Type, X86FP80Type, PPCFP128Type:
+		return true
+	}
+	return false
+}
+
+// IsAggregate reports whether t is a struct or an array.
+func (t *Type) IsAggregate() bool { return t.Kind == StructType || t.Kind == ArrayType }
+
+// String returns the type in LLVM syntax; named structs print as their
+// name, typed pointers as "T addrspace(N)*".
+func (t *Type) String() string {
+	var b strings.Builder
+	t.write(&b)
+	return b.String()
+}
+
+func (t *Type) write(b *strings.Builder) {
+	switch t.Kind {
+	case VoidType:
+		b.WriteString("void")
+	case IntType:
+		b.WriteByte('i')
+		b.WriteString(strconv.FormatUint(uint64(t.Bits), 10))
+	case HalfType:
+		b.WriteString("half")
+	case BFloatType:
+		b.WriteString("bfloat")
+	case FloatType:
+		b.WriteString("float")
+	case DoubleType:
+		b.WriteString("double")
+	case FP128Type:
+		b.WriteString("fp128")
+	case X86FP80Type:
+		b.WriteString("x86_fp80")
+	case PPCFP128Type:
+		b.WriteString("ppc_fp128")
+	case LabelType:
+		b.WriteString("label")
+	case MetadataType:
+		b.WriteString("metadata")
+	case TokenType:
+		b.WriteString("token")
+	case X86MMXType:
+		b.WriteString("x86_mmx")
+	case X86AMXType:
+		b.WriteString("x86_amx")
+	case PtrType:
+		if t.Elem != nil {
+			t.Elem.write(b)
+			if t.AddrSpace != 0 {
+				b.WriteString(" addrspace(")
+				b.WriteString(strconv.FormatUint(uint64(t.AddrSpace), 10))
+				b.WriteByte(')')
+			}
+			b.WriteByte('*')
+			return
+		}
+		b.WriteString("ptr")
+		if t.AddrSpace != 0 {
+			b.WriteString(" addrspace(")
+			b.WriteString(strconv.FormatUint(uint64(t.AddrSpace), 10))
+			b.WriteByte(')')
+		}
+	case VectorType:
+		b.WriteByte('<')
+		if t.Scalable {
+			b.WriteString("vscale x ")
+		}
+		b.WriteString(strconv.FormatUint(t.Len, 10))
+		b.WriteString(" x ")
+		t.Elem.write(b)
+		b.WriteByte('>')
+	case ArrayType:
+		b.WriteByte('[')
+		b.WriteString(strconv.FormatUint(t.Len, 10))
+		b.WriteString(" x ")
+		t.Elem.write(b)
+		b.WriteByte(']')
+	case StructType:
+		if t.Name != "" {
+			b.WriteByte('%')
+			b.WriteString(quoteNameIfNeeded(t.Name))
+			return
+		}
+		t.writeBody(b)
+	case FuncType:
+		t.Ret.write(b)
+		b.WriteString(" (")
+		for i, p := range t.Fields {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			p.write(b)
+		}
+		if t.VarArg {
+			if len(t.Fields) > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("...")
+		}
+		b.WriteByte(')')
+	case TargetType:
+		b.WriteString("target(")
+		b.WriteString(quoteString(t.TargetName))
+		for _, p := range t.TargetTypes {
+			b.WriteString(", ")
+			p.write(b)
+		}
+		for _, n := range t.TargetInts {
+			b.WriteString(", ")
+			b.WriteString(strconv.FormatUint(n, 10))
+		}
+		b.WriteByte(')')
+	default:
+		b.WriteString("<invalid type>")
+	}
+}
+
+// Body returns a struct's literal form ("{ i32, float }", "<{ i8 }>",
+// "opaque"), also for a named struct.
+func (t *Type) Body() string {
+	var b strings.Builder
+	t.writeBody(&b)
+	return b.String()
+}
+
+func (t *Type) writeBody(b *strings.Builder) {
+	if t.Kind != StructType {
+		t.write(b)
+		return
+	}
+	if t.Opaque {
+		b.WriteString("opaque")
+		return
+	}
+	if t.Packed {
+		b.WriteByte('<')
+	}
+	if len(t.Fields) == 0 {
+		b.WriteString("{}")
+	} else {
+		b.WriteString("{ ")
+		for i, f := range t.Fields {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			f.write(b)
+		}
+		b.WriteString(" }")
+	}
+	if t.Packed {
+		b.WriteByte('>')
+	}
+}
+
+// ParseType parses a type written in the module's syntax ("i32",
+// "%struct.A", "ptr addrspace(4)", "i8 addrspace(4)*"); named structs are
+// the module's.
+func (m *Module) ParseType(text string) (*Type, error) {
+	p := m.subParser(text)
+	t := p.parseType()
+	p.expectEOF()
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
