@@ -1,14 +1,78 @@
-// Package filetabletform is the command line of sycbuild's in-process filetabletform tool.
+// Package filetabletform is the command line of sycbuild's file-table-tform:
+// the DPC++ tool's options, error texts and exit status over package
+// filetable.
 package filetabletform
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/sycbuild/sycbuild/filetable"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
-// Main runs the tool.
+const overview = `File table transformation tool.
+Reads the file table given as the first input, applies the transformations in
+command-line order and writes the result to -o. A file table is lines of
+'|'-separated cells, with an optional title line "[name|name|...]".
+replace and replace_cell take their input from the further input files, left
+to right; copy_single_file must come last and makes -o a copy of one cell's
+file.`
+
+// commands are the list options that are transformations, in --help order.
+var commands = []struct {
+	kind      filetable.OpKind
+	valueDesc string
+	help      string
+}{
+	{filetable.Replace, "dst,src", "Replace column <dst> with column <src> of the next input table"},
+	{filetable.ReplaceCell, "column,row", "Set the cell at <column> and <row> (from 0) to the name of the next input file"},
+	{filetable.Rename, "old,new", "Rename column <old> to <new>"},
+	{filetable.Extract, "name,name,...", "Keep only the named columns (in the table's order)"},
+	{filetable.CopySingleFile, "column,row", "Copy the file named in that cell to the output instead of writing a table"},
+	{filetable.Merge, "column", "Output the tables named in <column> (one per row, same titles), rows appended in order"},
+}
+
+// Main runs file-table-tform.
 func Main(argv0 string, args []string, stdio clopt.Stdio) int {
-	fmt.Fprintf(stdio.Err, "%s: not yet available in this build\n", argv0)
+	s := clopt.New(argv0, overview, "[options] <input filenames>")
+	s.Category = "file-table-tform options"
+	output := s.String("o", "filename", "", "Output filename (\"-\" for standard output)")
+	dropTitles := s.Bool("drop_titles", "Write the output without the title line")
+	for _, c := range commands {
+		s.List(c.kind.String(), c.valueDesc, c.help)
+	}
+	if err := s.Parse(args, stdio.Out); err != nil {
+		return clopt.Report(stdio.Err, err)
+	}
+	if !s.Given("o") {
+		fmt.Fprintf(stdio.Err, "%s: for the -o option: must be specified at least once!\n", argv0)
+		return 1
+	}
+	t := filetable.Tform{
+		Inputs:     s.PositionalValues(),
+		Output:     *output,
+		DropTitles: *dropTitles,
+		Stdout:     stdio.Out,
+	}
+	for _, occ := range s.Occurrences() {
+		if k, ok := filetable.OpKindByName(occ.Name); ok {
+			t.Ops = append(t.Ops, filetable.Op{Kind: k, Arg: occ.Value})
+		}
+	}
+	err := t.Run()
+	if err == nil {
+		return 0
+	}
+	var usage *filetable.UsageError
+	var system *filetable.SystemError
+	switch {
+	case errors.As(err, &usage):
+		fmt.Fprintf(stdio.Err, "*** %s usage ERROR: %s\n", argv0, usage.Msg)
+	case errors.As(err, &system):
+		fmt.Fprintf(stdio.Err, "*** %s SYSTEM ERROR: %s\n", argv0, system.Msg)
+	default:
+		fmt.Fprintf(stdio.Err, "%s: error: %s\n", argv0, err)
+	}
 	return 1
 }

@@ -1,0 +1,118 @@
+package filetable
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// SyntaxError is a malformed table, with the position of the problem.
+type SyntaxError struct {
+	File      string
+	Line, Col int // 1-based; Col counts bytes
+	Msg       string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// ReadFile reads the table in the file called name.
+func ReadFile(name string) (*Table, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("can't read %s: %w", name, underlying(err))
+	}
+	return Parse(name, data)
+}
+
+// underlying strips the *PathError wrapper, whose text repeats the path.
+func underlying(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// Parse reads a table from data; name is used in error messages. The table's
+// cells share one copy of data.
+func Parse(name string, data []byte) (*Table, error) {
+	s := string(data)
+	t := &Table{}
+	first := true
+	for lineNo := 1; len(s) > 0; lineNo++ {
+		var line string
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+			line = strings.TrimSuffix(line, "\r") // "\r\n" ends a line too
+		} else {
+			line, s = s, ""
+		}
+		if line == "" {
+			continue // blank lines are skipped
+		}
+		if first {
+			first = false
+			if line[0] == '[' {
+				cols, err := parseTitles(name, lineNo, line)
+				if err != nil {
+					return nil, err
+				}
+				t.Columns = cols
+				continue
+			}
+			t.Columns = untitledColumns(strings.Count(line, "|") + 1)
+		}
+		row, err := parseRow(name, lineNo, line, len(t.Columns))
+		if err != nil {
+			return nil, err
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t, nil
+}
+
+func parseTitles(name string, lineNo int, line string) ([]string, error) {
+	if len(line) < 2 || line[len(line)-1] != ']' {
+		return nil, &SyntaxError{name, lineNo, len(line) + 1, "malformed title line: it must end with ']'"}
+	}
+	inner := line[1 : len(line)-1]
+	if inner == "" {
+		return nil, nil // "[]": no columns
+	}
+	cols := strings.Split(inner, "|")
+	col := 2
+	for i, c := range cols {
+		for _, d := range cols[:i] {
+			if c == d {
+				return nil, &SyntaxError{name, lineNo, col, "column already exists " + c}
+			}
+		}
+		col += len(c) + 1
+	}
+	return cols, nil
+}
+
+func parseRow(name string, lineNo int, line string, ncols int) ([]string, error) {
+	row := make([]string, 0, ncols)
+	col := 1
+	for {
+		i := strings.IndexByte(line, '|')
+		if len(row) == ncols {
+			// One cell too many: point at its start.
+			return nil, &SyntaxError{name, lineNo, col, fmt.Sprintf("row size mismatch: more than %d cells, the table has %d columns", ncols, ncols)}
+		}
+		if i < 0 {
+			row = append(row, line)
+			col += len(line)
+			break
+		}
+		row = append(row, line[:i])
+		line = line[i+1:]
+		col += i + 1
+	}
+	if len(row) != ncols {
+		return nil, &SyntaxError{name, lineNo, col, fmt.Sprintf("row size mismatch: %d cells, the table has %d columns", len(row), ncols)}
+	}
+	return row, nil
+}
