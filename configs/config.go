@@ -1,0 +1,242 @@
+// Package configs loads targets.yaml, the file that describes one sycbuild
+// build: the device IR inputs, where the output object and intermediate
+// files go, how to split, and the targets to build images for.
+//
+// Loading is strict. The YAML is parsed with goccy/go-yaml, its shape is
+// checked against the schema (unknown keys, wrong types, missing required
+// fields), then it is decoded with goccy's strict decoder and validated
+// (enum values, per-kind fields, tool names). Every problem is reported as
+// "targets.yaml:LINE:COL: message", all of them at once, sorted by position.
+//
+// Paths in the file are relative to the file's own directory (Config.Dir);
+// Config keeps them as written (cleaned), so that a build run from that
+// directory sees the same paths wherever the project is checked out.
+//
+// The schema is documented for users in docs/targets.md.
+package configs
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+)
+
+// Kind is a target kind: which device images a target produces.
+type Kind string
+
+// The target kinds.
+const (
+	// LLVMIR embeds the post-linked LLVM IR itself; it needs no external tool.
+	LLVMIR Kind = "llvm_ir"
+	// SPIR64 is a SPIR-V image compiled just in time by the runtime
+	// (llvm-as → llvm-spirv), with native specialization constants.
+	SPIR64 Kind = "spir64"
+	// SPIR64Gen is ahead-of-time code for Intel GPUs (llvm-as → llvm-spirv →
+	// ocloc -device …), with emulated specialization constants.
+	SPIR64Gen Kind = "spir64_gen"
+	// NVPTX64 is ahead-of-time code for NVIDIA GPUs (llc → ptxas →
+	// fatbinary), with emulated specialization constants.
+	NVPTX64 Kind = "nvptx64"
+)
+
+// Kinds lists the target kinds in documentation order.
+var Kinds = []Kind{LLVMIR, SPIR64, SPIR64Gen, NVPTX64}
+
+// Split is the device-code split mode.
+type Split string
+
+// The split modes (sycl-post-link -split=…; off passes no -split).
+const (
+	SplitOff       Split = "off"
+	SplitPerSource Split = "per_source"
+	SplitPerKernel Split = "per_kernel"
+	SplitAuto      Split = "auto"
+)
+
+// Splits lists the split modes in documentation order.
+var Splits = []Split{SplitOff, SplitPerSource, SplitPerKernel, SplitAuto}
+
+// SpecConsts is how specialization constants are lowered for a target.
+type SpecConsts string
+
+// The specialization-constant modes (sycl-post-link -spec-const=…).
+const (
+	SpecNative    SpecConsts = "native"
+	SpecEmulation SpecConsts = "emulation"
+)
+
+// Tool roles: the external tools a build may need, by the name used in the
+// config's tools: and options: sections.
+const (
+	ToolLLVMLink  = "llvm-link"
+	ToolLLVMDis   = "llvm-dis"
+	ToolLLVMAs    = "llvm-as"
+	ToolLLVMSPIRV = "llvm-spirv"
+	ToolSPIRVVal  = "spirv-val"
+	ToolOcloc     = "ocloc"
+	ToolLLC       = "llc"
+	ToolPtxas     = "ptxas"
+	ToolFatbinary = "fatbinary"
+	// ToolPostLink names the in-process sycl-post-link in options: sections.
+	ToolPostLink = "sycl-post-link"
+)
+
+// ExternalTools lists the external tool roles, in documentation order.
+var ExternalTools = []string{ToolLLVMLink, ToolLLVMDis, ToolLLVMAs, ToolLLVMSPIRV, ToolSPIRVVal, ToolOcloc, ToolLLC, ToolPtxas, ToolFatbinary}
+
+// KindTools lists, per kind, the tools whose options a target may extend
+// (the keys allowed in its options: mapping), in pipeline order.
+var KindTools = map[Kind][]string{
+	LLVMIR:    {ToolPostLink},
+	SPIR64:    {ToolPostLink, ToolLLVMAs, ToolLLVMSPIRV, ToolSPIRVVal},
+	SPIR64Gen: {ToolPostLink, ToolLLVMAs, ToolLLVMSPIRV, ToolSPIRVVal, ToolOcloc},
+	NVPTX64:   {ToolPostLink, ToolLLC, ToolPtxas, ToolFatbinary},
+}
+
+// Defaults of optional top-level fields.
+const (
+	DefaultBuildDir = "out"
+	DefaultOutput   = "device_images.o" // inside the build directory
+	DefaultSplit    = SplitAuto
+)
+
+// Config is a loaded, validated targets.yaml.
+type Config struct {
+	// File is the config's path as given to Load; messages name it.
+	File string `yaml:"-"`
+	// Dir is the config's directory; relative paths below are relative to it.
+	Dir string `yaml:"-"`
+
+	// Inputs are the device IR files (.ll or .bc); several are linked.
+	Inputs []string `yaml:"inputs" cfg:"required"`
+	// Output is the host object to write (default: <build_dir>/device_images.o).
+	Output string `yaml:"output"`
+	// BuildDir holds intermediate files and the action cache (default: out).
+	BuildDir string `yaml:"build_dir"`
+	// Split is the device-code split mode (default: auto).
+	Split Split `yaml:"split"`
+	// Host is the host triple of the output object (default: this machine's).
+	Host string `yaml:"host"`
+	// Jobs is the number of parallel jobs (default 0: the number of CPUs);
+	// the command line's -j overrides it.
+	Jobs int `yaml:"jobs"`
+	// Tools maps tool roles to an executable: a name looked up on PATH, or a
+	// path (one with a slash), relative to Dir unless absolute.
+	Tools map[string]string `yaml:"tools"`
+	// Targets are the device targets to build, in the order their images
+	// appear in the output object.
+	Targets []*Target `yaml:"targets" cfg:"required"`
+
+	pos positions
+}
+
+// Target is one entry of targets:.
+type Target struct {
+	// Kind is the target kind (required).
+	Kind Kind `yaml:"kind" cfg:"required"`
+	// Name names the target's work directory and messages (default: the
+	// kind); names must be unique.
+	Name string `yaml:"name"`
+	// Devices are the ocloc devices of a spir64_gen target (required there).
+	Devices []string `yaml:"devices"`
+	// Arch is the GPU architecture of an nvptx64 target, e.g. sm_90
+	// (required there).
+	Arch string `yaml:"arch"`
+	// SpecConstants is native or emulation (default: native for spir64 and
+	// llvm_ir, emulation for the ahead-of-time kinds, which allow only it).
+	SpecConstants SpecConsts `yaml:"spec_constants"`
+	// Optional targets whose tools are missing are skipped with a warning
+	// instead of failing the build.
+	Optional bool `yaml:"optional"`
+	// Options are extra command-line options per tool, appended to the ones
+	// sycbuild passes; each is a list or a shell-quoted string.
+	Options map[string]Args `yaml:"options"`
+
+	// Index is the target's position in Config.Targets.
+	Index int `yaml:"-"`
+}
+
+// Pos is a 1-based line and column in the config file.
+type Pos struct{ Line, Col int }
+
+// Pos returns the position of the value at path ("targets[1].devices",
+// "tools.ocloc"), or of the nearest enclosing value that exists.
+func (c *Config) Pos(path string) Pos { return c.pos.lookup(path) }
+
+// TargetPos returns the position of target t's entry.
+func (c *Config) TargetPos(t *Target) Pos { return c.pos.lookup(t.path()) }
+
+// Position formats path's position as "file:line:col" for messages.
+func (c *Config) Position(path string) string {
+	p := c.Pos(path)
+	return (&Error{File: c.File, Pos: p}).where()
+}
+
+func (t *Target) path() string { return "targets[" + itoa(t.Index) + "]" }
+
+// Load reads and validates the config at path.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Parse validates a config whose text is data; file names it in messages and
+// its directory becomes Config.Dir.
+func Parse(file string, data []byte) (*Config, error) {
+	c := &Config{File: file, Dir: filepath.Dir(file)}
+	if errs := decode(file, data, c); len(errs) > 0 {
+		return nil, errs.sorted()
+	}
+	c.setDefaults()
+	if errs := c.validate(); len(errs) > 0 {
+		return nil, errs.sorted()
+	}
+	return c, nil
+}
+
+func (c *Config) setDefaults() {
+	if c.BuildDir == "" {
+		c.BuildDir = DefaultBuildDir
+	}
+	c.BuildDir = filepath.Clean(c.BuildDir)
+	if c.Output == "" {
+		c.Output = filepath.Join(c.BuildDir, DefaultOutput)
+	}
+	c.Output = filepath.Clean(c.Output)
+	for i, in := range c.Inputs {
+		c.Inputs[i] = filepath.Clean(in)
+	}
+	if c.Split == "" {
+		c.Split = DefaultSplit
+	}
+	if c.Host == "" {
+		c.Host = DefaultHost()
+	}
+	for i, t := range c.Targets {
+		t.Index = i
+		if t.Name == "" {
+			t.Name = string(t.Kind)
+		}
+		if t.SpecConstants == "" {
+			t.SpecConstants = SpecEmulation
+			if t.Kind == SPIR64 || t.Kind == LLVMIR {
+				t.SpecConstants = SpecNative
+			}
+		}
+	}
+}
+
+// DefaultHost is the host triple used when the config names none: the
+// machine sycbuild runs on.
+func DefaultHost() string {
+	if runtime.GOARCH == "arm64" {
+		return "aarch64-unknown-linux-gnu"
+	}
+	return "x86_64-unknown-linux-gnu"
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,166 @@
+package configs
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+var (
+	nameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+	archRE = regexp.MustCompile(`^sm_[0-9]+a?$`)
+)
+
+// validate checks what the shape walk cannot: enum values, fields that only
+// some kinds take, required per-kind fields, unique names.
+func (c *Config) validate() errorList {
+	v := &validator{c: c}
+	if len(c.Inputs) == 0 {
+		v.errorf("inputs", "inputs: list at least one device IR file (.ll or .bc)")
+	}
+	seen := map[string]int{}
+	for i, in := range c.Inputs {
+		path := fmt.Sprintf("inputs[%d]", i)
+		switch ext := filepath.Ext(in); {
+		case in == "." || in == "":
+			v.errorf(path, "%s: empty file name", path)
+		case ext != ".ll" && ext != ".bc":
+			v.errorf(path, "%s: %q is not LLVM IR (expected a .ll or .bc file)", path, in)
+		}
+		if j, dup := seen[in]; dup {
+			v.errorf(path, "%s: %q is already listed as inputs[%d]", path, in, j)
+		}
+		seen[in] = i
+	}
+	if !oneOf(c.Split, Splits) {
+		v.errorf("split", "split: unknown split mode %q (want %s)", c.Split, list(Splits))
+	}
+	if arch, _, _ := strings.Cut(c.Host, "-"); arch != "x86_64" && arch != "aarch64" {
+		v.errorf("host", "host: unsupported host triple %q (sycbuild writes objects for x86_64 and aarch64 hosts)", c.Host)
+	}
+	if c.Jobs < 0 {
+		v.errorf("jobs", "jobs: must be 0 (one per CPU) or more, got %d", c.Jobs)
+	}
+	if _, dup := seen[c.Output]; dup {
+		v.errorf("output", "output: %q is also an input", c.Output)
+	}
+	for _, role := range sortedKeys(c.Tools) {
+		path := "tools." + role
+		if !oneOf(role, ExternalTools) {
+			v.errorf(path+keySuffix, "tools: unknown tool %q (known: %s%s)", role, strings.Join(ExternalTools, ", "), didYouMean(role, ExternalTools))
+		} else if strings.TrimSpace(c.Tools[role]) == "" {
+			v.errorf(path, "%s: empty tool path", path)
+		}
+	}
+	if len(c.Targets) == 0 {
+		v.errorf("targets", "targets: list at least one target (%s)", list(Kinds))
+	}
+	names := map[string]int{}
+	for i, t := range c.Targets {
+		v.target(i, t, names)
+	}
+	return v.errs
+}
+
+type validator struct {
+	c    *Config
+	errs errorList
+}
+
+func (v *validator) errorf(path, format string, args ...any) {
+	v.errs = append(v.errs, &Error{File: v.c.File, Pos: v.c.pos.lookup(path), Msg: fmt.Sprintf(format, args...)})
+}
+
+func (v *validator) target(i int, t *Target, names map[string]int) {
+	p := fmt.Sprintf("targets[%d]", i)
+	if !oneOf(t.Kind, Kinds) {
+		v.errorf(p+".kind", "%s.kind: unknown target kind %q (want %s%s)", p, t.Kind, list(Kinds), didYouMean(string(t.Kind), kindNames()))
+		return
+	}
+	if !nameRE.MatchString(t.Name) {
+		v.errorf(p+".name", "%s.name: %q is not a valid target name (letters, digits, '_', '.', '-')", p, t.Name)
+	} else if j, dup := names[t.Name]; dup {
+		v.errorf(p+".name", "%s: target name %q is already used by targets[%d]; give one of them a distinct name", p, t.Name, j)
+	}
+	names[t.Name] = i
+
+	if t.Kind == SPIR64Gen {
+		if len(t.Devices) == 0 {
+			v.errorf(p, "%s: a spir64_gen target needs devices: (ocloc device names, e.g. [pvc, acm-g10])", p)
+		}
+		for j, d := range t.Devices {
+			if d == "" || strings.ContainsAny(d, ", \t") {
+				v.errorf(fmt.Sprintf("%s.devices[%d]", p, j), "%s.devices[%d]: %q is not one device name (list each device separately)", p, j, d)
+			}
+		}
+	} else if t.Devices != nil {
+		v.errorf(p+".devices", "%s.devices: only spir64_gen targets take devices", p)
+	}
+	if t.Kind == NVPTX64 {
+		if t.Arch == "" {
+			v.errorf(p, "%s: an nvptx64 target needs arch: (e.g. sm_90)", p)
+		} else if !archRE.MatchString(t.Arch) {
+			v.errorf(p+".arch", "%s.arch: %q is not an NVIDIA architecture (sm_<number>, e.g. sm_90)", p, t.Arch)
+		}
+	} else if t.Arch != "" {
+		v.errorf(p+".arch", "%s.arch: only nvptx64 targets take arch", p)
+	}
+	switch t.SpecConstants {
+	case SpecNative:
+		if t.Kind == SPIR64Gen || t.Kind == NVPTX64 {
+			v.errorf(p+".spec_constants", "%s.spec_constants: %s images are compiled ahead of time and need emulation (native values would be fixed at build time)", p, t.Kind)
+		}
+	case SpecEmulation:
+	default:
+		v.errorf(p+".spec_constants", "%s.spec_constants: unknown mode %q (want native or emulation)", p, t.SpecConstants)
+	}
+	allowed := KindTools[t.Kind]
+	for _, tool := range sortedKeys(t.Options) {
+		if !oneOf(tool, allowed) {
+			v.errorf(p+".options."+tool+keySuffix, "%s.options: %s targets do not run %q (options may be given for: %s)", p, t.Kind, tool, strings.Join(allowed, ", "))
+		}
+	}
+}
+
+func didYouMean(s string, candidates []string) string {
+	if m := suggest(s, candidates); m != "" {
+		return fmt.Sprintf("; did you mean %q?", m)
+	}
+	return ""
+}
+
+func oneOf[T ~string](v T, set []T) bool {
+	for _, s := range set {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+func list[T ~string](set []T) string {
+	var b strings.Builder
+	for i, s := range set {
+		switch {
+		case i == len(set)-1 && i > 0:
+			b.WriteString(" or ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(string(s))
+	}
+	return b.String()
+}
+
+func kindNames() []string {
+	out := make([]string, len(Kinds))
+	for i, k := range Kinds {
+		out[i] = string(k)
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
