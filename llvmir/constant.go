@@ -46,6 +46,8 @@ type Const struct {
 	Op      string
 	SrcType *Type
 	Ops     []*Const
+
+	gtok span // ConstGlobal: the @name token
 }
 
 // PointsTo returns the global value a constant refers to, looking through

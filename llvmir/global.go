@@ -37,7 +37,9 @@ type GlobalHeader struct {
 	UnnamedAddr string  // "unnamed_addr", "local_unnamed_addr" or ""
 	AddrSpace   int     // addrspace(N); 0 when absent
 
-	linkageAt span // the linkage keyword, or an empty span where one goes
+	linkageAt span // the linkage keyword and its blanks, or an empty span where one goes
+	visAt     span // the visibility keyword and its blanks (when written)
+	dllAt     span // the DLL storage keyword and its blanks (when written)
 }
 
 // Function is a declared or defined function.
@@ -136,6 +138,8 @@ type Alias struct {
 	// Points is the global value Target strips to through casts,
 	// getelementptr and other constant expressions (nil when none).
 	Points *Entity
+
+	pointsTok span
 }
 
 // Call is one call, invoke or callbr instruction of a function body.
@@ -169,6 +173,9 @@ type Call struct {
 	// FnAttrs and AttrGroups are the call-site function attributes.
 	FnAttrs    Attrs
 	AttrGroups []int
+
+	calleeTok span // the @callee token of a direct call
+	castTok   span // the global token inside a constant-expression callee
 }
 
 // Indirect reports whether the call does not name a global directly.
@@ -184,6 +191,8 @@ type Arg struct {
 	// Points is the global the value refers to, through casts,
 	// getelementptr and other constant expressions; nil when none.
 	Points *Entity
+
+	pointsTok span
 }
 
 // SRet returns the sret(T) type of the argument, or nil.

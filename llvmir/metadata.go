@@ -8,6 +8,8 @@ type Attachment struct {
 	Kind string  // without '!': "sycl_used_aspects", "reqd_work_group_size", "dbg", …
 	Ref  *Entity // the numbered node !N, nil for an inline node
 	Node *MDNode // the node (Ref.Node for a numbered one)
+
+	refID int32 // !N before resolution, -1 for an inline node
 }
 
 // MDNode is a metadata node: a tuple !{…} or a specialized node
@@ -48,6 +50,9 @@ type MDOperand struct {
 	// nil when none.
 	Global *Entity
 	Node   *MDNode // MDInline
+
+	refID int32 // MDRef: N before resolution
+	gtok  span  // MDValue: the global token found in the value
 }
 
 // Int returns an integer MDValue operand's value.

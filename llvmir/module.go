@@ -107,8 +107,12 @@ type Entity struct {
 	// KindTriple and KindModuleAsm entities.
 	Str string
 
-	mark  int32 // scratch: dedup while collecting references
-	numAt bool  // the text holds an @N reference (renumbering must rewrite it)
+	mark   int32    // scratch: dedup while collecting references
+	numAt  bool     // the text holds an @N reference (renumbering must rewrite it)
+	refs   []rawRef // @-references, resolved into Globals after the parse
+	mdRefs []rawMD  // !N references, resolved into Metadata after the parse
+	mark2  int32    // scratch: dedup of callees
+	mark3  int32    // scratch: dedup of address-taken functions
 }
 
 // Module is a parsed textual LLVM IR file.

@@ -245,16 +245,3 @@ func (t *Type) writeBody(b *strings.Builder) {
 		b.WriteByte('>')
 	}
 }
-
-// ParseType parses a type written in the module's syntax ("i32",
-// "%struct.A", "ptr addrspace(4)", "i8 addrspace(4)*"); named structs are
-// the module's.
-func (m *Module) ParseType(text string) (*Type, error) {
-	p := m.subParser(text)
-	t := p.parseType()
-	p.expectEOF()
-	if err := p.err(); err != nil {
-		return nil, err
-	}
-	return t, nil
-}

@@ -1,0 +1,329 @@
+package llvmir
+
+// maxErrors bounds how many errors one parse reports.
+const maxErrors = 20
+
+var topKeywords = map[string]bool{
+	"define": true, "declare": true, "attributes": true, "target": true, "source_filename": true,
+	"module": true, "uselistorder": true, "uselistorder_bb": true,
+}
+
+// isTopStart reports whether the current token can begin a top-level
+// entity (or is the end of input).
+func (p *parser) isTopStart() bool {
+	switch p.tok.kind {
+	case tEOF, tGlobal, tGlobalN, tLocal, tLocalN, tComdat, tMetaVar, tMetaID, tSummary:
+		return true
+	case tIdent:
+		return topKeywords[p.text(p.tok)]
+	}
+	return false
+}
+
+func newModule(file string, src []byte) *Module {
+	return &Module{
+		File:      file,
+		Src:       src,
+		globals:   map[string]*Entity{},
+		numbered:  map[int]*Entity{},
+		mds:       map[int]*Entity{},
+		namedMDs:  map[string]*Entity{},
+		groups:    map[int]*Entity{},
+		comdats:   map[string]*Entity{},
+		types:     map[string]*Type{},
+		maxMD:     -1,
+		maxGroup:  -1,
+		maxGlobal: -1,
+	}
+}
+
+func parseModule(file string, src []byte) (*Module, error) {
+	m := newModule(file, src)
+	p := &parser{m: m, file: file, src: src, lx: lexer{src: src, end: len(src)}, lines: &m.lines}
+	p.parseTop()
+	if len(p.errs) == 0 {
+		p.resolve()
+	}
+	if len(p.errs) > 0 {
+		p.errs.Sort()
+		if len(p.errs) > maxErrors {
+			p.errs = p.errs[:maxErrors]
+		}
+		return nil, p.errs
+	}
+	if m.DataLayout == nil {
+		m.DataLayout = defaultDataLayout()
+	}
+	return m, nil
+}
+
+func (p *parser) addErr(e *Error) {
+	p.errs = append(p.errs, e)
+}
+
+// parseTop splits the source into entities.
+func (p *parser) parseTop() {
+	m, src := p.m, p.src
+	leadStart := 0
+	for len(p.errs) < maxErrors {
+		p.lx.pos = leadStart
+		p.lx.skipSpace()
+		start := p.lx.pos
+		if start >= len(src) {
+			m.Tail = src[leadStart:]
+			return
+		}
+		e := &Entity{Index: len(m.Entities), Lead: src[leadStart:start], Off: start}
+		p.refs, p.mdRefs = p.refs[:0], p.mdRefs[:0]
+		p.selfAt, p.calleeAt, p.numAt = -1, -1, false
+		if err := p.guard(func() { p.parseEntity(e) }); err != nil {
+			p.addErr(err)
+			leadStart = p.resync(start)
+			continue
+		}
+		end := p.lineEnd(p.prevEnd)
+		e.Text = src[start:end]
+		if len(p.refs) > 0 {
+			e.refs = append([]rawRef(nil), p.refs...)
+		}
+		if len(p.mdRefs) > 0 {
+			e.mdRefs = append([]rawMD(nil), p.mdRefs...)
+		}
+		e.numAt = e.numAt || p.numAt
+		m.Entities = append(m.Entities, e)
+		leadStart = end
+	}
+}
+
+// lineEnd extends an entity's end over trailing blanks and a comment up to
+// and including the newline, unless another token follows on the line.
+func (p *parser) lineEnd(end int) int {
+	src := p.src
+	i := end
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r') {
+		i++
+	}
+	if i < len(src) && src[i] == ';' {
+		for i < len(src) && src[i] != '\n' {
+			i++
+		}
+	}
+	if i >= len(src) {
+		return len(src)
+	}
+	if src[i] == '\n' {
+		return i + 1
+	}
+	return end
+}
+
+// resync skips from a failed entity to the next line that looks like the
+// start of a top-level entity.
+func (p *parser) resync(from int) int {
+	src := p.src
+	i := from
+	for {
+		for i < len(src) && src[i] != '\n' {
+			i++
+		}
+		if i >= len(src) {
+			return len(src)
+		}
+		i++
+		if i < len(src) {
+			switch c := src[i]; c {
+			case '@', '%', '!', '$', '^':
+				return i
+			case 'd', 'a', 't', 's', 'm', 'u':
+				j := i
+				for j < len(src) && isIdent(src[j]) {
+					j++
+				}
+				if topKeywords[str(src[i:j])] {
+					return i
+				}
+			}
+		}
+	}
+}
+
+// parseEntity parses the entity starting at the current lexer position.
+func (p *parser) parseEntity(e *Entity) {
+	p.reset(p.lx.pos)
+	t := p.tok
+	switch t.kind {
+	case tIdent:
+		switch p.text(t) {
+		case "source_filename":
+			p.next()
+			p.expectPunct('=')
+			e.Kind, e.Str = KindSourceFilename, p.expectString()
+			p.m.SourceFilename = e.Str
+			return
+		case "target":
+			p.next()
+			switch {
+			case p.acceptIdent("datalayout"):
+				p.expectPunct('=')
+				at := p.tok.start
+				e.Kind, e.Str = KindDataLayout, p.expectString()
+				dl, err := ParseDataLayout(e.Str)
+				if err != nil {
+					p.fail(at, err.Error())
+				}
+				p.m.DataLayout = dl
+			case p.acceptIdent("triple"):
+				p.expectPunct('=')
+				e.Kind, e.Str = KindTriple, p.expectString()
+				p.m.Triple = e.Str
+			default:
+				p.failTok("expected 'datalayout' or 'triple'")
+			}
+			return
+		case "module":
+			p.next()
+			p.expectIdent("asm")
+			e.Kind, e.Str = KindModuleAsm, p.expectString()
+			return
+		case "define", "declare":
+			p.parseFunction(e)
+			return
+		case "attributes":
+			p.parseAttrGroup(e)
+			return
+		case "uselistorder", "uselistorder_bb":
+			e.Kind = KindUseListOrder
+			p.next()
+			p.skipToTop()
+			return
+		}
+	case tLocal, tLocalN:
+		p.parseTypeDef(e)
+		return
+	case tComdat:
+		e.Kind, e.Name = KindComdat, p.name(t)
+		p.next()
+		p.expectPunct('=')
+		p.expectIdent("comdat")
+		if p.tok.kind != tIdent {
+			p.failTok("expected a comdat selection kind")
+		}
+		switch sel := p.text(p.tok); sel {
+		case "any", "exactmatch", "largest", "nodeduplicate", "noduplicates", "samesize":
+			e.Comdat = &Comdat{Selection: sel}
+		default:
+			p.failTok("unknown comdat selection kind")
+		}
+		p.next()
+		if p.m.comdats[e.Name] != nil {
+			p.fail(t.start, "redefinition of comdat '$"+e.Name+"'")
+		}
+		p.m.comdats[e.Name] = e
+		return
+	case tGlobal, tGlobalN:
+		p.parseGlobal(e)
+		return
+	case tMetaVar:
+		p.parseNamedMD(e)
+		return
+	case tMetaID:
+		p.parseMDNodeEntity(e)
+		return
+	case tSummary:
+		e.Kind = KindSummary
+		p.next()
+		p.skipToTop()
+		return
+	}
+	p.failTok("expected a top-level entity")
+}
+
+// skipToTop consumes tokens (balanced) up to the next top-level start.
+func (p *parser) skipToTop() {
+	for !p.isTopStart() {
+		if p.tok.kind == tPunct {
+			switch p.src[p.tok.start] {
+			case '(', '[', '{', '<':
+				p.skipBalanced()
+				continue
+			}
+		}
+		p.next()
+	}
+}
+
+func (p *parser) parseTypeDef(e *Entity) {
+	t := p.tok
+	e.Kind = KindTypeDef
+	if t.kind == tLocalN {
+		e.Name, e.Numbered, e.ID = str(p.src[t.start+1:t.end]), true, p.number(t)
+	} else {
+		e.Name = p.name(t)
+	}
+	p.next()
+	p.expectPunct('=')
+	p.expectIdent("type")
+	nt := p.namedType(e.Name)
+	if nt.defined {
+		p.fail(t.start, "redefinition of type '%"+e.Name+"'")
+	}
+	nt.defined = true
+	e.TypeDef = nt
+	switch {
+	case p.acceptIdent("opaque"):
+		nt.Opaque = true
+	case p.isPunct('{'):
+		body := p.parseStructBody(false)
+		nt.Fields, nt.Opaque = body.Fields, false
+	case p.isPunct('<') && p.peekPunct('{'):
+		p.next()
+		body := p.parseStructBody(true)
+		p.expectPunct('>')
+		nt.Fields, nt.Packed, nt.Opaque = body.Fields, true, false
+	default:
+		// A non-struct named type is an alias of that type.
+		at := p.parseType()
+		name := nt.Name
+		*nt = *at
+		if at.Kind == StructType {
+			nt.Name = name
+		}
+		nt.defined = true
+	}
+}
+
+// peekPunct reports whether the token after the current one is the
+// punctuation c.
+func (p *parser) peekPunct(c byte) bool {
+	st := p.save()
+	p.next()
+	ok := p.isPunct(c)
+	p.restore(st)
+	return ok
+}
+
+func (p *parser) parseAttrGroup(e *Entity) {
+	p.expectIdent("attributes")
+	if p.tok.kind != tAttrID {
+		p.failTok("expected an attribute group id")
+	}
+	at := p.tok.start
+	e.Kind, e.ID, e.Numbered = KindAttrGroup, p.number(p.tok), true
+	e.Name = itoa(e.ID)
+	p.next()
+	p.expectPunct('=')
+	p.expectPunct('{')
+	g := &AttrGroup{}
+	for !p.isPunct('}') {
+		g.Attrs = append(g.Attrs, p.parseAttr())
+	}
+	p.next()
+	e.Group = g
+	if p.m.groups[e.ID] != nil {
+		p.fail(at, "redefinition of attribute group #"+e.Name)
+	}
+	p.m.groups[e.ID] = e
+	if e.ID > p.m.maxGroup {
+		p.m.maxGroup = e.ID
+	}
+}

@@ -1,0 +1,363 @@
+package llvmir
+
+import "bytes"
+
+// The scanner walks entity text byte by byte, without tokenizing, to record
+// every @global and !N reference, skipping comments and the contents of
+// strings, metadata strings and quoted names. In a function body it also
+// tracks brace depth (to find the body's end) and hands every call, invoke
+// and callbr to parseCall.
+
+const (
+	sBoring = iota
+	sComment
+	sQuote
+	sAt
+	sExcl
+	sPercent
+	sLBrace
+	sRBrace
+	sLetter
+	sDigit
+)
+
+var scanClass [256]uint8
+
+func init() {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c == ';':
+			scanClass[c] = sComment
+		case c == '"':
+			scanClass[c] = sQuote
+		case c == '@':
+			scanClass[c] = sAt
+		case c == '!':
+			scanClass[c] = sExcl
+		case c == '%':
+			scanClass[c] = sPercent
+		case c == '{':
+			scanClass[c] = sLBrace
+		case c == '}':
+			scanClass[c] = sRBrace
+		case isLetter(byte(c)):
+			scanClass[c] = sLetter
+		case isDigit(byte(c)):
+			scanClass[c] = sDigit
+		}
+	}
+}
+
+// scan records references in src[from:to] into p.refs and p.mdRefs,
+// ignoring the token at p.selfAt (the entity's own name). With f set,
+// src[from] is the '{' of f's body: scanning stops after the matching '}'
+// (whose end it returns) and calls are parsed into f.Calls.
+func (p *parser) scan(from, to int, f *Function) int {
+	src := p.src
+	i := from
+	depth := 0
+	pend := -1    // start of a pending "%x =" result
+	pendEnd := -1 // end of its name
+	prefix := -1  // start of a pending tail/musttail/notail marker
+	for i < to {
+		c := src[i]
+		switch scanClass[c] {
+		case sBoring:
+			i++
+			continue
+		case sComment:
+			j := bytes.IndexByte(src[i:to], '\n')
+			if j < 0 {
+				i = to
+			} else {
+				i += j + 1
+			}
+			continue
+		case sQuote:
+			i = p.skipQuoted(i, to)
+		case sAt:
+			start := i
+			i++
+			switch {
+			case i < to && src[i] == '"':
+				i = p.skipQuoted(i, to)
+			case i < to && isDigit(src[i]):
+				for i < to && isDigit(src[i]) {
+					i++
+				}
+				p.numAt = true
+			default:
+				for i < to && (isIdent(src[i]) || src[i] == '\\') {
+					i++
+				}
+				if i == start+1 {
+					p.fail(start, "expected a name after '@'")
+				}
+			}
+			if start != p.selfAt {
+				p.refs = append(p.refs, rawRef{start: int32(start), end: int32(i), callee: start == p.calleeAt})
+			}
+		case sExcl:
+			start := i
+			i++
+			switch {
+			case i < to && src[i] == '"':
+				i = p.skipQuoted(i, to)
+			case i < to && isDigit(src[i]):
+				n := 0
+				for i < to && isDigit(src[i]) {
+					if n < 1<<30 {
+						n = n*10 + int(src[i]-'0')
+					}
+					i++
+				}
+				if n >= 1<<30 {
+					p.fail(start, "metadata number out of range")
+				}
+				if start != p.selfAt {
+					p.mdRefs = append(p.mdRefs, rawMD{id: int32(n), off: int32(start)})
+				}
+			default:
+				for i < to && (isIdent(src[i]) || src[i] == '\\') {
+					i++
+				}
+			}
+		case sPercent:
+			start := i
+			i++
+			if i < to && src[i] == '"' {
+				i = p.skipQuoted(i, to)
+			} else {
+				for i < to && (isIdent(src[i]) || src[i] == '\\') {
+					i++
+				}
+			}
+			if f != nil {
+				j := i
+				for j < to && (src[j] == ' ' || src[j] == '\t') {
+					j++
+				}
+				if j < to && src[j] == '=' {
+					pend, pendEnd, prefix = start, i, -1
+					i = j + 1
+					continue
+				}
+			}
+		case sLBrace:
+			depth++
+			i++
+		case sRBrace:
+			depth--
+			i++
+			if f != nil && depth == 0 {
+				return i
+			}
+		case sDigit:
+			for i < to && isIdent(src[i]) {
+				i++
+			}
+		case sLetter:
+			start := i
+			for i < to && isIdent(src[i]) {
+				i++
+			}
+			if f == nil || (i < to && src[i] == ':') {
+				break
+			}
+			switch w := str(src[start:i]); w {
+			case "tail", "musttail", "notail":
+				if prefix < 0 {
+					prefix = start
+				}
+				continue
+			case "call", "invoke", "callbr":
+				cs := start
+				if prefix >= 0 {
+					cs = prefix
+				}
+				if pend >= 0 {
+					cs = pend
+				}
+				c := p.parseCall(w, cs, i, pend, pendEnd)
+				f.Calls = append(f.Calls, c)
+			}
+		}
+		pend, prefix = -1, -1
+	}
+	if f != nil {
+		p.fail(from, "expected '}' at the end of the function body")
+	}
+	return to
+}
+
+// skipQuoted returns the offset after the string whose quote is at i.
+func (p *parser) skipQuoted(i, to int) int {
+	j := bytes.IndexByte(p.src[i+1:to], '"')
+	if j < 0 {
+		p.fail(i, "unterminated string")
+	}
+	return i + 1 + j + 1
+}
+
+var fastMathFlags = map[string]bool{
+	"fast": true, "nnan": true, "ninf": true, "nsz": true, "arcp": true, "contract": true,
+	"afn": true, "reassoc": true,
+}
+
+// instrOpcodes end a call's trailing attributes when one follows on the
+// same line.
+var instrOpcodes = map[string]bool{
+	"ret": true, "br": true, "switch": true, "indirectbr": true, "invoke": true, "resume": true,
+	"unreachable": true, "cleanupret": true, "catchret": true, "catchswitch": true, "callbr": true,
+	"fneg": true, "add": true, "fadd": true, "sub": true, "fsub": true, "mul": true, "fmul": true,
+	"udiv": true, "sdiv": true, "fdiv": true, "urem": true, "srem": true, "frem": true, "shl": true,
+	"lshr": true, "ashr": true, "and": true, "or": true, "xor": true, "extractelement": true,
+	"insertelement": true, "shufflevector": true, "extractvalue": true, "insertvalue": true,
+	"alloca": true, "load": true, "store": true, "fence": true, "cmpxchg": true, "atomicrmw": true,
+	"getelementptr": true, "trunc": true, "zext": true, "sext": true, "fptrunc": true, "fpext": true,
+	"fptoui": true, "fptosi": true, "uitofp": true, "sitofp": true, "ptrtoint": true, "inttoptr": true,
+	"bitcast": true, "addrspacecast": true, "icmp": true, "fcmp": true, "phi": true, "select": true,
+	"freeze": true, "call": true, "va_arg": true, "landingpad": true, "catchpad": true,
+	"cleanuppad": true, "tail": true, "musttail": true, "notail": true, "uselistorder": true,
+	"uselistorder_bb": true,
+}
+
+// parseCall parses the call whose opcode ends at opEnd; start is where the
+// instruction begins and [resStart, resEnd) its result name (resStart < 0
+// when none).
+func (p *parser) parseCall(op string, start, opEnd, resStart, resEnd int) Call {
+	c := Call{Start: start, Op: op}
+	if resStart >= 0 {
+		b := p.src[resStart+1 : resEnd]
+		if len(b) > 0 && b[0] == '"' {
+			c.Result = unescape(b[1 : len(b)-1])
+		} else {
+			c.Result = unescape(b)
+			c.ResultNumbered = len(b) > 0 && isDigit(b[0])
+		}
+	}
+	p.reset(opEnd)
+	for p.tok.kind == tIdent && fastMathFlags[p.text(p.tok)] {
+		p.next()
+	}
+	c.CallingConv = p.parseCallingConv()
+	for (p.tok.kind == tIdent && !isTypeKeyword(p.bytes(p.tok))) || p.tok.kind == tString {
+		if p.isIdent("addrspace") {
+			p.parseAddrSpace()
+			continue
+		}
+		c.RetAttrs = append(c.RetAttrs, p.parseAttr())
+	}
+	ty := p.parseType()
+	ret := ty
+	if ty.Kind == FuncType {
+		c.FnType, ret = ty, ty.Ret
+	}
+	calleeStart := p.tok.start
+	switch p.tok.kind {
+	case tGlobal, tGlobalN:
+		c.calleeTok = span{int32(p.tok.start), int32(p.tok.end)}
+		p.calleeAt = p.tok.start
+		p.next()
+	case tLocal, tLocalN:
+		p.next()
+	case tIdent:
+		if p.isIdent("asm") {
+			c.InlineAsm = true
+			p.skipValue()
+			break
+		}
+		cst := p.parseValue(nil)
+		c.castTok = cst.globalTok()
+	default:
+		p.failTok("expected a callee")
+	}
+	c.CalleeText = str(p.src[calleeStart:p.prevEnd])
+	p.expectPunct('(')
+	for !p.isPunct(')') {
+		if p.tok.kind == tDots {
+			p.next()
+			break
+		}
+		var a Arg
+		a.Type = p.parseType()
+		for (p.tok.kind == tIdent && paramAttrKeywords[p.text(p.tok)]) || p.tok.kind == tString {
+			a.Attrs = append(a.Attrs, p.parseAttr())
+		}
+		vstart := p.tok.start
+		cst := p.parseValue(a.Type)
+		a.Value = str(p.src[vstart:p.prevEnd])
+		a.pointsTok = cst.globalTok()
+		c.Args = append(c.Args, a)
+		if !p.acceptPunct(',') {
+			break
+		}
+	}
+	p.expectPunct(')')
+	if c.FnType == nil {
+		ps := make([]*Type, len(c.Args))
+		for i := range c.Args {
+			ps[i] = c.Args[i].Type
+		}
+		c.FnType = &Type{Kind: FuncType, Ret: ret, Fields: ps}
+	}
+	p.parseCallTail(&c)
+	c.End = p.prevEnd
+	return c
+}
+
+// parseCallTail consumes call-site attributes, operand bundles, the labels
+// of invoke and callbr, and metadata attachments.
+func (p *parser) parseCallTail(c *Call) {
+	afterLabel := false
+	for {
+		t := p.tok
+		switch t.kind {
+		case tAttrID:
+			c.AttrGroups = append(c.AttrGroups, p.number(t))
+			p.next()
+			continue
+		case tString:
+			c.FnAttrs = append(c.FnAttrs, p.parseAttr())
+			continue
+		case tPunct:
+			switch p.src[t.start] {
+			case '[':
+				p.skipBalanced()
+				continue
+			case ',':
+				st := p.save()
+				p.next()
+				if p.tok.kind == tMetaVar {
+					p.parseAttachment()
+					continue
+				}
+				p.restore(st)
+			}
+		case tLocal, tLocalN:
+			if afterLabel {
+				afterLabel = false
+				p.next()
+				continue
+			}
+		case tIdent:
+			w := p.text(t)
+			if c.Op != "call" {
+				switch w {
+				case "to", "unwind":
+					p.next()
+					continue
+				case "label":
+					p.next()
+					afterLabel = true
+					continue
+				}
+			}
+			if bytes.IndexByte(p.src[p.prevEnd:t.start], '\n') < 0 && !instrOpcodes[w] {
+				c.FnAttrs = append(c.FnAttrs, p.parseAttr())
+				continue
+			}
+		}
+		return
+	}
+}
