@@ -9,28 +9,28 @@ package llvmir
 type tokKind uint8
 
 const (
-	tEOF     tokKind = iota
-	tIdent           // bare word: keyword, type name, attribute
-	tGlobal          // @name, @"name"
-	tGlobalN         // @N
-	tLocal           // %name, %"name"
-	tLocalN          // %N
-	tMetaVar         // !name
-	tMetaID          // !N
-	tMetaStr         // !"…"
-	tExcl            // ! (followed by { usually)
-	tAttrID          // #N
-	tHashIdent       // #dbg_value and other #words (debug records)
-	tComdat          // $name, $"name"
-	tSummary         // ^N
-	tString          // "…"
-	tCString         // c"…"
-	tInt             // -?[0-9]+, s0x…, u0x…
-	tFloat           // 1.5, -2.0e+00, 0x…, 0xK…
-	tLabel           // name: or "name": or N:
-	tPunct           // one of = , * ( ) [ ] { } < > : | and others
-	tDots            // ...
-	tBad             // a byte that starts no token
+	tEOF       tokKind = iota
+	tIdent             // bare word: keyword, type name, attribute
+	tGlobal            // @name, @"name"
+	tGlobalN           // @N
+	tLocal             // %name, %"name"
+	tLocalN            // %N
+	tMetaVar           // !name
+	tMetaID            // !N
+	tMetaStr           // !"…"
+	tExcl              // ! (followed by { usually)
+	tAttrID            // #N
+	tHashIdent         // #dbg_value and other #words (debug records)
+	tComdat            // $name, $"name"
+	tSummary           // ^N
+	tString            // "…"
+	tCString           // c"…"
+	tInt               // -?[0-9]+, s0x…, u0x…
+	tFloat             // 1.5, -2.0e+00, 0x…, 0xK…
+	tLabel             // name: or "name": or N:
+	tPunct             // one of = , * ( ) [ ] { } < > : | and others
+	tDots              // ...
+	tBad               // a byte that starts no token
 )
 
 var tokNames = [...]string{

@@ -17,7 +17,7 @@ type outEntity struct {
 	kind     Kind
 	name     string // global value name of an added entity
 	numbered bool
-	id       int     // MD id of a node, group id
+	id       int      // MD id of a node, group id
 	globals  [][]byte // @-reference tokens (without '@') of re-rendered/added text
 	mds      []int
 	comdat   string
