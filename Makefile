@@ -1,8 +1,11 @@
 # The two commands of the README:
 #   make demo   builds sycbuild and runs it on examples/quickstart, end to end
-#   make test   runs every test (installs the toolchain first)
+#   make test   runs every test (installs the toolchain first) and prints the
+#               conformance summary, "N passed, N failed, N skipped"
 GO ?= go
 BIN := bin/sycbuild
+# The conformance test writes its report here; make test prints it.
+REPORT := out/conformance.txt
 
 .PHONY: all demo test toolchain build lint clean
 
@@ -21,8 +24,15 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt: these files need formatting:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
+# go test shows a passing package's output only with -v, so the conformance
+# test also writes its report to $(REPORT), printed here whatever the result.
 test: toolchain lint
-	$(GO) test -race -count=1 ./...
+	@mkdir -p $(dir $(REPORT)) && rm -f $(REPORT)
+	@status=0; \
+	SYCBUILD_CONFORMANCE_REPORT="$(CURDIR)/$(REPORT)" $(GO) test -race -count=1 ./... || status=$$?; \
+	echo; \
+	if [ -f $(REPORT) ]; then cat $(REPORT); else echo "conformance: no report (the conformance test was skipped or did not finish)"; fi; \
+	exit $$status
 
 clean:
-	rm -rf bin
+	rm -rf bin out
