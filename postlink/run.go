@@ -1,6 +1,15 @@
 package postlink
 
-import "io"
+import (
+	"bytes"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/sycbuild/sycbuild/llvmir"
+	"github.com/sycbuild/sycbuild/split"
+)
 
 // IO is the world a run talks to besides the files it names.
 type IO struct {
@@ -9,12 +18,184 @@ type IO struct {
 	// Argv0 is the name the tool was invoked as, used for input parse
 	// errors (LLVM prints those with argv[0]).
 	Argv0 string
+	// Hooks are the post-split steps; the zero value means DefaultHooks.
+	Hooks *Hooks
+	// Jobs bounds how many modules are made at once (0: one per CPU).
+	Jobs int
 }
 
-// Run performs one sycl-post-link invocation.
-func Run(o *Options, rio IO) error {
+// Run performs one sycl-post-link invocation: check the options, read and
+// split the input, process and write every module, write the tables.
+func Run(o *Options, rio IO) (err error) {
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	return errorf("splitting is not available yet")
+	hooks := rio.Hooks
+	if hooks == nil {
+		hooks = &DefaultHooks
+	}
+	if o.Properties && hooks.Properties == nil {
+		return errorf("-properties: property sets are not implemented in this build")
+	}
+	m, err := readInput(o, rio)
+	if err != nil {
+		return err
+	}
+	given := len(o.Outputs) > 0
+	if !given {
+		ext := ".files"
+		if o.IROutputOnly {
+			ext = ".out"
+		}
+		o.Outputs = []Output{{File: stem(o.Input) + ext}}
+	}
+	r := &run{o: o, io: rio, hooks: hooks, m: m, naming: NewNaming(o), out: &outputs{stdout: rio.Stdout},
+		diag: Diag{W: rio.Stderr}, given: given}
+	defer func() {
+		if err != nil {
+			r.out.discard()
+		}
+	}()
+	return r.process()
+}
+
+// readInput reads and parses the input file ("-": standard input). LLVM
+// names standard input "<stdin>" in messages and module identifiers.
+func readInput(o *Options, rio IO) (*llvmir.Module, error) {
+	name := o.Input
+	var src []byte
+	var err error
+	if name == "-" {
+		name = "<stdin>"
+		src, err = io.ReadAll(rio.Stdin)
+	} else {
+		src, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return nil, plainf("%s: %s: error: Could not open input file: %s", rio.Argv0, name, errText(err))
+	}
+	if bytes.HasPrefix(src, []byte("BC\xc0\xde")) {
+		return nil, plainf("%s: %s: error: LLVM bitcode input is not supported: sycbuild reads textual IR (convert it with llvm-dis)", rio.Argv0, name)
+	}
+	m, err := llvmir.Parse(name, src)
+	if err != nil {
+		var lines []string
+		for _, l := range strings.Split(err.Error(), "\n") {
+			lines = append(lines, rio.Argv0+": "+withErrorTag(l))
+		}
+		return nil, plainf("%s", strings.Join(lines, "\n"))
+	}
+	return m, nil
+}
+
+// withErrorTag turns "file:line:col: msg" into LLVM's
+// "file:line:col: error: msg".
+func withErrorTag(l string) string {
+	parts := strings.SplitN(l, ": ", 2)
+	if len(parts) == 2 && !strings.HasPrefix(parts[1], "error: ") {
+		return parts[0] + ": error: " + parts[1]
+	}
+	return l
+}
+
+// run is the state of one invocation.
+type run struct {
+	o      *Options
+	io     IO
+	hooks  *Hooks
+	m      *llvmir.Module
+	naming Naming
+	out    *outputs
+	diag   Diag
+	tables []*Table
+	sp     *split.Splitter
+	given  bool // -o was given
+}
+
+func (r *run) outputsGiven() bool { return r.given }
+
+// scope maps the split mode to the splitter's grouping scope; "auto" is
+// per source, except that with a single output it only filters entry
+// points.
+func (r *run) scope() split.Scope {
+	switch r.o.Split {
+	case SplitSource:
+		return split.ScopePerModule
+	case SplitKernel:
+		return split.ScopePerKernel
+	case SplitAuto:
+		if r.o.IROutputOnly {
+			return split.ScopeGlobal
+		}
+		return split.ScopePerModule
+	}
+	return split.ScopeGlobal
+}
+
+func (r *run) process() error {
+	o, m := r.o, r.m
+	cfg := split.Config{
+		Scope:       r.scope(),
+		NoSplit:     o.Split == SplitNone,
+		OnlyKernels: o.EmitOnlyKernelsAsEPs,
+		AllowDeps:   o.AllowDeps,
+		ModuleName:  m.File,
+	}
+	if hasInvokeSimd(m) {
+		if o.SplitESIMD {
+			return errorf("'invoke_simd' calls detected, '-split-esimd' must not be specified")
+		}
+		return errorf("'invoke_simd' calls detected: lowering invoke_simd is not implemented in this build")
+	}
+	modified, err := preSplit(m, &cfg)
+	if err != nil {
+		return errorf("%s", err)
+	}
+	r.sp = split.New(m, cfg)
+	splitOccurred := r.sp.SplitOccurred()
+	modified = modified || splitOccurred
+	if o.DeviceGlobals {
+		if err := r.sp.CheckDeviceGlobals(); err != nil {
+			return errorf("%s", err)
+		}
+	}
+	for _, out := range o.Outputs {
+		r.tables = append(r.tables, newTable(out, o.Properties, o.Symbols))
+	}
+	st := &state{modified: modified, splitOccurred: splitOccurred}
+	if o.IROutputOnly {
+		return r.irOnly(st)
+	}
+	if err := r.emitAll(st); err != nil {
+		return err
+	}
+	for _, t := range r.tables {
+		if err := r.out.writeBytes(t.Output.File, []byte(t.String())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// state is what processing the groups learns along the way.
+type state struct {
+	modified, splitOccurred bool
+}
+
+// hasInvokeSimd reports whether the module calls the invoke_simd builtin.
+func hasInvokeSimd(m *llvmir.Module) bool {
+	for _, e := range m.Entities {
+		if e.Func != nil && strings.Contains(e.Name, "__builtin_invoke_simd") {
+			return true
+		}
+	}
+	return false
+}
+
+// jobs is the number of modules made at once.
+func (r *run) jobs() int {
+	if r.io.Jobs > 0 {
+		return r.io.Jobs
+	}
+	return runtime.GOMAXPROCS(0)
 }

@@ -1,0 +1,67 @@
+package postlink
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sycbuild/sycbuild/llvmir"
+	"github.com/sycbuild/sycbuild/split"
+)
+
+// usesBF16 reports whether a module declares a bfloat16 device-library
+// function (SPIR targets only), so that the libraries must ship with it.
+func (r *run) usesBF16(p *split.Part) bool {
+	if !strings.Contains(r.m.Triple, "spir") {
+		return false
+	}
+	for _, e := range r.m.Entities {
+		if p.Written(e) && !p.Defines(e) && split.IsBF16DeviceLibDecl(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// bf16Libs are the bfloat16 device libraries, in the order they get IDs.
+var bf16Libs = []string{"libsycl-fallback-bfloat16.bc", "libsycl-native-bfloat16.bc"}
+
+// saveDeviceLibs adds the bfloat16 device libraries as modules of their own
+// (IDs id and id+1), written as they are. A library that cannot be loaded
+// is reported with the reference's note and skipped; sycbuild reads only
+// textual IR, so a bitcode library counts as one that cannot be loaded.
+func (r *run) saveDeviceLibs(id int) error {
+	for k, name := range bf16Libs {
+		path := filepath.Join(r.o.DeviceLibDir, name)
+		src, err := os.ReadFile(path)
+		var lib *llvmir.Module
+		if err == nil && !bytes.HasPrefix(src, []byte("BC\xc0\xde")) {
+			lib, err = llvmir.Parse(path, src)
+		}
+		if lib == nil {
+			r.diag.Note("fail to load bfloat16 device library modules")
+			return nil
+		}
+		plan := lib.NewPlan()
+		split.AddStatus(plan, split.SYCLOnly, false)
+		row := Row{Code: r.naming.IR(false, id+k)}
+		if err := r.out.write(row.Code, func(w io.Writer) error { return plan.Write(&commentFilter{w: w}) }); err != nil {
+			return err
+		}
+		if r.o.Symbols {
+			row.Symbols = r.naming.Sym(false, id+k)
+			if err := r.out.writeBytes(row.Symbols, nil); err != nil {
+				return err
+			}
+		}
+		if r.o.Properties {
+			return errorf("-properties: the property sets of bfloat16 device libraries are not implemented in this build")
+		}
+		for _, t := range r.tables {
+			t.Add(row)
+		}
+	}
+	return nil
+}

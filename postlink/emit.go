@@ -1,0 +1,240 @@
+package postlink
+
+import (
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sycbuild/sycbuild/split"
+)
+
+// groupResult is what making one group's modules yields.
+type groupResult struct {
+	mods     []*Module // one, or ESIMD then SYCL
+	defaults []*Module // default-value copies (next ID)
+	warnings []string
+	halves   bool // the group had both SYCL and ESIMD entry points
+	modified bool
+	err      error
+}
+
+// makeGroup runs the per-group steps that do not write anything: extract
+// and clean the group's module, split off its ESIMD part, lower spec
+// constants, build each module's plan. It runs on several groups at once.
+func (r *run) makeGroup(i int) (res groupResult) {
+	p := r.sp.Part(i)
+	res.warnings = append(res.warnings, p.Warnings...)
+	parts, joined := r.sp.SplitESIMD(p, r.o.SplitESIMD)
+	res.halves = len(parts) > 1 || joined
+	res.modified = joined
+	for _, q := range parts {
+		res.warnings = append(res.warnings, q.Warnings...)
+		mod := &Module{Part: q, Plan: q.Plan()}
+		if r.o.SpecConst != SpecConstOff || r.o.DefaultSpecConstImage {
+			changed, def, err := r.specConstants(mod)
+			if err != nil {
+				res.err = err
+				return res
+			}
+			res.modified = res.modified || changed
+			if def != nil {
+				res.defaults = append(res.defaults, def)
+			}
+		}
+		res.mods = append(res.mods, mod)
+	}
+	return res
+}
+
+// specConstants runs the spec-constant hook on a module. Without a hook a
+// module that uses no specialization constant needs nothing; one that
+// does is refused rather than written unlowered.
+func (r *run) specConstants(mod *Module) (bool, *Module, error) {
+	if r.hooks.SpecConstants != nil {
+		return r.hooks.SpecConstants(r.o, mod, r.o.SpecConst, r.o.DefaultSpecConstImage)
+	}
+	if usesSpecConstants(r.m, mod.Part) {
+		return false, nil, errorf("specialization constants are used but not implemented in this build (-spec-const, -generate-device-image-default-spec-consts)")
+	}
+	return false, nil, nil
+}
+
+// produce makes the groups' modules with bounded parallelism and hands
+// them to use in group order. At most a window of groups is made ahead of
+// the one being used, so memory stays bounded however many groups there
+// are. use's error stops everything.
+func (r *run) produce(n int, use func(i int, res groupResult) error) error {
+	jobs := r.jobs()
+	if jobs > n {
+		jobs = n
+	}
+	slots := make([]chan groupResult, n)
+	for i := range slots {
+		slots[i] = make(chan groupResult, 1)
+	}
+	window := make(chan struct{}, 2*jobs)
+	var next atomic.Int64
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				window <- struct{}{}
+				i := int(next.Add(1) - 1)
+				if i >= n || stop.Load() {
+					select { // give the token back unless the drain took it
+					case <-window:
+					default:
+					}
+					return
+				}
+				slots[i] <- r.makeGroup(i)
+			}
+		}()
+	}
+	var err error
+	for i := 0; i < n && err == nil; i++ {
+		res := <-slots[i]
+		<-window
+		err = use(i, res)
+	}
+	stop.Store(true)
+	// Let every worker finish its current group and leave.
+	go func() {
+		for range window {
+		}
+	}()
+	wg.Wait()
+	close(window)
+	return err
+}
+
+// emitAll writes every module and fills the tables, in the reference's
+// order: each group's modules get the next ID (ESIMD first, then SYCL),
+// its default-value copies the one after.
+func (r *run) emitAll(st *state) error {
+	id := 0
+	bf16 := false
+	err := r.produce(len(r.sp.Groups()), func(i int, res groupResult) error {
+		for _, w := range res.warnings {
+			r.diag.Warning(w)
+		}
+		if res.err != nil {
+			return res.err
+		}
+		if err := r.checkHalves(st, res); err != nil {
+			return err
+		}
+		st.modified = st.modified || res.modified
+		irName := ""
+		if !st.modified && !r.outputsGiven() {
+			irName = r.o.Input
+			r.diag.Note("no modifications to the input LLVM IR have been made")
+		}
+		for _, mod := range res.mods {
+			bf16 = bf16 || r.usesBF16(mod.Part)
+			if err := r.save(mod, id, irName); err != nil {
+				return err
+			}
+		}
+		id++
+		if len(res.defaults) > 0 {
+			for _, mod := range res.defaults {
+				if err := r.save(mod, id, irName); err != nil {
+					return err
+				}
+			}
+			id++
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if bf16 && r.o.DeviceLibDir != "" {
+		return r.saveDeviceLibs(id)
+	}
+	return nil
+}
+
+// checkHalves applies the rules about groups that held both SYCL and ESIMD
+// entry points: such a split counts as a split, and per-kernel splitting
+// cannot keep the two together.
+func (r *run) checkHalves(st *state, res groupResult) error {
+	if !res.halves {
+		return nil
+	}
+	if st.splitOccurred && r.o.Split == SplitKernel && !r.o.SplitESIMD {
+		return errorf("SYCL and ESIMD entry points detected with -split-mode=per-kernel and -split-esimd=false. So -split-esimd=true is mandatory.")
+	}
+	st.splitOccurred = true
+	return nil
+}
+
+// save writes one module (unless irName names an input left as it is),
+// its symbol file and, per table, its property file and row.
+func (r *run) save(mod *Module, id int, irName string) error {
+	esimd := mod.Part.Status == split.ESIMDOnly
+	row := Row{Code: irName}
+	if row.Code == "" {
+		row.Code = r.naming.IR(esimd, id)
+		split.AddStatus(mod.Plan, mod.Part.Status, mod.DefaultValues)
+		if err := r.out.write(row.Code, func(w io.Writer) error { return mod.Plan.Write(&commentFilter{w: w}) }); err != nil {
+			return err
+		}
+	}
+	if r.o.Symbols {
+		row.Symbols = r.naming.Sym(esimd, id)
+		if err := r.out.writeBytes(row.Symbols, []byte(mod.Part.SymbolTable())); err != nil {
+			return err
+		}
+	}
+	var reqs *Requirements
+	for _, t := range r.tables {
+		if t.Output.Target != "" {
+			if reqs == nil {
+				rq := r.requirements(mod.Part)
+				reqs = &rq
+			}
+			if !TargetAccepts(t.Output.Target, *reqs, esimd) {
+				continue
+			}
+		}
+		trow := row
+		if r.o.Properties {
+			trow.Properties = r.naming.Prop(t.Output.Target, esimd, id)
+			data, err := r.hooks.Properties(r.o, mod, t.Output.Target)
+			if err != nil {
+				return err
+			}
+			if err := r.out.writeBytes(trow.Properties, data); err != nil {
+				return err
+			}
+		}
+		t.Add(trow)
+	}
+	return nil
+}
+
+// irOnly is -ir-output-only: the first group's (only) module, cleaned,
+// goes to the output file; splitting is an error.
+func (r *run) irOnly(st *state) error {
+	return r.produce(1, func(_ int, res groupResult) error {
+		for _, w := range res.warnings {
+			r.diag.Warning(w)
+		}
+		if res.err != nil {
+			return res.err
+		}
+		if err := r.checkHalves(st, res); err != nil {
+			return err
+		}
+		if st.splitOccurred {
+			return errorf("some modules had to be split, '-ir-output-only' can't be used")
+		}
+		mod := res.mods[0]
+		return r.out.write(r.o.Outputs[0].File, func(w io.Writer) error { return mod.Plan.Write(&commentFilter{w: w}) })
+	})
+}

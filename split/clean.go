@@ -1,0 +1,323 @@
+package split
+
+import (
+	"github.com/sycbuild/sycbuild/llvmir"
+)
+
+// What a part writes of each input entity (Part.st).
+const (
+	stNone  uint8 = iota // not written
+	stDef                // written as it is (a definition)
+	stDecl               // written as a declaration
+	stAlias              // an alias or ifunc, written as it is
+)
+
+// ESIMDStatus is what an output module holds, as recorded in its
+// sycl-esimd-split-status metadata.
+type ESIMDStatus uint8
+
+// The statuses.
+const (
+	SYCLOnly     ESIMDStatus = 0
+	ESIMDOnly    ESIMDStatus = 1
+	SYCLAndESIMD ESIMDStatus = 2
+)
+
+// Part is one output module before it is written: what of the input it
+// writes and the edits cleanup made. Write it through Plan.
+type Part struct {
+	s *Splitter
+	// Entries are the module's entry points in module order; they are its
+	// symbol table.
+	Entries []*llvmir.Entity
+	Status  ESIMDStatus
+	// HasVirtual is whether the group defines virtual functions.
+	HasVirtual bool
+	// Warnings are the "Undefined function … found in …" messages of the
+	// extraction, in module order.
+	Warnings []string
+
+	marked     []*llvmir.Entity // get "sycl-entry-point"
+	st         []uint8          // by entity index
+	linkage    map[int32]llvmir.Linkage
+	dropComdat map[int32]bool
+	comdatSel  map[string]string // comdat name → new selection kind
+	aliasDecl  map[int32]bool    // aliases written as declarations
+}
+
+// Written reports whether the part writes e (as a definition, declaration
+// or alias).
+func (p *Part) Written(e *llvmir.Entity) bool { return p.st[e.Index] != stNone }
+
+// Defines reports whether the part writes e as a definition.
+func (p *Part) Defines(e *llvmir.Entity) bool {
+	return p.st[e.Index] == stDef || p.st[e.Index] == stAlias
+}
+
+// Linkage returns e's linkage in the part.
+func (p *Part) Linkage(e *llvmir.Entity) llvmir.Linkage {
+	if l, ok := p.linkage[int32(e.Index)]; ok {
+		return l
+	}
+	if p.st[e.Index] == stDecl && !isDecl(e) {
+		return llvmir.External
+	}
+	return p.s.in.linkage(e)
+}
+
+// alwaysPreserved are names InternalizePass never internalizes.
+var alwaysPreserved = map[string]bool{
+	"llvm.used": true, "llvm.compiler.used": true, "llvm.global_ctors": true,
+	"llvm.global_dtors": true, "llvm.global.annotations": true,
+	"__stack_chk_fail": true, "__stack_chk_guard": true,
+}
+
+func comdatOf(e *llvmir.Entity) string {
+	switch {
+	case e.Func != nil:
+		return e.Func.Comdat
+	case e.Var != nil:
+		return e.Var.Comdat
+	}
+	return ""
+}
+
+// clean turns a selection of definitions into a part the way
+// ModuleDesc::cleanup does (see the package documentation): virtual
+// functions, "sycl-entry-point", internalization, dead globals and unused
+// declarations. warn asks for the undefined-function warnings of a split;
+// whole says the selection is the whole module (external aliases are then
+// kept like any other non-discardable global).
+//
+// base, when set, is the part the selection was taken from (an ESIMD or
+// SYCL half of it): only its definitions count as definitions, and its
+// edits carry over.
+func (s *Splitter) clean(base *Part, sel []int32, entries, marked []*llvmir.Entity, hasVirtual, warn, whole bool, status ESIMDStatus) *Part {
+	in, ents := s.in, s.M.Entities
+	p := &Part{s: s, Entries: entries, Status: status, HasVirtual: hasVirtual,
+		st: make([]uint8, len(ents)), linkage: map[int32]llvmir.Linkage{}}
+	if !s.cfg.AllowDeps {
+		p.marked = marked
+	}
+	if base != nil {
+		for i, l := range base.linkage {
+			p.linkage[i] = l
+		}
+		for i := range base.dropComdat {
+			if p.dropComdat == nil {
+				p.dropComdat = map[int32]bool{}
+			}
+			p.dropComdat[i] = true
+		}
+		for c, v := range base.comdatSel {
+			if p.comdatSel == nil {
+				p.comdatSel = map[string]string{}
+			}
+			p.comdatSel[c] = v
+		}
+	}
+	defs := make([]int32, 0, len(sel))
+	for _, i := range sel {
+		e := ents[i]
+		if base != nil && base.st[i] != stDef {
+			continue
+		}
+		if (e.Func != nil || e.Var != nil) && !isDecl(e) && p.st[i] == stNone {
+			p.st[i] = stDef
+			defs = append(defs, i)
+		}
+	}
+
+	// Virtual functions belong to the images that define their set; the
+	// others only declare them.
+	for _, i := range defs {
+		e := ents[i]
+		if e.Func == nil || !in.hasAttr(e, attrIndirectlyCallable) {
+			continue
+		}
+		if !hasVirtual {
+			p.st[i] = stNone
+		} else if in.linkage(e) != llvmir.External {
+			p.linkage[i] = llvmir.External
+		}
+	}
+
+	s.internalize(p, defs)
+	s.globalDCE(p, defs, whole)
+
+	if warn {
+		for _, e := range ents {
+			if e.Func != nil && p.st[e.Index] == stDecl && !isIntrinsicOrBuiltin(e.Name) {
+				p.Warnings = append(p.Warnings, "Undefined function "+e.Name+" found in "+s.cfg.ModuleName+". This may result in runtime errors.")
+			}
+		}
+	}
+	return p
+}
+
+// internalize is InternalizePass with sycl-post-link's "must preserve"
+// rule: entry points, virtual functions and "referenced-indirectly"
+// functions keep their linkage (with AllowDeps: kernels and importable
+// functions), as do all non-function globals; every other function
+// definition becomes internal. A comdat that holds a preserved global keeps
+// all its members; otherwise a one-member comdat is dropped and a larger
+// one becomes "nodeduplicate".
+func (s *Splitter) internalize(p *Part, defs []int32) {
+	in, ents := s.in, s.M.Entities
+	isMarked := make(map[*llvmir.Entity]bool, len(p.marked))
+	for _, e := range p.marked {
+		isMarked[e] = true
+	}
+	lnk := func(i int32) llvmir.Linkage {
+		if l, ok := p.linkage[i]; ok {
+			return l
+		}
+		return in.linkage(ents[i])
+	}
+	preserve := func(i int32) bool {
+		e := ents[i]
+		h := header(e)
+		l := lnk(i)
+		switch {
+		case l == llvmir.AvailableExternally, h.DLLStorage == "dllexport":
+			return true
+		case e.Var != nil && e.Var.ExternallyInitialized:
+			return true
+		case l.IsLocal():
+			return false
+		case alwaysPreserved[e.Name]:
+			return true
+		case e.Func == nil:
+			return true
+		case s.cfg.AllowDeps:
+			return in.isKernel(e) || in.canBeImported(e, true)
+		}
+		return isMarked[e] || in.hasAttr(e, attrIndirectlyCallable) || in.hasAttr(e, attrReferencedIndirectly)
+	}
+	type comdatInfo struct {
+		size     int
+		external bool
+	}
+	comdats := map[string]*comdatInfo{}
+	for _, i := range defs {
+		if p.st[i] != stDef {
+			continue
+		}
+		if c := comdatOf(ents[i]); c != "" {
+			ci := comdats[c]
+			if ci == nil {
+				ci = &comdatInfo{}
+				comdats[c] = ci
+			}
+			ci.size++
+			if preserve(i) {
+				ci.external = true
+			}
+		}
+	}
+	for _, i := range defs {
+		if p.st[i] != stDef {
+			continue
+		}
+		e := ents[i]
+		if c := comdatOf(e); c != "" {
+			ci := comdats[c]
+			if ci.external {
+				continue
+			}
+			if ci.size == 1 {
+				if p.dropComdat == nil {
+					p.dropComdat = map[int32]bool{}
+				}
+				p.dropComdat[i] = true
+			} else {
+				if p.comdatSel == nil {
+					p.comdatSel = map[string]string{}
+				}
+				p.comdatSel[c] = "nodeduplicate"
+			}
+			if lnk(i).IsLocal() {
+				continue
+			}
+		} else if lnk(i).IsLocal() || preserve(i) {
+			continue
+		}
+		p.linkage[i] = llvmir.Internal
+	}
+}
+
+// globalDCE keeps what is reachable from the part's non-discardable
+// definitions (and, for a whole module, its non-discardable aliases):
+// referenced definitions stay, referenced functions and variables that are
+// not defined become declarations, a live member of a comdat keeps the
+// others alive, and everything else goes (dead globals and unused
+// declarations alike).
+func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
+	in, ents := s.in, s.M.Entities
+	live := make([]bool, len(ents))
+	var queue []int32
+	var mark func(i int32)
+	mark = func(i int32) {
+		if live[i] {
+			return
+		}
+		live[i] = true
+		queue = append(queue, i)
+		e := ents[i]
+		if c := comdatOf(e); c != "" && !p.dropComdat[i] {
+			for _, j := range s.md.comdatMembers[c] {
+				if p.st[j] == stDef && !p.dropComdat[j] {
+					mark(j)
+				}
+			}
+		}
+	}
+	for _, i := range defs {
+		if p.st[i] == stDef && !discardable(p.Linkage(ents[i])) {
+			mark(i)
+		}
+	}
+	if whole {
+		for _, e := range ents {
+			if e.Alias != nil && !in.removed[e] && !discardable(e.Alias.Linkage) {
+				mark(int32(e.Index))
+			}
+		}
+	}
+	decl := make([]bool, len(ents))
+	for k := 0; k < len(queue); k++ {
+		for _, t := range in.refs(ents[queue[k]]) {
+			if in.removed[t] {
+				continue
+			}
+			switch {
+			case t.Alias != nil:
+				mark(int32(t.Index))
+			case p.st[t.Index] == stDef:
+				mark(int32(t.Index))
+			case t.Func != nil || t.Var != nil:
+				decl[t.Index] = true
+			}
+		}
+	}
+	for i, e := range ents {
+		switch {
+		case live[i] && e.Alias != nil:
+			p.st[i] = stAlias
+			if pt := e.Alias.Points; pt == nil || !live[pt.Index] || p.st[pt.Index] != stDef {
+				// An alias must point to a definition; like CloneModule,
+				// write one that cannot as a declaration of its name.
+				if p.aliasDecl == nil {
+					p.aliasDecl = map[int32]bool{}
+				}
+				p.aliasDecl[int32(i)] = true
+			}
+		case live[i]:
+			p.st[i] = stDef
+		case decl[i]:
+			p.st[i] = stDecl
+		default:
+			p.st[i] = stNone
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package split
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/sycbuild/sycbuild/llvmir"
+)
+
+// fieldRef finds "name: !N" among a specialized node's fields (outside
+// strings) and returns N and the byte range of the whole "name: !N" in
+// fields; ok is false when the field is absent or not a reference.
+func fieldRef(fields, name string) (n int, start, end int, ok bool) {
+	inStr := false
+	for i := 0; i < len(fields); i++ {
+		c := fields[i]
+		if inStr {
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inStr = false
+			}
+			continue
+		}
+		if c == '"' {
+			inStr = true
+			continue
+		}
+		if !strings.HasPrefix(fields[i:], name+":") || (i > 0 && isFieldChar(fields[i-1])) {
+			continue
+		}
+		j := i + len(name) + 1
+		for j < len(fields) && fields[j] == ' ' {
+			j++
+		}
+		if j >= len(fields) || fields[j] != '!' {
+			return 0, 0, 0, false
+		}
+		k := j + 1
+		for k < len(fields) && fields[k] >= '0' && fields[k] <= '9' {
+			k++
+		}
+		v, err := strconv.Atoi(fields[j+1 : k])
+		if err != nil {
+			return 0, 0, 0, false
+		}
+		return v, i, k, true
+	}
+	return 0, 0, 0, false
+}
+
+func isFieldChar(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// cuGlobals returns the number of a compile unit's globals: list, or nil.
+func cuGlobals(n *llvmir.MDNode) *int {
+	if v, _, _, ok := fieldRef(n.Fields, "globals"); ok {
+		return &v
+	}
+	return nil
+}
+
+// stripDeadDebugInfo is StripDeadDebugInfoPass for what it changes in a
+// split module: each compile unit keeps in its globals: list only the
+// variable expressions of global variables the module still defines (and
+// constant ones); an emptied list is dropped from the unit.
+func (p *Part) stripDeadDebugInfo(plan *llvmir.Plan) {
+	m := p.s.M
+	var liveExpr map[*llvmir.Entity]bool
+	for _, cu := range p.s.md.cus {
+		list := m.MD(*cuGlobals(cu.Node))
+		if list == nil || list.Node == nil {
+			continue
+		}
+		if liveExpr == nil {
+			liveExpr = map[*llvmir.Entity]bool{}
+			for _, e := range m.Entities {
+				if e.Var == nil || p.st[e.Index] != stDef {
+					continue
+				}
+				for _, a := range e.Var.Attachments {
+					if a.Kind == "dbg" && a.Ref != nil {
+						liveExpr[a.Ref] = true
+					}
+				}
+			}
+		}
+		var keep []string
+		changed := false
+		for i := range list.Node.Ops {
+			op := &list.Node.Ops[i]
+			if op.Kind != llvmir.MDRef || op.Ref == nil {
+				keep = nil
+				changed = false
+				break // not a plain list: leave it
+			}
+			if liveExpr[op.Ref] || constantGlobalExpr(m, op.Ref) {
+				keep = append(keep, "!"+op.Ref.Name)
+			} else {
+				changed = true
+			}
+		}
+		if !changed {
+			continue
+		}
+		text := string(cu.Text)
+		_, start, end, _ := fieldRef(text, "globals")
+		if len(keep) == 0 {
+			// Drop the field and the separator next to it.
+			if rest := text[end:]; strings.HasPrefix(rest, ", ") {
+				end += 2
+			} else if strings.HasSuffix(text[:start], ", ") {
+				start -= 2
+			}
+			plan.ReplaceText(cu, text[:start]+text[end:])
+			continue
+		}
+		n := plan.NewMD("!{" + strings.Join(keep, ", ") + "}")
+		plan.ReplaceText(cu, text[:start]+"globals: !"+strconv.Itoa(n)+text[end:])
+	}
+}
+
+// constantGlobalExpr reports whether a DIGlobalVariableExpression
+// describes a constant (its expression computes the value with
+// DW_OP_constu/DW_OP_consts), which stays even without a variable.
+func constantGlobalExpr(m *llvmir.Module, e *llvmir.Entity) bool {
+	if e.Node == nil || e.Node.Special != "DIGlobalVariableExpression" {
+		return false
+	}
+	f := e.Node.Fields
+	if n, _, _, ok := fieldRef(f, "expr"); ok {
+		if x := m.MD(n); x != nil && x.Node != nil {
+			f = x.Node.Fields
+		}
+	}
+	return strings.Contains(f, "DW_OP_constu") || strings.Contains(f, "DW_OP_consts")
+}

@@ -1,0 +1,287 @@
+package split
+
+import (
+	"strings"
+
+	"github.com/sycbuild/sycbuild/llvmir"
+)
+
+// The function attributes and metadata the splitter reads.
+const (
+	attrModuleID             = "sycl-module-id"
+	attrIndirectlyCallable   = "indirectly-callable"
+	attrReferencedIndirectly = "referenced-indirectly"
+	attrEntryPoint           = "sycl-entry-point"
+	mdESIMD                  = "sycl_explicit_simd"
+)
+
+// kernelCC are the calling conventions of kernels.
+var kernelCC = map[string]bool{"spir_kernel": true, "amdgpu_kernel": true, "ptx_kernel": true}
+
+// info caches what the splitter asks about a module's functions.
+type info struct {
+	m *llvmir.Module
+	// nvvmKernels are the functions !nvvm.annotations marks as kernels.
+	nvvmKernels map[*llvmir.Entity]bool
+	// removed and rewritten are the pre-split changes (Config).
+	removed   map[*llvmir.Entity]bool
+	rewritten map[*llvmir.Entity]Rewrite
+}
+
+// refs returns the global values an entity references, after the
+// pre-split rewrites.
+func (in *info) refs(e *llvmir.Entity) []*llvmir.Entity {
+	if r, ok := in.rewritten[e]; ok {
+		return r.Globals
+	}
+	return e.Globals
+}
+
+// header returns the linkage-carrying header of a global value, or nil.
+func header(e *llvmir.Entity) *llvmir.GlobalHeader {
+	switch {
+	case e.Func != nil:
+		return &e.Func.GlobalHeader
+	case e.Var != nil:
+		return &e.Var.GlobalHeader
+	case e.Alias != nil:
+		return &e.Alias.GlobalHeader
+	}
+	return nil
+}
+
+// linkage returns a global value's linkage as written in the input.
+func (in *info) linkage(e *llvmir.Entity) llvmir.Linkage {
+	if h := header(e); h != nil {
+		return h.Linkage
+	}
+	return llvmir.External
+}
+
+func newInfo(m *llvmir.Module) *info {
+	return &info{m: m, nvvmKernels: nvvmKernels(m)}
+}
+
+// nvvmKernels collects the functions named by !nvvm.annotations operands of
+// the form !{ptr @k, !"kernel", i32 1}.
+func nvvmKernels(m *llvmir.Module) map[*llvmir.Entity]bool {
+	out := map[*llvmir.Entity]bool{}
+	nm := m.NamedMD("nvvm.annotations")
+	if nm == nil || nm.Named == nil {
+		return out
+	}
+	for i := range nm.Named.Ops {
+		if k := nvvmKernelOf(nm.Named.Ops[i].Target()); k != nil {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// nvvmKernelOf returns the function an annotation node marks as a kernel,
+// or nil when the node is not such an annotation.
+func nvvmKernelOf(n *llvmir.MDNode) *llvmir.Entity {
+	if n == nil || len(n.Ops) < 3 {
+		return nil
+	}
+	f, key, val := &n.Ops[0], &n.Ops[1], &n.Ops[2]
+	if f.Kind != llvmir.MDValue || f.Global == nil || f.Global.Func == nil {
+		return nil
+	}
+	if key.Kind != llvmir.MDString || key.Str != "kernel" {
+		return nil
+	}
+	if v, ok := val.Int(); !ok || v != 1 {
+		return nil
+	}
+	return f.Global
+}
+
+// annotatedFunc returns the function an !nvvm.annotations operand node
+// refers to (whatever the annotation), or nil.
+func annotatedFunc(n *llvmir.MDNode) *llvmir.Entity {
+	if n == nil || len(n.Ops) == 0 || n.Ops[0].Kind != llvmir.MDValue {
+		return nil
+	}
+	return n.Ops[0].Global
+}
+
+func (in *info) isKernel(e *llvmir.Entity) bool {
+	return e.Func != nil && (kernelCC[e.Func.CallingConv] || in.nvvmKernels[e])
+}
+
+func (in *info) attr(e *llvmir.Entity, key string) (string, bool) {
+	if e.Func == nil {
+		return "", false
+	}
+	if v, ok := e.Func.FnAttrs.Get(key); ok {
+		return v, true
+	}
+	for _, g := range e.Func.AttrGroups {
+		if ge := in.m.AttrGroup(g); ge != nil && ge.Group != nil {
+			if v, ok := ge.Group.Attrs.Get(key); ok {
+				return v, true
+			}
+		}
+	}
+	return "", false
+}
+
+func (in *info) hasAttr(e *llvmir.Entity, key string) bool {
+	_, ok := in.attr(e, key)
+	return ok
+}
+
+// attachment returns the node attached to a function or global variable
+// under kind, or nil.
+func attachment(e *llvmir.Entity, kind string) *llvmir.MDNode {
+	var as []llvmir.Attachment
+	switch {
+	case e.Func != nil:
+		as = e.Func.Attachments
+	case e.Var != nil:
+		as = e.Var.Attachments
+	}
+	for i := range as {
+		if as[i].Kind == kind {
+			return as[i].Node
+		}
+	}
+	return nil
+}
+
+// IsESIMD reports whether a function is ESIMD code (!sycl_explicit_simd).
+func IsESIMD(e *llvmir.Entity) bool {
+	if e.Func == nil {
+		return false
+	}
+	for i := range e.Func.Attachments {
+		if e.Func.Attachments[i].Kind == mdESIMD {
+			return true
+		}
+	}
+	return false
+}
+
+// isDecl reports whether a function or variable has no body/initializer.
+func isDecl(e *llvmir.Entity) bool {
+	switch {
+	case e.Func != nil:
+		return e.Func.Declaration
+	case e.Var != nil:
+		return e.Var.IsDeclaration()
+	}
+	return false
+}
+
+// afterItaniumLength returns what follows "_Z<digits>" in a mangled name,
+// or false when the name does not start that way.
+func afterItaniumLength(name string) (string, bool) {
+	rest, ok := strings.CutPrefix(name, "_Z")
+	if !ok {
+		return "", false
+	}
+	return strings.TrimLeft(rest, "0123456789"), true
+}
+
+// isSpirvSyclBuiltin: _Z<digits>__spirv_… or _Z<digits>__sycl_….
+func isSpirvSyclBuiltin(name string) bool {
+	rest, ok := afterItaniumLength(name)
+	return ok && (strings.HasPrefix(rest, "__spirv_") || strings.HasPrefix(rest, "__sycl_"))
+}
+
+// isESIMDBuiltin: _Z<digits>__esimd_….
+func isESIMDBuiltin(name string) bool {
+	rest, ok := afterItaniumLength(name)
+	return ok && strings.HasPrefix(rest, "__esimd_")
+}
+
+// isIntrinsicOrBuiltin is what the undefined-function warning and the
+// import rules skip: LLVM intrinsics, names starting "__", and the SPIR-V,
+// SYCL and ESIMD builtins.
+func isIntrinsicOrBuiltin(name string) bool {
+	return strings.HasPrefix(name, "llvm.") || strings.HasPrefix(name, "__") ||
+		isSpirvSyclBuiltin(name) || isESIMDBuiltin(name)
+}
+
+// isEntryPoint decides whether a function starts a group.
+func (in *info) isEntryPoint(e *llvmir.Entity, onlyKernels bool) bool {
+	if e.Func == nil || e.Func.Declaration {
+		return false
+	}
+	if in.isKernel(e) {
+		return true
+	}
+	if !onlyKernels {
+		return in.hasAttr(e, attrModuleID) && !isSpirvSyclBuiltin(e.Name) &&
+			!isESIMDBuiltin(e.Name) && !strings.HasPrefix(e.Name, "__builtin_")
+	}
+	// Virtual functions are outlined into images of their own and linked
+	// in later, so they stay entry points.
+	return in.hasAttr(e, attrIndirectlyCallable)
+}
+
+// bf16DeviceLibFuncs are the functions of the bfloat16 device libraries;
+// declarations of them are always imported (from those libraries).
+var bf16DeviceLibFuncs = map[string]bool{
+	"__devicelib_ConvertFToBF16INTEL":      true,
+	"__devicelib_ConvertBF16ToFINTEL":      true,
+	"__devicelib_ConvertFToBF16INTELVec1":  true,
+	"__devicelib_ConvertBF16ToFINTELVec1":  true,
+	"__devicelib_ConvertFToBF16INTELVec2":  true,
+	"__devicelib_ConvertBF16ToFINTELVec2":  true,
+	"__devicelib_ConvertFToBF16INTELVec3":  true,
+	"__devicelib_ConvertBF16ToFINTELVec3":  true,
+	"__devicelib_ConvertFToBF16INTELVec4":  true,
+	"__devicelib_ConvertBF16ToFINTELVec4":  true,
+	"__devicelib_ConvertFToBF16INTELVec8":  true,
+	"__devicelib_ConvertBF16ToFINTELVec8":  true,
+	"__devicelib_ConvertFToBF16INTELVec16": true,
+	"__devicelib_ConvertBF16ToFINTELVec16": true,
+}
+
+// IsBF16DeviceLibDecl reports whether e declares a bfloat16 device-library
+// function.
+func IsBF16DeviceLibDecl(e *llvmir.Entity) bool {
+	return e.Func != nil && e.Func.Declaration && bf16DeviceLibFuncs[e.Name]
+}
+
+// canBeImported is canBeImportedFunction: whether a function may be left
+// to another device image (and so is never pulled into a module as a
+// dependency).
+func (in *info) canBeImported(e *llvmir.Entity, allowDeps bool) bool {
+	if e.Func == nil {
+		return false
+	}
+	if IsBF16DeviceLibDecl(e) {
+		return true
+	}
+	if !allowDeps {
+		return false
+	}
+	if isIntrinsicOrBuiltin(e.Name) || (!e.Func.Declaration && !in.hasAttr(e, attrModuleID)) {
+		return false
+	}
+	return !demangledStartsWithUnderscores(e.Name)
+}
+
+// demangledStartsWithUnderscores reports whether the demangled form of an
+// Itanium name begins with "__": the first source name of "_Z<len><name>"
+// or of a nested "_ZN[qualifiers]<len><name>…". Names that are not mangled
+// (which LLVM's demangler rejects) report false.
+func demangledStartsWithUnderscores(name string) bool {
+	rest, ok := strings.CutPrefix(name, "_Z")
+	if !ok {
+		return false
+	}
+	if r, nested := strings.CutPrefix(rest, "N"); nested {
+		rest = strings.TrimLeft(r, "rVKRO") // cv- and ref-qualifiers of a nested name
+	}
+	rest, ok = strings.CutPrefix(rest, "L") // internal-linkage marker
+	_ = ok
+	digits := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
+	if digits == 0 {
+		return false
+	}
+	return strings.HasPrefix(rest[digits:], "__")
+}

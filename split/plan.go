@@ -1,0 +1,269 @@
+package split
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/sycbuild/sycbuild/llvmir"
+)
+
+// Plan turns the part into an llvmir.Plan: the written entities with
+// cleanup's edits, the kernel lists and other metadata fixed up. Further
+// edits (specialization constants) may be added to the plan before it is
+// written.
+func (p *Part) Plan() *llvmir.Plan {
+	s, m := p.s, p.s.M
+	plan := m.NewPlan()
+	marked := make(map[*llvmir.Entity]bool, len(p.marked))
+	for _, e := range p.marked {
+		marked[e] = true
+	}
+	usedComdat := map[string]bool{}
+	for _, e := range m.Entities {
+		i := int32(e.Index)
+		if !e.Kind.IsGlobalValue() {
+			continue
+		}
+		switch p.st[i] {
+		case stNone:
+			plan.Drop(e)
+		case stDef:
+			if l, ok := p.linkage[i]; ok && l != s.in.linkage(e) {
+				plan.SetLinkage(e, l)
+			}
+			if marked[e] && e.Func != nil {
+				plan.AddFnAttr(e, llvmir.Attr{Key: attrEntryPoint, String: true})
+			}
+			if c := comdatOf(e); c != "" {
+				// Dropping a one-member comdat from an internalized
+				// definition needs an edit llvmir does not offer yet;
+				// keeping it is valid IR, so the comdat stays.
+				usedComdat[c] = true
+			}
+			if r, ok := s.in.rewritten[e]; ok {
+				plan.ReplaceText(e, r.Text)
+			}
+		case stDecl:
+			if !isDecl(e) {
+				plan.MakeDeclaration(e)
+			}
+		case stAlias:
+			if p.aliasDecl[i] {
+				plan.Drop(e)
+				if d := aliasDeclaration(e); d != "" {
+					plan.Add(llvmir.KindFunction, d)
+				}
+			}
+		}
+	}
+	for _, e := range m.Entities {
+		if e.Kind == llvmir.KindComdat {
+			if !usedComdat[e.Name] {
+				plan.Drop(e)
+			} else if sel, ok := p.comdatSel[e.Name]; ok && e.Comdat != nil && e.Comdat.Selection != sel {
+				plan.ReplaceText(e, "$"+quoteName(e.Name)+" = comdat "+sel+"\n")
+			}
+		}
+	}
+	p.fixKernelLists(plan)
+	p.fixRegisteredKernels(plan)
+	p.nullDroppedRefs(plan)
+	p.stripDeadDebugInfo(plan)
+	return plan
+}
+
+// AddStatus adds to plan the sycl-esimd-split-status named metadata (and, for a
+// module whose spec constants were replaced by their defaults, the
+// sycl.specialization-constants-default-values-module marker), as the
+// reference does right before writing a module.
+func AddStatus(plan *llvmir.Plan, status ESIMDStatus, defaultValues bool) {
+	n := plan.NewMD("!{i8 " + strconv.Itoa(int(status)) + "}")
+	plan.Add(llvmir.KindNamedMD, "!sycl-esimd-split-status = !{!"+strconv.Itoa(n)+"}")
+	if defaultValues {
+		plan.Add(llvmir.KindNamedMD, "!sycl.specialization-constants-default-values-module = !{}")
+	}
+}
+
+// fixKernelLists keeps in !nvvm.annotations and !spirv.ExecutionMode only
+// the operands whose function the part writes (operands that name no
+// global value stay); an emptied list goes.
+func (p *Part) fixKernelLists(plan *llvmir.Plan) {
+	for _, nm := range p.s.md.kernelLists {
+		var ops []string
+		changed := false
+		for i := range nm.Named.Ops {
+			op := &nm.Named.Ops[i]
+			if op.Kind != llvmir.MDRef || op.Ref == nil || op.Ref.Node == nil {
+				ops = nil
+				changed = false
+				break
+			}
+			n := op.Ref.Node
+			if len(n.Ops) > 0 && n.Ops[0].Kind == llvmir.MDNull && nm.Name == "spirv.ExecutionMode" {
+				changed = true
+				continue
+			}
+			if g := annotatedFunc(n); g != nil && p.st[g.Index] == stNone {
+				changed = true
+				continue
+			}
+			ops = append(ops, "!"+op.Ref.Name)
+		}
+		if changed {
+			plan.SetNamedMDOps(nm, ops)
+		}
+	}
+}
+
+// fixRegisteredKernels keeps in !sycl_registered_kernels only the
+// {name, mangled name} pairs whose function the part writes.
+func (p *Part) fixRegisteredKernels(plan *llvmir.Plan) {
+	nm := p.s.md.registered
+	if nm == nil || nm.Named == nil || len(nm.Named.Ops) == 0 {
+		return
+	}
+	list := nm.Named.Ops[0].Target()
+	if list == nil {
+		return
+	}
+	var keep []string
+	changed := len(nm.Named.Ops) != 1
+	for i := range list.Ops {
+		op := &list.Ops[i]
+		pair := op.Target()
+		if pair == nil || len(pair.Ops) != 2 {
+			changed = true
+			continue
+		}
+		if op.Kind != llvmir.MDRef {
+			return // an inline pair cannot be re-listed by reference
+		}
+		mangled := &pair.Ops[1]
+		if f := p.s.M.Global(mangled.Str); mangled.Kind != llvmir.MDString || f == nil || f.Func == nil || p.st[f.Index] == stNone {
+			changed = true
+			continue
+		}
+		keep = append(keep, "!"+op.Ref.Name)
+	}
+	if !changed {
+		return
+	}
+	n := plan.NewMD("!{" + strings.Join(keep, ", ") + "}")
+	plan.SetNamedMDOps(nm, []string{"!" + strconv.Itoa(n)})
+}
+
+// nullDroppedRefs rewrites metadata tuples that refer to global values the
+// part does not write: those operands become null, which is what LLVM
+// does to metadata when the value it refers to is deleted.
+func (p *Part) nullDroppedRefs(plan *llvmir.Plan) {
+	for _, e := range p.s.md.withGlobals {
+		dropped := false
+		for _, g := range e.Globals {
+			if p.st[g.Index] == stNone {
+				dropped = true
+				break
+			}
+		}
+		if !dropped || e.Node == nil || e.Node.Special != "" {
+			continue
+		}
+		var b strings.Builder
+		b.WriteString("!" + e.Name + " = ")
+		if e.Node.Distinct {
+			b.WriteString("distinct ")
+		}
+		b.WriteString("!{")
+		ok := true
+		for i := range e.Node.Ops {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			op := &e.Node.Ops[i]
+			switch op.Kind {
+			case llvmir.MDNull:
+				b.WriteString("null")
+			case llvmir.MDString:
+				b.WriteString("!" + quoteMDString(op.Str))
+			case llvmir.MDRef:
+				b.WriteString("!" + op.Ref.Name)
+			case llvmir.MDValue:
+				if op.Global != nil && p.st[op.Global.Index] == stNone {
+					b.WriteString("null")
+				} else {
+					b.WriteString(op.Type.String() + " " + op.Value)
+				}
+			default:
+				ok = false
+			}
+		}
+		if ok {
+			b.WriteString("}\n")
+			plan.ReplaceText(e, b.String())
+		}
+	}
+}
+
+// aliasDeclaration is the declaration CloneModule makes for an alias it
+// does not copy: a function declaration for a function-typed alias, an
+// external global otherwise.
+func aliasDeclaration(e *llvmir.Entity) string {
+	t := e.Alias.Type
+	if t == nil || e.Alias.IFunc {
+		return ""
+	}
+	name := "@" + quoteName(e.Name)
+	if t.Kind == llvmir.FuncType {
+		params := make([]string, 0, len(t.Fields)+1)
+		for _, f := range t.Fields {
+			params = append(params, f.String())
+		}
+		if t.VarArg {
+			params = append(params, "...")
+		}
+		return "declare " + t.Ret.String() + " " + name + "(" + strings.Join(params, ", ") + ")"
+	}
+	as := ""
+	if e.Alias.AddrSpace != 0 {
+		as = " addrspace(" + strconv.Itoa(e.Alias.AddrSpace) + ")"
+	}
+	return name + " = external" + as + " global " + t.String()
+}
+
+// quoteName writes a global's name as LLVM does: bare when it is made of
+// letters, digits and "-$._", quoted (with \XX escapes) otherwise.
+func quoteName(name string) string {
+	if name != "" && (name[0] < '0' || name[0] > '9') {
+		bare := true
+		for i := 0; i < len(name); i++ {
+			c := name[i]
+			if !(isFieldChar(c) || c == '-' || c == '$' || c == '.') {
+				bare = false
+				break
+			}
+		}
+		if bare {
+			return name
+		}
+	}
+	return quoteMDString(name)
+}
+
+// quoteMDString quotes s as LLVM prints strings: printable ASCII except
+// '"' and '\' as is, everything else as \XX.
+func quoteMDString(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
+			b.WriteByte(c)
+		} else {
+			b.WriteByte('\\')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

@@ -1,0 +1,151 @@
+package split
+
+import (
+	"github.com/sycbuild/sycbuild/llvmir"
+)
+
+// Config is how a module is split.
+type Config struct {
+	Scope Scope
+	// NoSplit is the reference's SPLIT_NONE: the module is never split,
+	// only cleaned (entry points still decide what is internalized).
+	NoSplit bool
+	// OnlyKernels is -emit-only-kernels-as-entry-points.
+	OnlyKernels bool
+	// AllowDeps is -allow-device-image-dependencies: SYCL_EXTERNAL
+	// functions may be imported from other images instead of copied, and
+	// no "sycl-entry-point" marks or undefined-function warnings are made.
+	AllowDeps bool
+	// ModuleName names the module in warnings ("<stdin>" for standard
+	// input), as LLVM's module identifier does.
+	ModuleName string
+	// Removed are entities treated as absent (llvm.used, device globals
+	// dropped from llvm.compiler.used before splitting).
+	Removed map[*llvmir.Entity]bool
+	// Rewritten replaces the text of entities and what they reference
+	// (llvm.compiler.used without its device globals).
+	Rewritten map[*llvmir.Entity]Rewrite
+}
+
+// Rewrite is a replacement of an entity made before splitting.
+type Rewrite struct {
+	Text    string           // the entity's new text, ending with a newline
+	Globals []*llvmir.Entity // what the new text references
+}
+
+// Splitter is one input module prepared for splitting: its entry points
+// grouped in emission order and, when the module is really split, its
+// dependency graph. Modules are then made one group at a time with Part;
+// several goroutines may call Part concurrently.
+type Splitter struct {
+	M      *llvmir.Module
+	cfg    Config
+	in     *info
+	groups []Group
+	split  bool
+	g      *graph
+	md     *mdIndex
+}
+
+// New analyses m: entry points, groups and, when splitting, the graph.
+func New(m *llvmir.Module, cfg Config) *Splitter {
+	s := &Splitter{M: m, cfg: cfg, in: newInfo(m)}
+	s.in.removed = cfg.Removed
+	s.in.rewritten = cfg.Rewritten
+	s.groups = s.in.groups(cfg.Scope, cfg.OnlyKernels)
+	s.split = !cfg.NoSplit && (len(s.groups) > 1 || len(s.groups[0].Entries) > 0)
+	s.g = buildGraph(s.in, cfg.AllowDeps)
+	s.md = newMDIndex(m)
+	return s
+}
+
+// Groups returns the groups in emission order.
+func (s *Splitter) Groups() []Group { return s.groups }
+
+// Splits reports whether groups become separate modules (the reference's
+// ModuleSplitter) rather than the module being copied whole (ModuleCopier).
+func (s *Splitter) Splits() bool { return s.split }
+
+// SplitOccurred reports whether more than one module results.
+func (s *Splitter) SplitOccurred() bool { return len(s.groups) > 1 }
+
+// Part makes the module of group i: its closure (or, when the module is
+// not split, everything), cleaned.
+func (s *Splitter) Part(i int) *Part {
+	grp := &s.groups[i]
+	var sel []int32
+	if s.split {
+		sel = s.closure(grp.Entries, nil, nil, nil)
+	} else {
+		sel = s.everything()
+	}
+	return s.clean(nil, sel, grp.Entries, grp.Entries, grp.HasVirtual, s.split && !s.cfg.AllowDeps, !s.split, SYCLOnly)
+}
+
+// everything is every function and global variable definition.
+func (s *Splitter) everything() []int32 {
+	var out []int32
+	for _, e := range s.M.Entities {
+		if (e.Kind == llvmir.KindFunction || e.Kind == llvmir.KindGlobalVar) && !s.in.removed[e] && !isDecl(e) {
+			out = append(out, int32(e.Index))
+		}
+	}
+	return out
+}
+
+// closure collects the entry points, the module's non-discardable global
+// variables and everything they depend on. Functions are only followed
+// when within (nil: any definition) and accepted by include (nil: all);
+// extra entities start the walk as well.
+func (s *Splitter) closure(entries []*llvmir.Entity, extra []*llvmir.Entity, within []uint8, include func(*llvmir.Entity) bool) []int32 {
+	ents := s.M.Entities
+	seen := make([]bool, len(ents))
+	var queue []int32
+	push := func(i int32) {
+		if !seen[i] {
+			seen[i] = true
+			queue = append(queue, i)
+		}
+	}
+	for _, e := range extra {
+		push(int32(e.Index))
+	}
+	for _, e := range entries {
+		push(int32(e.Index))
+	}
+	for _, e := range ents {
+		if e.Kind == llvmir.KindGlobalVar && !s.in.removed[e] && !discardable(s.in.linkage(e)) {
+			if within == nil || within[e.Index] != 0 {
+				push(int32(e.Index))
+			}
+		}
+	}
+	for k := 0; k < len(queue); k++ {
+		for _, d := range s.g.deps(int(queue[k])) {
+			t := ents[d]
+			if t.Func != nil {
+				if within != nil {
+					if within[d] != stDef {
+						continue
+					}
+				} else if t.Func.Declaration {
+					continue
+				}
+				if include != nil && !include(t) {
+					continue
+				}
+			}
+			push(d)
+		}
+	}
+	return queue
+}
+
+// discardable is GlobalValue::isDiscardableIfUnused.
+func discardable(l llvmir.Linkage) bool {
+	switch l {
+	case llvmir.Internal, llvmir.Private, llvmir.LinkOnce, llvmir.LinkOnceODR, llvmir.AvailableExternally:
+		return true
+	}
+	return false
+}
