@@ -99,3 +99,30 @@ type NamedMD struct {
 type Comdat struct {
 	Selection string // any, exactmatch, largest, nodeduplicate, samesize
 }
+
+// MDGlobals returns the global values a metadata node or named metadata
+// reaches through its operands and the nodes they reference, transitively,
+// each once, in order of discovery.
+func (m *Module) MDGlobals(e *Entity) []*Entity {
+	var out []*Entity
+	seenMD := map[*Entity]bool{e: true}
+	seenG := map[*Entity]bool{}
+	work := []*Entity{e}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, g := range n.Globals {
+			if !seenG[g] {
+				seenG[g] = true
+				out = append(out, g)
+			}
+		}
+		for _, r := range n.Metadata {
+			if !seenMD[r] {
+				seenMD[r] = true
+				work = append(work, r)
+			}
+		}
+	}
+	return out
+}

@@ -233,7 +233,7 @@ func (g *writer) kernel(k int) {
 	g.p("  %%pin = getelementptr inbounds i32, %s %%in, i64 %%i\n  %%v = load i32, %s %%pin, align 4\n", p1, p1)
 	v := "%v"
 	if c.Unnamed > 0 && k%3 == 0 {
-		u := k % c.Unnamed
+		u := (k / 3) % c.Unnamed
 		addr := fmt.Sprintf("@%d", u)
 		if c.Typed {
 			n := len(unnamedText(u)) + 1
