@@ -40,6 +40,8 @@ func Parse(name string, data []byte) (*Table, error) {
 	s := string(data)
 	t := &Table{}
 	first := true
+	var cells []string // one backing array for every row's cells
+	lines := strings.Count(s, "\n") + 1
 	for lineNo := 1; len(s) > 0; lineNo++ {
 		var line string
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -63,11 +65,16 @@ func Parse(name string, data []byte) (*Table, error) {
 			}
 			t.Columns = untitledColumns(strings.Count(line, "|") + 1)
 		}
-		row, err := parseRow(name, lineNo, line, len(t.Columns))
-		if err != nil {
+		if cells == nil {
+			cells = make([]string, 0, len(t.Columns)*(lines-lineNo+1))
+			t.Rows = make([][]string, 0, lines-lineNo+1)
+		}
+		n := len(cells)
+		var err error
+		if cells, err = parseRow(name, lineNo, line, cells, len(t.Columns)); err != nil {
 			return nil, err
 		}
-		t.Rows = append(t.Rows, row)
+		t.Rows = append(t.Rows, cells[n:len(cells):len(cells)])
 	}
 	return t, nil
 }
@@ -93,26 +100,27 @@ func parseTitles(name string, lineNo int, line string) ([]string, error) {
 	return cols, nil
 }
 
-func parseRow(name string, lineNo int, line string, ncols int) ([]string, error) {
-	row := make([]string, 0, ncols)
+// parseRow appends the ncols cells of line to cells.
+func parseRow(name string, lineNo int, line string, cells []string, ncols int) ([]string, error) {
+	start := len(cells)
 	col := 1
 	for {
 		i := strings.IndexByte(line, '|')
-		if len(row) == ncols {
+		if len(cells)-start == ncols {
 			// One cell too many: point at its start.
 			return nil, &SyntaxError{name, lineNo, col, fmt.Sprintf("row size mismatch: more than %d cells, the table has %d columns", ncols, ncols)}
 		}
 		if i < 0 {
-			row = append(row, line)
+			cells = append(cells, line)
 			col += len(line)
 			break
 		}
-		row = append(row, line[:i])
+		cells = append(cells, line[:i])
 		line = line[i+1:]
 		col += i + 1
 	}
-	if len(row) != ncols {
-		return nil, &SyntaxError{name, lineNo, col, fmt.Sprintf("row size mismatch: %d cells, the table has %d columns", len(row), ncols)}
+	if n := len(cells) - start; n != ncols {
+		return nil, &SyntaxError{name, lineNo, col, fmt.Sprintf("row size mismatch: %d cells, the table has %d columns", n, ncols)}
 	}
-	return row, nil
+	return cells, nil
 }

@@ -81,6 +81,11 @@ func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("Could not create a file for command output.: the output directory %s does not exist", spec.OutDir)
 		}
 	}
+	if spec.OutFileList != "" { // fail before running anything, as the reference does
+		if fi, err := os.Stat(filepath.Dir(spec.OutFileList)); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("error opening the file '%s': its directory does not exist", spec.OutFileList)
+		}
+	}
 	if opt.Pool == nil {
 		opt.Pool = NewPool(1)
 	}

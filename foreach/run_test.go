@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -167,4 +168,39 @@ func TestRunSharesThePool(t *testing.T) {
 	if pool.acquired != 6 || pool.peak > 2 || pool.out != 0 {
 		t.Errorf("acquired %d, peak %d, left out %d", pool.acquired, pool.peak, pool.out)
 	}
+}
+
+func TestRunChecksOutputPlacesFirst(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	s := shList(`touch `+marker, "a")
+	s.OutFileList = filepath.Join(dir, "no", "such", "dir", "out.list")
+	if _, err := Run(context.Background(), s, Options{}); err == nil || !strings.Contains(err.Error(), "error opening the file") {
+		t.Errorf("got %v", err)
+	}
+	s = shList(`touch `+marker+` "$1"`, "a")
+	s.OutReplace, s.OutDir = "OUT", filepath.Join(dir, "missing")
+	if _, err := Run(context.Background(), s, Options{}); err == nil || !strings.Contains(err.Error(), "the output directory") {
+		t.Errorf("got %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a command ran although the run could not write its outputs")
+	}
+}
+
+// BenchmarkRun measures the cost of running trivial children, two at a
+// time: what foreach adds to each (capture files, process group, waiting).
+func BenchmarkRun(b *testing.B) {
+	items := make([]string, 50)
+	for i := range items {
+		items[i] = strconv.Itoa(i)
+	}
+	s := &Spec{Command: []string{"true", "{}"}, Lists: []List{{Replace: "{}", Items: items}}}
+	pool := NewPool(2)
+	for b.Loop() {
+		if _, err := Run(context.Background(), s, Options{Pool: pool}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(items))/1e3, "µs/child")
 }
