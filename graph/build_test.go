@@ -1,0 +1,497 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sycbuild/sycbuild/tools/clopt"
+)
+
+var shTool = &Tool{Name: "sh", Path: "sh", Version: "test"}
+
+// testBuild is a graph in a temporary directory, built with paths relative
+// to it.
+type testBuild struct {
+	t   *testing.T
+	dir string
+	g   *Graph
+	log bytes.Buffer
+}
+
+func newTestBuild(t *testing.T) *testBuild {
+	return &testBuild{t: t, dir: t.TempDir(), g: New()}
+}
+
+func (tb *testBuild) write(name, content string) {
+	tb.t.Helper()
+	p := filepath.Join(tb.dir, name)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+}
+
+func (tb *testBuild) read(name string) string {
+	tb.t.Helper()
+	b, err := os.ReadFile(filepath.Join(tb.dir, name))
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	return string(b)
+}
+
+func (tb *testBuild) exists(name string) bool {
+	_, err := os.Stat(filepath.Join(tb.dir, name))
+	return err == nil
+}
+
+// sh adds an action running a shell script with $1.. bound to args; the
+// outputs must appear among args.
+func (tb *testBuild) sh(desc, script string, in, out []string, args ...string) *Action {
+	tb.t.Helper()
+	a := &Action{Desc: desc, Tool: shTool, Argv: append([]string{"sh", "-c", script, "sh"}, args...)}
+	for _, p := range in {
+		a.In = append(a.In, tb.g.File(p, Plain))
+	}
+	for _, p := range out {
+		a.Out = append(a.Out, tb.g.File(p, Plain))
+	}
+	if err := tb.g.Add(a); err != nil {
+		tb.t.Fatal(err)
+	}
+	return a
+}
+
+func (tb *testBuild) opts() Options {
+	tb.log.Reset()
+	return Options{
+		Pool:     NewPool(2),
+		Progress: NewProgress(&tb.log, false),
+		StateDir: filepath.Join(tb.dir, ".state"),
+		Dir:      tb.dir,
+		Explain:  true,
+	}
+}
+
+func (tb *testBuild) build(opt Options) *Result {
+	tb.t.Helper()
+	res, err := tb.g.Build(context.Background(), opt)
+	if err != nil {
+		tb.t.Fatalf("build: %v\n%s", err, tb.log.String())
+	}
+	return res
+}
+
+// touchLater moves a file's modification time on without changing it.
+func (tb *testBuild) touchLater(name string) {
+	tb.t.Helper()
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(tb.dir, name), later, later); err != nil {
+		tb.t.Fatal(err)
+	}
+}
+
+func chain(t *testing.T) *testBuild {
+	tb := newTestBuild(t)
+	tb.write("a.txt", "alpha\n")
+	tb.write("b.txt", "beta\n")
+	// upper: a → A; lower-first-char: b → B (its output ignores most of b)
+	tb.sh("upper a", `tr a-z A-Z < "$1" > "$2"`, []string{"a.txt"}, []string{"out/A.txt"}, "a.txt", "out/A.txt")
+	tb.sh("first b", `head -c 1 "$1" > "$2"`, []string{"b.txt"}, []string{"out/B.txt"}, "b.txt", "out/B.txt")
+	tb.sh("join", `cat "$1" "$2" > "$3"`, []string{"out/A.txt", "out/B.txt"}, []string{"out/AB.txt"}, "out/A.txt", "out/B.txt", "out/AB.txt")
+	return tb
+}
+
+func TestIncremental(t *testing.T) {
+	tb := chain(t)
+	res := tb.build(tb.opts())
+	if res.Ran != 3 || res.UpToDate != 0 {
+		t.Fatalf("first build: ran %d, up to date %d\n%s", res.Ran, res.UpToDate, tb.log.String())
+	}
+	if got := tb.read("out/AB.txt"); got != "ALPHA\nb" {
+		t.Fatalf("out/AB.txt = %q", got)
+	}
+	steps := []struct {
+		name    string
+		change  func()
+		ran     int
+		explain []string
+	}{
+		{"no change", func() {}, 0, nil},
+		{"mtime only", func() { tb.touchLater("a.txt") }, 0, nil},
+		{"input changed", func() { tb.write("a.txt", "gamma\n") }, 2, []string{
+			"sycbuild explain: out/A.txt: input a.txt changed",
+			"sycbuild explain: out/AB.txt: input out/A.txt changed",
+		}},
+		// Restat: b's output keeps its bytes, so join does not run.
+		{"output unchanged", func() { tb.write("b.txt", "bravo\n") }, 1, []string{
+			"sycbuild explain: out/B.txt: input b.txt changed",
+		}},
+		{"output deleted", func() { os.Remove(filepath.Join(tb.dir, "out/AB.txt")) }, 1, []string{
+			"sycbuild explain: out/AB.txt: output out/AB.txt is missing",
+		}},
+		{"output edited", func() { tb.write("out/A.txt", "edited") }, 1, []string{
+			"sycbuild explain: out/A.txt: output out/A.txt changed since it was built",
+		}},
+		{"state lost", func() { os.RemoveAll(filepath.Join(tb.dir, ".state")) }, 3, []string{
+			"sycbuild explain: out/A.txt: no record of an earlier build",
+			"sycbuild explain: out/B.txt: no record of an earlier build",
+			"sycbuild explain: out/AB.txt: no record of an earlier build",
+		}},
+	}
+	for _, s := range steps {
+		s.change()
+		res := tb.build(tb.opts())
+		if res.Ran != s.ran || res.UpToDate != 3-s.ran {
+			t.Errorf("%s: ran %d, up to date %d; want %d ran\n%s", s.name, res.Ran, res.UpToDate, s.ran, tb.log.String())
+		}
+		var explained []string
+		for _, l := range strings.Split(tb.log.String(), "\n") {
+			if strings.HasPrefix(l, "sycbuild explain:") {
+				explained = append(explained, l)
+			}
+		}
+		sort.Strings(explained)
+		want := append([]string(nil), s.explain...)
+		sort.Strings(want)
+		if strings.Join(explained, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: explanations:\n%s\nwant:\n%s", s.name, strings.Join(explained, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	if got := tb.read("out/AB.txt"); got != "GAMMA\nb" {
+		t.Errorf("out/AB.txt = %q", got)
+	}
+}
+
+func TestCommandChangeAndNoCache(t *testing.T) {
+	tb := newTestBuild(t)
+	tb.write("a.txt", "x")
+	a := tb.sh("copy", `cp "$1" "$2"`, []string{"a.txt"}, []string{"b.txt"}, "a.txt", "b.txt")
+	tb.build(tb.opts())
+	a.Argv[2] = `cat "$1" > "$2"`
+	opt := tb.opts()
+	if res := tb.build(opt); res.Ran != 1 || !strings.Contains(tb.log.String(), "b.txt: the command line changed") {
+		t.Errorf("command change: ran %d\n%s", res.Ran, tb.log.String())
+	}
+	a.Tool = &Tool{Name: "sh", Path: "sh", Version: "other"}
+	if res := tb.build(tb.opts()); res.Ran != 1 || !strings.Contains(tb.log.String(), "b.txt: the tool changed (its path or version)") {
+		t.Errorf("tool change: ran %d\n%s", res.Ran, tb.log.String())
+	}
+	opt = tb.opts()
+	opt.StateDir = ""
+	for range 2 {
+		if res := tb.build(opt); res.Ran != 1 {
+			t.Errorf("without a state dir every action runs; ran %d", res.Ran)
+		}
+	}
+}
+
+func TestFailure(t *testing.T) {
+	tb := newTestBuild(t)
+	tb.write("in.txt", "x")
+	tb.sh("bad", `echo partial > "$2"; echo "line 1" >&2; echo "oops: $1" >&2; exit 3`, []string{"in.txt"}, []string{"bad.out"}, "in.txt", "bad.out")
+	tb.sh("after bad", `cp "$1" "$2"`, []string{"bad.out"}, []string{"after.out"}, "bad.out", "after.out")
+	tb.sh("good", `sleep 0.2; cp "$1" "$2"`, []string{"in.txt"}, []string{"good.out"}, "in.txt", "good.out")
+	tb.sh("after good", `cp "$1" "$2"`, []string{"good.out"}, []string{"good2.out"}, "good.out", "good2.out")
+
+	for _, keepGoing := range []bool{false, true} {
+		os.RemoveAll(filepath.Join(tb.dir, ".state"))
+		os.Remove(filepath.Join(tb.dir, "good2.out"))
+		opt := tb.opts()
+		opt.KeepGoing = keepGoing
+		res, err := tb.g.Build(context.Background(), opt)
+		if !errors.Is(err, ErrFailed) {
+			t.Fatalf("-k=%v: err = %v, want ErrFailed", keepGoing, err)
+		}
+		want := "FAILED: bad (exit status 3)\n" +
+			`  $ sh -c 'echo partial > "$2"; echo "line 1" >&2; echo "oops: $1" >&2; exit 3' sh in.txt bad.out.tmp` + "\n" +
+			"  | line 1\n  | oops: in.txt\n"
+		if !strings.Contains(tb.log.String(), want) {
+			t.Errorf("-k=%v: failure report:\n%s\nwant it to contain:\n%s", keepGoing, tb.log.String(), want)
+		}
+		if tb.exists("bad.out") || tb.exists("bad.out.tmp") {
+			t.Errorf("-k=%v: a failed command left its output", keepGoing)
+		}
+		if res.Failed != 1 {
+			t.Errorf("-k=%v: failed = %d", keepGoing, res.Failed)
+		}
+		// "good" was already running when "bad" failed; whether its
+		// dependant starts depends on -k.
+		if got := tb.exists("good2.out"); got != keepGoing {
+			t.Errorf("-k=%v: independent work after the failure ran: %v", keepGoing, got)
+		}
+		wantNotRun := 2
+		if keepGoing {
+			wantNotRun = 1
+		}
+		if res.NotRun != wantNotRun {
+			t.Errorf("-k=%v: not run = %d, want %d", keepGoing, res.NotRun, wantNotRun)
+		}
+	}
+}
+
+func TestMissingOutputAndInput(t *testing.T) {
+	tb := newTestBuild(t)
+	tb.sh("lazy", `true`, nil, []string{"never.out"}, "never.out")
+	tb.sh("needs", `cp "$1" "$2"`, []string{"missing.txt"}, []string{"x.out"}, "missing.txt", "x.out")
+	opt := tb.opts()
+	opt.KeepGoing = true
+	_, err := tb.g.Build(context.Background(), opt)
+	if !errors.Is(err, ErrFailed) {
+		t.Fatalf("err = %v", err)
+	}
+	for _, want := range []string{
+		"FAILED: lazy (exit status 0)\n  $ sh -c true sh never.out.tmp\n  it did not write never.out.tmp",
+		"FAILED: needs: input missing.txt does not exist",
+	} {
+		if !strings.Contains(tb.log.String(), want) {
+			t.Errorf("log:\n%s\nwant it to contain:\n%s", tb.log.String(), want)
+		}
+	}
+}
+
+func TestTempOutputs(t *testing.T) {
+	run, temps := withTempOutputs(
+		[]string{"fatbinary", "--create=o/m.fatbin", "--image3=kind=elf,file=o/m.cubin", "-o", "o/x.bc", "o/x.bc.d"},
+		[]string{"o/m.fatbin", "o/x.bc"})
+	want := []string{"fatbinary", "--create=o/m.fatbin.tmp", "--image3=kind=elf,file=o/m.cubin", "-o", "o/x.bc.tmp", "o/x.bc.d"}
+	if strings.Join(run, " ") != strings.Join(want, " ") || len(temps) != 2 {
+		t.Errorf("withTempOutputs = %q, %v", run, temps)
+	}
+}
+
+func TestInProcess(t *testing.T) {
+	tb := newTestBuild(t)
+	tb.write("in.txt", "data")
+	var calls atomic.Int32
+	copyMain := func(args []string, stdio clopt.Stdio) int {
+		calls.Add(1)
+		b, err := os.ReadFile(filepath.Join(tb.dir, args[0]))
+		if err != nil {
+			fmt.Fprintln(stdio.Err, "copy:", err)
+			return 1
+		}
+		fmt.Fprintln(stdio.Out, "copy: note")
+		os.WriteFile(filepath.Join(tb.dir, args[1]), b, 0o644)
+		return 0
+	}
+	tool := &Tool{Name: "copy", Path: "sycbuild", Version: "1"}
+	tb.g.Add(&Action{Desc: "copy", Tool: tool, Argv: []string{"sycbuild", "copy", "in.txt", "out.txt"}, Main: copyMain,
+		In: []*Node{tb.g.File("in.txt", Plain)}, Out: []*Node{tb.g.File("out.txt", Plain)}})
+	tb.g.Add(&Action{Desc: "boom", Tool: tool, Argv: []string{"sycbuild", "boom"}, Out: []*Node{tb.g.File("boom.txt", Plain)},
+		Main: func([]string, clopt.Stdio) int { panic("boom") }})
+	opt := tb.opts()
+	opt.KeepGoing = true
+	_, err := tb.g.Build(context.Background(), opt)
+	if !errors.Is(err, ErrFailed) {
+		t.Fatalf("err = %v", err)
+	}
+	if tb.read("out.txt") != "data" || !strings.Contains(tb.log.String(), "copy: note") {
+		t.Errorf("in-process copy: log\n%s", tb.log.String())
+	}
+	if !strings.Contains(tb.log.String(), "FAILED: boom (panic (a bug in sycbuild))\n  $ sycbuild boom\n  | panic: boom") {
+		t.Errorf("panic report:\n%s", tb.log.String())
+	}
+	tb.build2(t, 0)
+	if calls.Load() != 1 {
+		t.Errorf("in-process tool ran %d times over two builds", calls.Load())
+	}
+}
+
+// build2 builds expecting only failures from the panicking action.
+func (tb *testBuild) build2(t *testing.T, wantRan int) {
+	res, _ := tb.g.Build(context.Background(), tb.opts())
+	if res.Ran != wantRan {
+		t.Errorf("ran %d, want %d\n%s", res.Ran, wantRan, tb.log.String())
+	}
+}
+
+func TestPoolBound(t *testing.T) {
+	tb := newTestBuild(t)
+	var cur, peak atomic.Int32
+	work := func([]string, clopt.Stdio) int {
+		n := cur.Add(1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+		cur.Add(-1)
+		return 0
+	}
+	for i := range 12 {
+		name := fmt.Sprintf("o%d", i)
+		tb.g.Add(&Action{Desc: name, Tool: shTool, Argv: []string{"sycbuild", "w"}, Main: func(a []string, s clopt.Stdio) int {
+			work(a, s)
+			os.WriteFile(filepath.Join(tb.dir, name), nil, 0o644)
+			return 0
+		}, Out: []*Node{tb.g.File(name, Plain)}})
+	}
+	opt := tb.opts()
+	opt.Pool = NewPool(3)
+	tb.build(opt)
+	if p := peak.Load(); p != 3 {
+		t.Errorf("peak concurrency %d with -j 3", p)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	tb := newTestBuild(t)
+	tb.write("in.txt", "x")
+	tb.sh("slow", `echo started > "$2.started"; echo partial > "$2"; sleep 30; cp "$1" "$2"`, []string{"in.txt"}, []string{"slow.out"}, "in.txt", "slow.out")
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for !tb.exists("slow.out.tmp.started") {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel()
+	}()
+	t0 := time.Now()
+	res, err := tb.g.Build(ctx, tb.opts())
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if d := time.Since(t0); d > 10*time.Second {
+		t.Errorf("cancel took %v", d)
+	}
+	if tb.exists("slow.out") || tb.exists("slow.out.tmp") || res.NotRun != 1 {
+		t.Errorf("after cancel: out %v tmp %v notRun %d", tb.exists("slow.out"), tb.exists("slow.out.tmp"), res.NotRun)
+	}
+	if rec := mustLog(t, tb).records["slow.out"]; rec != nil {
+		t.Errorf("an interrupted action was recorded")
+	}
+}
+
+func mustLog(t *testing.T, tb *testBuild) *buildLog {
+	t.Helper()
+	l, err := openLog(filepath.Join(tb.dir, ".state"), true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestDryRun(t *testing.T) {
+	tb := chain(t)
+	var script bytes.Buffer
+	opt := tb.opts()
+	opt.DryRun, opt.Script = true, &script
+	res := tb.build(opt)
+	want := "mkdir -p out\n" +
+		`sh -c 'tr a-z A-Z < "$1" > "$2"' sh a.txt out/A.txt` + "\n" +
+		`sh -c 'head -c 1 "$1" > "$2"' sh b.txt out/B.txt` + "\n" +
+		`sh -c 'cat "$1" "$2" > "$3"' sh out/A.txt out/B.txt out/AB.txt` + "\n"
+	if script.String() != want || res.Ran != 3 {
+		t.Errorf("dry run (ran %d):\n%s\nwant:\n%s", res.Ran, script.String(), want)
+	}
+	if tb.exists("out") || tb.exists(".state/log") {
+		t.Error("the dry run wrote something")
+	}
+	tb.build(tb.opts())
+	tb.write("b.txt", "x")
+	script.Reset()
+	opt = tb.opts()
+	opt.DryRun, opt.Script = true, &script
+	tb.build(opt)
+	want = `sh -c 'head -c 1 "$1" > "$2"' sh b.txt out/B.txt` + "\n" +
+		`sh -c 'cat "$1" "$2" > "$3"' sh out/A.txt out/B.txt out/AB.txt` + "\n"
+	if script.String() != want {
+		t.Errorf("dry run after a change:\n%s\nwant:\n%s", script.String(), want)
+	}
+}
+
+func TestGraphErrors(t *testing.T) {
+	g := New()
+	a := g.File("a", Plain)
+	b := g.File("b", Plain)
+	if err := g.Add(&Action{Desc: "x", Argv: []string{"x"}, In: []*Node{a}, Out: []*Node{b}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		act  *Action
+		want string
+	}{
+		{&Action{Desc: "y", Argv: []string{"y"}, Out: []*Node{b}}, `graph: b is an output of both "x" and "y"`},
+		{&Action{Desc: "z", Argv: []string{"z"}, Out: []*Node{a}}, `graph: a is an output of "z" but an input of the earlier action "x" (add producers first)`},
+		{&Action{Desc: "w", Argv: []string{"w"}, In: []*Node{g.File("c", Plain)}, Out: []*Node{g.File("c", Plain)}}, `graph: c is both an input and an output of "w"`},
+		{&Action{Desc: "v", Argv: []string{"v"}}, `graph: action "v" has no outputs`},
+		{&Action{Desc: "u", Argv: []string{"u"}, Out: []*Node{g.File("bad\tname", Plain)}}, `graph: unusable file name "bad\tname" in action "u"`},
+	} {
+		if err := g.Add(tc.act); err == nil || err.Error() != tc.want {
+			t.Errorf("Add(%s) = %v, want %s", tc.act.Desc, err, tc.want)
+		}
+	}
+}
+
+func TestDOT(t *testing.T) {
+	tb := chain(t)
+	var b bytes.Buffer
+	tb.g.WriteDOT(&b)
+	want := `digraph sycbuild {
+  rankdir="LR"
+  node [fontsize=10, shape=box, height=0.25]
+  edge [fontsize=10]
+  "f:a.txt" [label="a.txt", shape=ellipse]
+  "f:out/A.txt" [label="out/A.txt", shape=ellipse]
+  "f:b.txt" [label="b.txt", shape=ellipse]
+  "f:out/B.txt" [label="out/B.txt", shape=ellipse]
+  "f:out/AB.txt" [label="out/AB.txt", shape=ellipse]
+  "a:0" [label="upper a"]
+  "f:a.txt" -> "a:0"
+  "a:0" -> "f:out/A.txt"
+  "a:1" [label="first b"]
+  "f:b.txt" -> "a:1"
+  "a:1" -> "f:out/B.txt"
+  "a:2" [label="join"]
+  "f:out/A.txt" -> "a:2"
+  "f:out/B.txt" -> "a:2"
+  "a:2" -> "f:out/AB.txt"
+}
+`
+	if b.String() != want {
+		t.Errorf("DOT:\n%s", b.String())
+	}
+}
+
+func TestLogTornLineAndCompaction(t *testing.T) {
+	dir := t.TempDir()
+	l, err := openLog(dir, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 150 {
+		l.put(&record{name: "x", key: fmt.Sprint(i), outputs: []fileState{{path: "x", hash: "h", size: 1, mtime: 2}}})
+	}
+	l.Close()
+	data, _ := os.ReadFile(filepath.Join(dir, logName))
+	if n := strings.Count(string(data), "\n"); n != 2 {
+		t.Errorf("after 150 records of one name the log has %d lines, want header + 1", n)
+	}
+	os.WriteFile(filepath.Join(dir, logName), append(data, []byte("y\tk\t\tc\t\ty\x1fh\x1f1")...), 0o644)
+	l, err = openLog(dir, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.records) != 1 || l.records["x"].key != "149" || l.records["x"].outputs[0] != (fileState{"x", "h", 1, 2}) {
+		t.Errorf("records after reload: %+v", l.records)
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	got := ShellQuote([]string{"ocloc", "-device", "pvc,acm-g10", "-options", "-cl-fast-relaxed-math -g", "it's", "", "a=b/c.d@e%f+g"})
+	want := `ocloc -device pvc,acm-g10 -options '-cl-fast-relaxed-math -g' 'it'\''s' '' a=b/c.d@e%f+g`
+	if got != want {
+		t.Errorf("ShellQuote = %s", got)
+	}
+}

@@ -1,0 +1,281 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+func numCPU() int { return runtime.NumCPU() }
+
+// fanoutLane+action id is the trace lane of a fan-out's overall span.
+const fanoutLane = 1000
+
+// readItems reads a fan-out's list: one item per line, blank lines skipped.
+// Unlike namedFiles it keeps repeats: every line is a job.
+func readItems(dir, path string) ([]string, error) {
+	full := path
+	if dir != "" && !filepath.IsAbs(path) {
+		full = filepath.Join(dir, path)
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		return nil, err
+	}
+	var items []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSuffix(line, "\r"); line != "" {
+			items = append(items, line)
+		}
+	}
+	return items, nil
+}
+
+// template is what identifies a fan-out's commands independently of its
+// items: the steps' arguments and placeholders, and the output directory.
+func (f *Fanout) template() (tools []*Tool, argvs [][]string) {
+	for _, s := range f.Steps {
+		tools = append(tools, s.Tool)
+		argv := append([]string{s.Tool.Path}, s.Args...)
+		for _, in := range s.In {
+			argv = append(argv, fmt.Sprintf("\x00in %s %d", in.Placeholder, in.From))
+		}
+		if s.Out != nil {
+			argv = append(argv, "\x00out "+s.Out.Placeholder+" "+s.Out.Ext+" "+s.Out.List.Path)
+		}
+		argvs = append(argvs, append(argv, "\x00dir "+f.Dir))
+	}
+	return tools, argvs
+}
+
+func (f *Fanout) tools() []*Tool {
+	t, _ := f.template()
+	return t
+}
+
+// fanoutKey is the key of a whole fan-out: its template, its list and the
+// items' contents. When it matches the record and every output is intact,
+// no job needs to be looked at (a no-op rebuild stays cheap).
+func (b *builder) fanoutKey(a *Action) (keyParts, error) {
+	inputs, err := b.inputStates(a.In)
+	if err != nil {
+		return keyParts{}, err
+	}
+	tools, argvs := a.Fanout.template()
+	return makeKey(tools, argvs, inputs), nil
+}
+
+var errNotRun = errors.New("not run")
+
+func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
+	f := a.Fanout
+	items, err := readItems(b.opt.Dir, f.List.Path)
+	if err != nil {
+		b.fail(a, err)
+		return
+	}
+	parts, err := b.fanoutKey(a)
+	if err != nil {
+		b.fail(a, err)
+		return
+	}
+	name := a.Out[0].Path
+	prev := b.log.get(name)
+	if ok, reasons := b.upToDate(name, parts); ok {
+		b.mu.Lock()
+		b.res.JobsCached += len(items)
+		b.mu.Unlock()
+		b.set(a, stateUpToDate)
+		b.prog.finished(a.Desc, false)
+		return
+	} else if b.opt.Explain {
+		b.explain(name, reasons)
+	}
+	b.prog.addTotal(len(items))
+	t0 := time.Now()
+	defer func() {
+		// The fan-out as a whole, on a lane of its own (it holds no token).
+		b.opt.Trace.add(a.Desc, "fan-out", fanoutLane+a.id, t0, time.Now(), map[string]string{"jobs": strconv.Itoa(len(items))})
+	}()
+	jobs := make([]*job, len(items))
+	errs := make([]error, len(items))
+	var wg sync.WaitGroup
+	for i, item := range items {
+		jobs[i] = f.job(i, item)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = b.runJob(ctx, stop, pool, a, jobs[i])
+		}()
+	}
+	wg.Wait()
+	failed, notRun := 0, 0
+	for _, err := range errs {
+		switch {
+		case errors.Is(err, errNotRun):
+			notRun++
+		case err != nil:
+			failed++
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		b.set(a, stateNotRun)
+		return
+	case failed > 0:
+		b.set(a, stateFailed)
+		b.prog.finished(a.Desc, true)
+		return
+	case notRun > 0:
+		b.set(a, stateNotRun)
+		return
+	}
+	// Every job succeeded: write the output lists, then record the whole.
+	for k, s := range f.Steps {
+		if s.Out == nil {
+			continue
+		}
+		var list bytes.Buffer
+		for _, j := range jobs {
+			list.WriteString(j.outputs[k][0])
+			list.WriteByte('\n')
+		}
+		if err := writeAtomic(b.path(s.Out.List.Path), list.Bytes()); err != nil {
+			b.fail(a, err)
+			return
+		}
+	}
+	var outs []fileState
+	for _, n := range a.Out {
+		st, err := b.log.state(b.opt.Dir, n.Path)
+		if err != nil {
+			b.fail(a, err)
+			return
+		}
+		outs = append(outs, st)
+	}
+	for _, j := range jobs {
+		for _, o := range j.allOutputs() {
+			st, err := b.log.state(b.opt.Dir, o)
+			if err != nil {
+				b.fail(a, fmt.Errorf("output %s: %w", o, err))
+				return
+			}
+			outs = append(outs, st)
+		}
+	}
+	if err := b.record(name, parts, outs, prev); err != nil {
+		b.fail(a, err)
+		return
+	}
+	b.set(a, stateBuilt)
+	b.prog.finished(a.Desc, true)
+}
+
+// runJob brings one item's chain up to date. It holds one token for the
+// whole chain: its commands run one after the other.
+func (b *builder) runJob(ctx, stop context.Context, pool Pool, a *Action, j *job) error {
+	desc := a.Desc + " " + j.item
+	item, err := b.log.state(b.opt.Dir, j.item)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			err = fmt.Errorf("%s (named by %s) does not exist", j.item, a.Fanout.List.Path)
+		}
+		b.jobFailed(desc, err)
+		return err
+	}
+	parts := makeKey(a.Fanout.tools(), j.argvs, []fileState{item})
+	name := j.name()
+	prev := b.log.get(name)
+	if ok, reasons := b.upToDate(name, parts); ok {
+		b.mu.Lock()
+		b.res.JobsCached++
+		b.mu.Unlock()
+		b.prog.finished(desc, false)
+		return nil
+	} else if b.opt.Explain {
+		b.explain(name, reasons)
+	}
+	tok, err := pool.Acquire(stop)
+	if err != nil {
+		return errNotRun
+	}
+	b.prog.started(desc)
+	t0 := time.Now()
+	out := newTail()
+	for k, argv := range j.argvs {
+		if b.opt.Verbose {
+			b.prog.Printf("%s", ShellQuote(argv))
+		}
+		s0 := time.Now()
+		step := a.Fanout.Steps[k]
+		err = runCommand(ctx, b.opt.Dir, desc+" ("+step.Tool.Name+")", argv, j.outputs[k], out)
+		b.opt.Trace.add(step.Tool.Name+" "+j.item, step.Tool.Name, tok.Slot(), s0, time.Now(), nil)
+		if err != nil {
+			break
+		}
+	}
+	pool.Release(tok)
+	b.opt.Trace.add(desc, "job", tok.Slot(), t0, time.Now(), map[string]string{"item": j.item})
+	if err != nil {
+		if ctx.Err() != nil {
+			return errNotRun
+		}
+		b.jobFailed(desc, err)
+		return err
+	}
+	var outs []fileState
+	for _, o := range j.allOutputs() {
+		st, err := b.log.state(b.opt.Dir, o)
+		if err != nil {
+			b.jobFailed(desc, err)
+			return err
+		}
+		outs = append(outs, st)
+	}
+	if err := b.record(name, parts, outs, prev); err != nil {
+		b.jobFailed(desc, err)
+		return err
+	}
+	b.mu.Lock()
+	b.res.JobsRan++
+	b.mu.Unlock()
+	b.prog.finished(desc, true)
+	if text := out.Bytes(); len(text) > 0 {
+		b.prog.Printf("%s", text)
+	}
+	return nil
+}
+
+func (b *builder) jobFailed(desc string, err error) {
+	b.mu.Lock()
+	b.res.JobsFailed++
+	b.mu.Unlock()
+	b.prog.finished(desc, true)
+	var ce *CommandError
+	if errors.As(err, &ce) {
+		b.prog.Printf("%s", ce.Error())
+	} else {
+		b.prog.Printf("FAILED: %s: %v", desc, err)
+	}
+}
+
+// writeAtomic writes data to a temporary name beside name and renames it
+// into place.
+func writeAtomic(name string, data []byte) error {
+	tmp := tempName(name)
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, name)
+}

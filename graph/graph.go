@@ -1,0 +1,203 @@
+// Package graph is sycbuild's build executor: a small DAG of actions over
+// files, run on one pool of job tokens, with an action cache, explanations,
+// a dry-run printer, progress, a Chrome trace and DOT output.
+//
+// The core follows ninja's split of responsibilities:
+//
+//   - a Node is one file and owns only facts about it (path, kind, producer);
+//   - an Action owns one tool invocation: its command, tool identity,
+//     declared inputs and outputs, and how it runs (an external command, an
+//     in-process tool's Main, or a fan-out over a file list);
+//   - the Graph interns paths and holds the actions, in the order they were
+//     added, which is a topological order (an action's inputs must already
+//     have their producers when it is added, so no cycle can be built);
+//   - the log (log.go) remembers, per action, the key it was built with and
+//     the content hashes of its inputs and outputs;
+//   - the builder (build.go) decides what is up to date and runs the rest
+//     on a Pool (pool.go, jobserver.go).
+//
+// Up-to-date checks use content hashes, never modification times alone
+// (mtime and size only let a file's recorded hash be reused), so restat is
+// built in: an action whose outputs come out byte-identical leaves the keys
+// of its dependants unchanged, and they are not run again.
+package graph
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sycbuild/sycbuild/tools/clopt"
+)
+
+// FileKind says whether a file names other files.
+type FileKind int
+
+const (
+	// Plain is an ordinary file.
+	Plain FileKind = iota
+	// List is a file list: one path per line, blank lines ignored.
+	List
+	// Table is a file table: an optional "[title|…]" line, then rows of
+	// '|'-separated cells, each cell a path.
+	Table
+)
+
+// Node is one file of the graph.
+type Node struct {
+	Path     string
+	Kind     FileKind
+	producer *Action
+	users    []*Action
+}
+
+// Producer returns the action that writes the file, or nil for a source.
+func (n *Node) Producer() *Action { return n.producer }
+
+// Tool identifies the program an action runs, for the action's key: a
+// change of path or version reruns the action.
+type Tool struct {
+	Name    string // role, for messages ("llvm-spirv")
+	Path    string // what is run, as printed ("llvm-spirv-15", "/opt/bin/ocloc")
+	Version string // the tool's own version text, or a content hash
+}
+
+func (t *Tool) identity() string {
+	if t == nil {
+		return ""
+	}
+	return t.Path + "\x00" + t.Version
+}
+
+// MainFunc runs an in-process tool with its command-line arguments (after
+// the tool name) and returns its exit status.
+type MainFunc func(args []string, stdio clopt.Stdio) int
+
+// Action is one step of the build.
+type Action struct {
+	// Desc is the short text progress lines show ("[spir64] sycl-post-link").
+	Desc string
+	// Tool is the program run; its identity is part of the key.
+	Tool *Tool
+	// Argv is the full command line. For an external command Argv[0] is the
+	// executable; an output path may appear as a whole argument or after an
+	// '=' ("-o", "out.bc" or "--create=out.fatbin"), and is replaced there
+	// by a temporary name while the command runs (outputs appear atomically).
+	// For an in-process tool Argv is how -n prints it ("sycbuild",
+	// "sycl-post-link", args…) and Main receives Argv[2:].
+	Argv []string
+	// Main, if set, runs the action in-process.
+	Main MainFunc
+	// Fanout, if set, makes the action a fan-out over a file list; Argv and
+	// Main are unused.
+	Fanout *Fanout
+	// In and Out are the declared inputs and outputs.
+	In, Out []*Node
+	// OwnsNamed says the files named by the action's List/Table outputs are
+	// its outputs too (sycl-post-link writes a table and the modules it
+	// names; file-table-tform writes a table naming others' files).
+	OwnsNamed bool
+
+	id    int
+	users []*Action
+}
+
+// ID is the action's index in the graph.
+func (a *Action) ID() int { return a.id }
+
+// Graph is the set of files and actions of one build.
+type Graph struct {
+	nodes   map[string]*Node
+	order   []*Node
+	actions []*Action
+}
+
+// New returns an empty graph.
+func New() *Graph { return &Graph{nodes: map[string]*Node{}} }
+
+// File returns the node for path, creating it with kind if it is new. A
+// path must not contain tabs, newlines or other control characters (the
+// build log is line and tab separated).
+func (g *Graph) File(path string, kind FileKind) *Node {
+	if n := g.nodes[path]; n != nil {
+		if kind > n.Kind {
+			n.Kind = kind
+		}
+		return n
+	}
+	n := &Node{Path: path, Kind: kind}
+	g.nodes[path] = n
+	g.order = append(g.order, n)
+	return n
+}
+
+// Add adds an action. Each output may have only one producer, and every
+// input that some action produces must have been added before; so the
+// actions' order is a topological order and the graph has no cycle.
+func (g *Graph) Add(a *Action) error {
+	if a.Main == nil && a.Fanout == nil && len(a.Argv) == 0 {
+		return fmt.Errorf("graph: action %q has no command", a.Desc)
+	}
+	if len(a.Out) == 0 {
+		return fmt.Errorf("graph: action %q has no outputs", a.Desc)
+	}
+	all := append(append([]*Node{}, a.In...), a.Out...)
+	if a.Fanout != nil {
+		all = append(all, a.Fanout.nodes()...)
+	}
+	for _, n := range all {
+		if strings.ContainsFunc(n.Path, func(r rune) bool { return r < ' ' || r == 0x7f }) || n.Path == "" {
+			return fmt.Errorf("graph: unusable file name %q in action %q", n.Path, a.Desc)
+		}
+	}
+	for _, n := range a.Out {
+		if n.producer != nil {
+			return fmt.Errorf("graph: %s is an output of both %q and %q", n.Path, n.producer.Desc, a.Desc)
+		}
+		if len(n.users) > 0 {
+			return fmt.Errorf("graph: %s is an output of %q but an input of the earlier action %q (add producers first)", n.Path, a.Desc, n.users[0].Desc)
+		}
+	}
+	if a.Fanout != nil {
+		if err := a.Fanout.check(a); err != nil {
+			return err
+		}
+	}
+	for _, n := range a.In {
+		for _, o := range a.Out {
+			if n == o {
+				return fmt.Errorf("graph: %s is both an input and an output of %q", n.Path, a.Desc)
+			}
+		}
+	}
+	a.id = len(g.actions)
+	for _, n := range a.In {
+		n.users = append(n.users, a)
+		if p := n.producer; p != nil && (len(p.users) == 0 || p.users[len(p.users)-1] != a) {
+			p.users = append(p.users, a)
+		}
+	}
+	for _, n := range a.Out {
+		n.producer = a
+	}
+	g.actions = append(g.actions, a)
+	return nil
+}
+
+// Actions returns the actions in the order they were added.
+func (g *Graph) Actions() []*Action { return g.actions }
+
+// Files returns the files in the order they were first mentioned.
+func (g *Graph) Files() []*Node { return g.order }
+
+// deps returns the actions that produce a's inputs, without repeats.
+func (a *Action) deps() []*Action {
+	var out []*Action
+	seen := map[*Action]bool{}
+	for _, n := range a.In {
+		if p := n.producer; p != nil && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,362 @@
+package graph
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// The build log remembers how every action (and every fan-out job) was last
+// built: its key, the hash of each part of the key (to explain what
+// changed), and the content hashes of its inputs and outputs with their size
+// and modification time. It is ninja's .ninja_log idea with content hashes:
+//
+//   - one line per record, appended (one write) only after the action
+//     succeeded, so an interrupted build records nothing it did not finish
+//     and a torn last line is simply ignored;
+//   - the last record of a name wins; the file is rewritten compactly when
+//     it holds more than three times as many lines as names;
+//   - size and mtime only let a recorded hash be reused without reading the
+//     file again (a no-op build of a thousand images reads no file).
+//
+// Line format (fields separated by tabs, lists by RS (0x1e), list members
+// by US (0x1f)):
+//
+//	name  key  tools  command-hash  inputs  outputs
+//
+// where tools is a list of "identity-hash", and inputs and outputs are
+// lists of "path US hash US size US mtime-ns".
+const (
+	logHeader = "# sycbuild log v1\n"
+	logName   = "log"
+	lockName  = "lock"
+	rs        = "\x1e"
+	us        = "\x1f"
+)
+
+// fileState is what the log knows about one file.
+type fileState struct {
+	path  string
+	hash  string
+	size  int64
+	mtime int64
+}
+
+// record is how one action or job was last built.
+type record struct {
+	name    string
+	key     string
+	tools   []string
+	cmd     string
+	inputs  []fileState
+	outputs []fileState
+}
+
+// buildLog is the loaded log plus the cache of file hashes.
+type buildLog struct {
+	dir  string // "" when there is no log (nothing is cached)
+	f    *os.File
+	lock *os.File
+
+	mu      sync.Mutex
+	records map[string]*record
+	lines   int
+	facts   map[string]fileState // path → last known state
+}
+
+// openLog loads the log in dir and opens it for appending. With readOnly
+// (a dry run) it only loads. dir "" gives an empty log that stores nothing.
+func openLog(dir string, readOnly bool, waiting func()) (*buildLog, error) {
+	l := &buildLog{dir: dir, records: map[string]*record{}, facts: map[string]fileState{}}
+	if dir == "" {
+		return l, nil
+	}
+	if !readOnly {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		lock, err := os.OpenFile(filepath.Join(dir, lockName), os.O_CREATE|os.O_RDWR, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			if waiting != nil {
+				waiting()
+			}
+			if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+				lock.Close()
+				return nil, fmt.Errorf("locking %s: %w", lock.Name(), err)
+			}
+		}
+		l.lock = lock
+	}
+	if err := l.load(); err != nil {
+		l.Close()
+		return nil, err
+	}
+	if readOnly {
+		return l, nil
+	}
+	if err := l.openAppend(); err != nil {
+		l.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+func (l *buildLog) load() error {
+	f, err := os.Open(filepath.Join(l.dir, logName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<16)
+	if head, _ := r.ReadString('\n'); head != logHeader {
+		return nil // another version: start afresh (the file is rewritten)
+	}
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			break // EOF, or a torn last line
+		}
+		if rec := parseRecord(line[:len(line)-1]); rec != nil {
+			l.lines++
+			l.add(rec)
+		}
+	}
+	return nil
+}
+
+func (l *buildLog) add(rec *record) {
+	l.records[rec.name] = rec
+	for _, fs := range rec.inputs {
+		l.facts[fs.path] = fs
+	}
+	for _, fs := range rec.outputs {
+		l.facts[fs.path] = fs
+	}
+}
+
+func (l *buildLog) openAppend() error {
+	name := filepath.Join(l.dir, logName)
+	if l.lines == 0 || l.lines > 100 && l.lines > 3*len(l.records) {
+		if err := l.rewrite(); err != nil {
+			return err
+		}
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	l.f = f
+	return nil
+}
+
+// rewrite writes the current records to a new log and renames it into
+// place.
+func (l *buildLog) rewrite() error {
+	name := filepath.Join(l.dir, logName)
+	tmp := name + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	w.WriteString(logHeader)
+	for _, name := range sortedNames(l.records) {
+		w.WriteString(l.records[name].line())
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	l.lines = len(l.records)
+	return os.Rename(tmp, name)
+}
+
+// put records rec, in memory and on disk.
+func (l *buildLog) put(rec *record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.add(rec)
+	if l.f == nil {
+		return nil
+	}
+	l.lines++
+	_, err := io.WriteString(l.f, rec.line())
+	return err
+}
+
+func (l *buildLog) get(name string) *record {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.records[name]
+}
+
+// Close compacts the log if it grew redundant, and releases it.
+func (l *buildLog) Close() error {
+	var err error
+	if l.f != nil {
+		err = l.f.Close()
+		l.f = nil
+		if l.lines > 100 && l.lines > 3*len(l.records) {
+			err = errors.Join(err, l.rewrite())
+		}
+	}
+	if l.lock != nil {
+		l.lock.Close() // releases the flock
+		l.lock = nil
+	}
+	return err
+}
+
+// state returns the current state of the file at path (dir joined when
+// relative), hashing it only when its size or mtime differ from the last
+// known ones. A missing file is an error satisfying errors.Is(err,
+// fs.ErrNotExist).
+func (l *buildLog) state(dir, path string) (fileState, error) {
+	full := path
+	if dir != "" && !filepath.IsAbs(path) {
+		full = filepath.Join(dir, path)
+	}
+	fi, err := os.Stat(full)
+	if err != nil {
+		return fileState{}, err
+	}
+	if fi.IsDir() {
+		return fileState{}, fmt.Errorf("%s is a directory", path)
+	}
+	st := fileState{path: path, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	l.mu.Lock()
+	known, ok := l.facts[path]
+	l.mu.Unlock()
+	if ok && known.size == st.size && known.mtime == st.mtime && known.hash != "" {
+		st.hash = known.hash
+		return st, nil
+	}
+	h, err := hashFile(full)
+	if err != nil {
+		return fileState{}, err
+	}
+	st.hash = h
+	l.mu.Lock()
+	l.facts[path] = st
+	l.mu.Unlock()
+	return st, nil
+}
+
+// hashFile returns the first 128 bits of the file's SHA-256, in hex.
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+// hashStrings hashes a list of strings unambiguously.
+func hashStrings(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%d:%s;", len(p), p)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+func (r *record) line() string {
+	var b strings.Builder
+	b.WriteString(r.name)
+	b.WriteByte('\t')
+	b.WriteString(r.key)
+	b.WriteByte('\t')
+	b.WriteString(strings.Join(r.tools, rs))
+	b.WriteByte('\t')
+	b.WriteString(r.cmd)
+	b.WriteByte('\t')
+	writeStates(&b, r.inputs)
+	b.WriteByte('\t')
+	writeStates(&b, r.outputs)
+	b.WriteByte('\n')
+	return b.String()
+}
+
+func writeStates(b *strings.Builder, states []fileState) {
+	for i, s := range states {
+		if i > 0 {
+			b.WriteString(rs)
+		}
+		b.WriteString(s.path)
+		b.WriteString(us)
+		b.WriteString(s.hash)
+		b.WriteString(us)
+		b.WriteString(strconv.FormatInt(s.size, 10))
+		b.WriteString(us)
+		b.WriteString(strconv.FormatInt(s.mtime, 10))
+	}
+}
+
+func parseRecord(line string) *record {
+	f := strings.Split(line, "\t")
+	if len(f) != 6 || f[0] == "" {
+		return nil
+	}
+	r := &record{name: f[0], key: f[1], cmd: f[3]}
+	if f[2] != "" {
+		r.tools = strings.Split(f[2], rs)
+	}
+	var ok1, ok2 bool
+	r.inputs, ok1 = parseStates(f[4])
+	r.outputs, ok2 = parseStates(f[5])
+	if !ok1 || !ok2 {
+		return nil
+	}
+	return r
+}
+
+func parseStates(s string) ([]fileState, bool) {
+	if s == "" {
+		return nil, true
+	}
+	items := strings.Split(s, rs)
+	out := make([]fileState, len(items))
+	for i, it := range items {
+		p := strings.Split(it, us)
+		if len(p) != 4 {
+			return nil, false
+		}
+		size, err1 := strconv.ParseInt(p[2], 10, 64)
+		mtime, err2 := strconv.ParseInt(p[3], 10, 64)
+		if err1 != nil || err2 != nil {
+			return nil, false
+		}
+		out[i] = fileState{path: p[0], hash: p[1], size: size, mtime: mtime}
+	}
+	return out, true
+}
+
+func sortedNames(m map[string]*record) []string { return slices.Sorted(maps.Keys(m)) }

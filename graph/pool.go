@@ -1,0 +1,65 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+)
+
+// Pool hands out job tokens: every process sycbuild starts, and every
+// in-process tool it runs, holds one while it runs. A build has one pool;
+// fan-out jobs take their tokens from it too, so -j N bounds everything.
+type Pool interface {
+	// Acquire blocks until a token is free, or ctx is done (then it returns
+	// the context's error). Waiting never polls.
+	Acquire(ctx context.Context) (Token, error)
+	// Release returns a token.
+	Release(Token)
+	// Close returns the pool's resources; every token must be released.
+	Close() error
+	// String describes the pool for messages ("-j 4", "make's jobserver").
+	String() string
+}
+
+// Token is one job slot.
+type Token struct {
+	slot     int  // a small number, stable while held, for trace lanes
+	b        byte // the jobserver byte to write back
+	implicit bool // the jobserver token every make child holds implicitly
+}
+
+// Slot is the token's lane number (0 ≤ Slot < the number of tokens).
+func (t Token) Slot() int { return t.slot }
+
+// NewPool returns a private pool of n tokens (at least one).
+func NewPool(n int) Pool {
+	n = max(n, 1)
+	p := &localPool{n: n, free: make(chan int, n)}
+	for i := 0; i < n; i++ {
+		p.free <- i
+	}
+	return p
+}
+
+// localPool is a counting semaphore whose elements are the free slots.
+type localPool struct {
+	n    int
+	free chan int
+}
+
+func (p *localPool) Acquire(ctx context.Context) (Token, error) {
+	if ctx.Err() != nil {
+		return Token{}, context.Cause(ctx)
+	}
+	select {
+	case s := <-p.free:
+		return Token{slot: s}, nil
+	case <-ctx.Done():
+		return Token{}, context.Cause(ctx)
+	}
+}
+
+func (p *localPool) Release(t Token) { p.free <- t.slot }
+
+func (p *localPool) Close() error { return nil }
+
+func (p *localPool) String() string { return fmt.Sprintf("-j %d", p.n) }

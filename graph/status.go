@@ -1,0 +1,119 @@
+package graph
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Progress prints what the build does. On a terminal it keeps one status
+// line, "[done/total] what", rewritten in place; otherwise it prints one
+// plain line per action or job that ran. Everything else (command lines
+// with -v, tool output, failures, explanations) goes through it too, so
+// messages never collide with the status line.
+type Progress struct {
+	w       io.Writer
+	tty     bool
+	width   int
+	mu      sync.Mutex
+	total   int
+	done    int
+	current string // the status line's text while it is shown
+}
+
+// NewProgress returns a progress printer writing to w; tty selects the
+// single rewritten status line.
+func NewProgress(w io.Writer, tty bool) *Progress {
+	width := 80
+	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 20 {
+		width = c
+	}
+	return &Progress{w: w, tty: tty, width: width}
+}
+
+// IsTerminal reports whether f is a terminal that can show a status line
+// (a character device, and TERM is not "dumb").
+func IsTerminal(f *os.File) bool {
+	if os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// addTotal grows the number of things to do (fan-outs learn theirs late).
+func (p *Progress) addTotal(n int) {
+	p.mu.Lock()
+	p.total += n
+	p.mu.Unlock()
+}
+
+// started shows what starts running on the status line.
+func (p *Progress) started(desc string) {
+	if !p.tty {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.show(desc)
+}
+
+// finished counts one thing done; ran says it ran (rather than being up to
+// date), which non-terminals print as a line.
+func (p *Progress) finished(desc string, ran bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
+	if p.tty {
+		p.show(desc)
+	} else if ran {
+		fmt.Fprintf(p.w, "[%d/%d] %s\n", p.done, p.total, desc)
+	}
+}
+
+// Printf prints a message on lines of its own.
+func (p *Progress) Printf(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
+	msg := fmt.Sprintf(format, args...)
+	if !strings.HasSuffix(msg, "\n") {
+		msg += "\n"
+	}
+	io.WriteString(p.w, msg)
+	p.redraw()
+}
+
+// Close ends the status line.
+func (p *Progress) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty && p.current != "" {
+		io.WriteString(p.w, "\n")
+		p.current = ""
+	}
+}
+
+func (p *Progress) show(desc string) {
+	line := fmt.Sprintf("[%d/%d] %s", p.done, p.total, desc)
+	if len(line) > p.width-1 {
+		line = line[:p.width-4] + "..."
+	}
+	p.current = line
+	fmt.Fprintf(p.w, "\r%s\x1b[K", line)
+}
+
+func (p *Progress) clear() {
+	if p.tty && p.current != "" {
+		io.WriteString(p.w, "\r\x1b[K")
+	}
+}
+
+func (p *Progress) redraw() {
+	if p.tty && p.current != "" {
+		fmt.Fprintf(p.w, "\r%s\x1b[K", p.current)
+	}
+}

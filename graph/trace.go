@@ -1,0 +1,108 @@
+package graph
+
+import (
+	"encoding/json"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Trace collects a Chrome trace of a build: one complete ("X") event per
+// action and per fan-out job (with one nested event per command of the
+// job's chain), on one lane per job slot. Open the file in a browser's trace
+// viewer (chrome://tracing, ui.perfetto.dev).
+type Trace struct {
+	mu     sync.Mutex
+	start  time.Time
+	events []traceEvent
+}
+
+type traceEvent struct {
+	Name string            `json:"name"`
+	Cat  string            `json:"cat"`
+	Ph   string            `json:"ph"`
+	Ts   int64             `json:"ts"`
+	Dur  int64             `json:"dur,omitempty"`
+	Pid  int               `json:"pid"`
+	Tid  int               `json:"tid"`
+	Args map[string]string `json:"args,omitempty"`
+}
+
+// NewTrace starts a trace; times are relative to now.
+func NewTrace() *Trace { return &Trace{start: time.Now()} }
+
+// add records a span on lane slot (nothing when t is nil).
+func (t *Trace) add(name, cat string, slot int, from, to time.Time, args map[string]string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.events = append(t.events, traceEvent{
+		Name: name, Cat: cat, Ph: "X",
+		Ts:  from.Sub(t.start).Microseconds(),
+		Dur: max(to.Sub(from).Microseconds(), 1),
+		Pid: 1, Tid: slot, Args: args,
+	})
+}
+
+// Events returns the number of events recorded.
+func (t *Trace) Events() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.events)
+}
+
+// WriteTo writes the trace as JSON (the Trace Event Format's object form).
+func (t *Trace) WriteTo(w io.Writer) (int64, error) {
+	t.mu.Lock()
+	events := append([]traceEvent(nil), t.events...)
+	t.mu.Unlock()
+	// Parents before their children when they start together.
+	sort.SliceStable(events, func(i, j int) bool {
+		if events[i].Ts != events[j].Ts {
+			return events[i].Ts < events[j].Ts
+		}
+		return events[i].Dur > events[j].Dur
+	})
+	lanes := map[int]bool{}
+	for _, e := range events {
+		lanes[e.Tid] = true
+	}
+	var meta []traceEvent
+	meta = append(meta, traceEvent{Name: "process_name", Ph: "M", Pid: 1, Args: map[string]string{"name": "sycbuild"}})
+	for _, lane := range slices.Sorted(maps.Keys(lanes)) {
+		name := "job slot " + strconv.Itoa(lane)
+		if lane >= fanoutLane {
+			name = "fan-outs"
+		}
+		meta = append(meta, traceEvent{Name: "thread_name", Ph: "M", Pid: 1, Tid: lane, Args: map[string]string{"name": name}})
+	}
+	data, err := json.MarshalIndent(struct {
+		TraceEvents     []traceEvent `json:"traceEvents"`
+		DisplayTimeUnit string       `json:"displayTimeUnit"`
+	}{append(meta, events...), "ms"}, "", " ")
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(append(data, '\n'))
+	return int64(n), err
+}
+
+// WriteFile writes the trace to a file.
+func (t *Trace) WriteFile(name string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if _, err := t.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
