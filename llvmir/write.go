@@ -224,6 +224,8 @@ func (p *Plan) write(w io.Writer) error {
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
 	needNL := false
+	// put writes a chunk; an entity's text that does not end its line is
+	// kept apart from a following token by a newline.
 	put := func(b []byte, rewrite bool) {
 		if len(b) == 0 {
 			return
@@ -236,7 +238,7 @@ func (p *Plan) write(w io.Writer) error {
 		} else {
 			bw.Write(b)
 		}
-		needNL = b[len(b)-1] != '\n'
+		needNL = !isSpace(b[len(b)-1])
 	}
 	putAdded := func(k Kind) {
 		for _, o := range added {
