@@ -1,14 +1,264 @@
-// Package offloadwrapper is the command line of sycbuild's in-process offloadwrapper tool.
+// Package offloadwrapper is the command line of sycbuild's
+// clang-offload-wrapper: the DPC++ tool's options, input grouping and error
+// texts over package wrapper. Where the DPC++ tool writes LLVM bitcode,
+// sycbuild writes the ELF object that compiling that bitcode gives.
+//
+// Only -kind=sycl images can be wrapped; other kinds and -native-cpu are
+// refused with a message saying so. The OpenMP-only -add-omp-offload-notes
+// and -save-temps are accepted and, as for SYCL images in the DPC++ tool,
+// change nothing.
 package offloadwrapper
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"strconv"
+	"strings"
 
 	"github.com/sycbuild/sycbuild/tools/clopt"
+	"github.com/sycbuild/sycbuild/wrapper"
 )
 
-// Main runs the tool.
+// overview is the DPC++ tool's text (its test checks every line of it), with
+// one closing line on what sycbuild writes instead.
+const overview = `A tool to create a wrapper bitcode for offload target binaries.
+Takes offload target binaries and optional manifest files as input
+and produces bitcode file containing target binaries packaged as data
+and initialization code which registers target binaries in the offload
+runtime. Manifest files format and contents are not restricted and are
+a subject of agreement between the device compiler and the native
+runtime for that device. When present, manifest file name should
+immediately follow the corresponding device image filename on the
+command line. Options annotating a device binary have effect on all
+subsequent input, until redefined.
+For example:
+  clang-offload-wrapper                   \
+      -host x86_64-pc-linux-gnu           \
+      -kind=sycl                          \
+        -target=spir64                    \
+          -format=spirv                   \
+          -compile-opts=-g                \
+          -link-opts=-cl-denorms-are-zero \
+          -entries=sym.txt                \
+          -properties=props.txt           \
+          a.spv                           \
+          a_mf.txt                        \
+        -target=xxx                       \
+          -format=native                  \
+          -compile-opts=""                \
+          -link-opts=""                   \
+          -entries=""                     \
+          -properties=""                  \
+          b.bin                           \
+          b_mf.txt                        \
+      -kind=openmp                        \
+          c.bin\n
+This command generates an x86 wrapper object (.bc) enclosing the
+following tuples describing a single device binary each:
+|offload|target|data  |data |manifest|compile|entries|properties|...|
+|  kind |      |format|     |        |options|       |          |...|
+|-------|------|------|-----|--------|-------|-------|----------|---|
+|sycl   |spir64|spirv |a.spv|a_mf.txt|  -g   |sym.txt|props.txt |...|
+|sycl   |xxx   |native|b.bin|b_mf.txt|       |       |          |...|
+|openmp |xxx   |native|c.bin|        |       |       |          |...|
+|...|    link            |
+|...|    options         |
+|---|--------------------|
+|...|-cl-denorms-are-zero|
+|...|                    |
+|...|                    |
+sycbuild writes the wrapper as an ELF relocatable object (x86-64 or
+aarch64 host), not as bitcode, and wraps -kind=sycl images only.`
+
+// Defaults of the compression options (those of the DPC++ tool).
+const (
+	defaultCompressionLevel     = 10
+	defaultCompressionThreshold = 512
+)
+
+// helpLine is one option's --help entry; continuation lines of help are
+// indented to the description column when the options are defined.
+type helpLine struct{ name, valueDesc, help string }
+
+var optionHelp = map[string]helpLine{
+	"batch": {"batch", "", `All input files are treated as a table file.  One table file per target.
+Table files consist of a table of filenames that provide
+Code, Symbols, Properties, etc.
+Example input table file in batch mode:
+  [Code|Symbols|Properties|Manifest]
+  a_0.bc|a_0.sym|a_0.props|a_0.mnf
+  a_1.bin|||
+Example usage:
+  clang-offload-wrapper -batch -host=x86_64-unknown-linux-gnu
+    -kind=openmp -target=spir64_gen table1.txt
+    -kind=openmp -target=spir64     table2.txt`},
+	"compile-opts": {"compile-opts", "string", "compile options passed to the offload runtime"},
+	"desc-name": {"desc-name", "name", `Specifies offload descriptor symbol name: '.<offload kind>.<name>',
+and makes it globally visible`},
+	"emit-reg-funcs": {"emit-reg-funcs", "", "Emit [un-]registration functions"},
+	"entries":        {"entries", "filename", "File listing all offload function entries, SYCL offload only"},
+	"format":         {"format", "value", "device binary image formats:"},
+	"host": {"host", "triple", `Target triple for the output module. If omitted, the host
+triple is used.`},
+	"kind":                          {"kind", "value", "offload kind:"},
+	"link-opts":                     {"link-opts", "string", "link options passed to the offload runtime"},
+	"o":                             {"o", "filename", "Output filename"},
+	"offload-compress":              {"offload-compress", "", "Compress device images with zstd (--offload-compression-threshold, --offload-compression-level)"},
+	"offload-compression-level":     {"offload-compression-level", "int", "zstd compression level of --offload-compress (default 10)"},
+	"offload-compression-threshold": {"offload-compression-threshold", "int", "With --offload-compress, compress only images of at least this many bytes (default 512)"},
+	"properties":                    {"properties", "filename", "File listing device binary image properties, SYCL offload only"},
+	"target":                        {"target", "string", "offload target triple"},
+	"v":                             {"v", "", "verbose output"},
+}
+
+var kindValues = []clopt.EnumValue{
+	{Name: "unknown", Help: "unknown"}, {Name: "host", Help: "host"}, {Name: "openmp", Help: "OpenMP"},
+	{Name: "hip", Help: "HIP"}, {Name: "sycl", Help: "SYCL"},
+}
+
+var formatValues = []clopt.EnumValue{
+	{Name: "none", Help: "not set"}, {Name: "native", Help: "unknown or native"},
+	{Name: "spirv", Help: "SPIRV binary"}, {Name: "llvmbc", Help: "LLVMIR bitcode"},
+}
+
+// descColumn is where --help puts descriptions: two spaces, the widest
+// label, " - " (the layout of clopt.PrintHelp, which mirrors LLVM's).
+func descColumn() int {
+	width := len("--help-list") // the widest generic option
+	for _, h := range optionHelp {
+		l := len(h.name) + 2
+		if len(h.name) == 1 {
+			l = len(h.name) + 1
+			if h.valueDesc != "" {
+				l += len(h.valueDesc) + 3
+			}
+		} else if h.valueDesc != "" {
+			l += len(h.valueDesc) + 3
+		}
+		width = max(width, l)
+	}
+	for _, v := range append(append([]clopt.EnumValue{}, kindValues...), formatValues...) {
+		width = max(width, len(v.Name)+3)
+	}
+	return 2 + width + 3
+}
+
+// help returns an option's help text with its continuation lines indented.
+func help(name string) string {
+	return strings.ReplaceAll(optionHelp[name].help, "\n", "\n"+strings.Repeat(" ", descColumn()))
+}
+
+// flags are the parsed options.
+type flags struct {
+	set                                               *clopt.Set
+	output, host, descName, level, threshold          *string
+	batch, emitRegFuncs, verbose, compress, nativeCPU *bool
+}
+
+func newFlags(argv0 string) *flags {
+	s := clopt.New(argv0, overview, "[options] <input files>")
+	f := &flags{set: s}
+	f.output = s.String("o", "filename", "", help("o"))
+	for _, name := range []string{"kind", "target", "format", "compile-opts", "link-opts", "entries", "properties"} {
+		s.List(name, optionHelp[name].valueDesc, help(name))
+	}
+	s.Lookup("kind").Enum = kindValues
+	s.Lookup("format").Enum = formatValues
+	f.host = s.String("host", "triple", "", help("host"))
+	f.emitRegFuncs = s.BoolDefault("emit-reg-funcs", true, help("emit-reg-funcs"))
+	f.descName = s.String("desc-name", "name", "", help("desc-name"))
+	f.batch = s.Bool("batch", help("batch"))
+	f.verbose = s.Bool("v", help("v"))
+	f.compress = s.Bool("offload-compress", help("offload-compress"))
+	f.level = s.String("offload-compression-level", "int", strconv.Itoa(defaultCompressionLevel), help("offload-compression-level"))
+	f.threshold = s.String("offload-compression-threshold", "int", strconv.Itoa(defaultCompressionThreshold), help("offload-compression-threshold"))
+	f.nativeCPU = s.Bool("native-cpu", "SYCL Native CPU images (not supported by sycbuild)")
+	// OpenMP-only options: accepted, without effect on SYCL images (as in
+	// the DPC++ tool).
+	s.Bool("add-omp-offload-notes", "Add LLVMOMPOFFLOAD ELF notes to OpenMP images")
+	s.Bool("save-temps", "Keep the temporary files of -add-omp-offload-notes")
+	for _, name := range []string{"native-cpu", "add-omp-offload-notes", "save-temps"} {
+		s.Lookup(name).Hidden = true
+	}
+	return f
+}
+
+// Main runs clang-offload-wrapper.
 func Main(argv0 string, args []string, stdio clopt.Stdio) int {
-	fmt.Fprintf(stdio.Err, "%s: not yet available in this build\n", argv0)
-	return 1
+	f := newFlags(argv0)
+	if err := f.set.Parse(args, stdio.Out); err != nil {
+		return clopt.Report(stdio.Err, err)
+	}
+	if !f.set.Given("o") {
+		fmt.Fprintf(stdio.Err, "%s: for the -o option: must be specified at least once!\n", argv0)
+		return 1
+	}
+	if len(f.set.Positional()) == 0 {
+		fmt.Fprintf(stdio.Err, "%s: Not enough positional command line arguments specified!\nMust specify at least 1 positional argument: See: %s --help\n", argv0, argv0)
+		return 1
+	}
+	opt, err := f.options(stdio.Err)
+	if err == nil {
+		err = f.run(opt, stdio.Out)
+	}
+	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(stdio.Err, ue.msg)
+		} else {
+			fmt.Fprintf(stdio.Err, "%s: error: %v\n", argv0, err)
+		}
+		return 1
+	}
+	return 0
+}
+
+// usageError is a command-line error already worded as LLVM words it.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// options turns the global options into wrapper.Options.
+func (f *flags) options(stderr io.Writer) (wrapper.Options, error) {
+	opt := wrapper.Options{
+		Host:       *f.host,
+		NoRegFuncs: !*f.emitRegFuncs,
+		DescName:   *f.descName,
+		Compress:   *f.compress,
+	}
+	if *f.nativeCPU {
+		return opt, fmt.Errorf("-native-cpu is not supported: sycbuild wraps SYCL device images only")
+	}
+	if opt.Host == "" {
+		opt.Host = wrapper.DefaultHost()
+		if *f.verbose {
+			fmt.Fprintf(stderr, "warning: -host option is omitted, using host triple '%s'\n", opt.Host)
+		}
+	}
+	level, err := strconv.Atoi(*f.level)
+	if err != nil {
+		return opt, &usageError{fmt.Sprintf("%s: for the --offload-compression-level option: '%s' value invalid for integer argument!", f.set.Tool, *f.level)}
+	}
+	threshold, err := strconv.ParseInt(*f.threshold, 10, 64)
+	if err != nil {
+		return opt, &usageError{fmt.Sprintf("%s: for the --offload-compression-threshold option: '%s' value invalid for integer argument!", f.set.Tool, *f.threshold)}
+	}
+	opt.CompressionLevel, opt.CompressionThreshold = level, threshold
+	if *f.verbose {
+		opt.Verbose = stderr
+	}
+	return opt, nil
+}
+
+// run collects the images and writes the object.
+func (f *flags) run(opt wrapper.Options, stdout io.Writer) error {
+	images, err := collectImages(f.set.Occurrences(), *f.batch)
+	if err != nil {
+		return err
+	}
+	if *f.output == "-" {
+		return wrapper.Write(stdout, images, opt)
+	}
+	return wrapper.WriteFile(*f.output, images, opt)
 }
