@@ -1,0 +1,212 @@
+package props
+
+import (
+	"strconv"
+
+	"github.com/sycbuild/sycbuild/llvmir"
+)
+
+// This file and the other non-format files of the package compute the
+// property sets of one device image from its IR, as the reference's
+// computeModuleProperties does (dpcpp-tools.md §3.10). The format files
+// (propfile.go, base64.go) know nothing of IR.
+
+// EsimdStatus is the image's sycl-esimd-split-status: what kinds of entry
+// points the image holds.
+type EsimdStatus uint8
+
+// The split statuses, with the reference's numbering.
+const (
+	SYCLOnly     EsimdStatus = 0
+	ESIMDOnly    EsimdStatus = 1
+	SYCLAndESIMD EsimdStatus = 2
+)
+
+// Image is one output module as the property computation sees it: the
+// parsed input module, which of its entities the output keeps and what the
+// per-image processing changed. Computing properties never modifies it.
+type Image struct {
+	M *llvmir.Module
+
+	// Kept reports whether an entity of M is in the image; nil means every
+	// entity is.
+	Kept func(*llvmir.Entity) bool
+	// Declaration reports whether a kept function is a declaration in the
+	// image (a definition the image turned into a declaration counts); nil
+	// means as in M.
+	Declaration func(*llvmir.Entity) bool
+
+	// EntryPoints are the image's entry points in module order.
+	EntryPoints []*llvmir.Entity
+
+	// Esimd is the image's split status.
+	Esimd EsimdStatus
+
+	// Cloned says the image was extracted from the input module (a split
+	// happened) rather than being the input module itself; it decides the
+	// order in which a function's callers are visited (see CallSites).
+	Cloned bool
+
+	// SpecConsts are the specialization constants the image's spec-constant
+	// lowering recorded (its !sycl.specialization-constants), in order;
+	// SpecConstDefaults is the default-value blob of
+	// !sycl.specialization-constants-default-values.
+	SpecConsts        []SpecConst
+	SpecConstDefaults []byte
+
+	// DefaultValueImage marks a copy of an image whose spec constants were
+	// replaced by their default values
+	// (-generate-device-image-default-spec-consts).
+	DefaultValueImage bool
+}
+
+// SpecConst is one entry of !sycl.specialization-constants: a symbolic ID
+// and its descriptors.
+type SpecConst struct {
+	SymID string
+	Descs []SpecConstDesc
+}
+
+// SpecConstDesc is one descriptor of a spec constant: the numeric SPIR-V ID
+// of a scalar leaf (0xFFFFFFFF for padding), its offset in the composite
+// and its size in bytes.
+type SpecConstDesc struct {
+	ID, Offset, Size uint32
+}
+
+// PaddingID is the ID of a padding descriptor; the runtime skips it.
+const PaddingID = 0xFFFFFFFF
+
+// kept reports whether e is in the image.
+func (img *Image) kept(e *llvmir.Entity) bool {
+	return img.Kept == nil || img.Kept(e)
+}
+
+// isDecl reports whether the kept function e is a declaration in the image.
+func (img *Image) isDecl(e *llvmir.Entity) bool {
+	if img.Declaration != nil {
+		return img.Declaration(e)
+	}
+	return e.Func.Declaration
+}
+
+// functions returns the image's functions in module order.
+func (img *Image) functions() []*llvmir.Entity {
+	var out []*llvmir.Entity
+	for _, e := range img.M.Entities {
+		if e.Kind == llvmir.KindFunction && img.kept(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// globalVars returns the image's global variables in module order.
+func (img *Image) globalVars() []*llvmir.Entity {
+	var out []*llvmir.Entity
+	for _, e := range img.M.Entities {
+		if e.Kind == llvmir.KindGlobalVar && img.kept(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// global returns the kept global value called name, or nil.
+func (img *Image) global(name string) *llvmir.Entity {
+	e := img.M.Global(name)
+	if e == nil || !img.kept(e) {
+		return nil
+	}
+	return e
+}
+
+// attr returns the value of attribute key of a function or global variable
+// (inline or through its #N groups).
+func (img *Image) attr(e *llvmir.Entity, key string) (string, bool) {
+	return img.M.Attrs(e).Get(key)
+}
+
+func (img *Image) hasAttr(e *llvmir.Entity, key string) bool {
+	_, ok := img.attr(e, key)
+	return ok
+}
+
+// mdAttachment returns the metadata node attached to a function or global
+// variable under kind, or nil.
+func mdAttachment(e *llvmir.Entity, kind string) *llvmir.MDNode {
+	var as []llvmir.Attachment
+	switch {
+	case e.Func != nil:
+		as = e.Func.Attachments
+	case e.Var != nil:
+		as = e.Var.Attachments
+	}
+	for i := range as {
+		if as[i].Kind == kind {
+			if as[i].Node != nil {
+				return as[i].Node
+			}
+			if as[i].Ref != nil {
+				return as[i].Ref.Node
+			}
+		}
+	}
+	return nil
+}
+
+// mdUint returns operand i of n as an unsigned integer (LLVM's
+// getZExtValue: the value's bits zero-extended from its type's width).
+func mdUint(n *llvmir.MDNode, i int) (uint64, bool) {
+	if i >= len(n.Ops) {
+		return 0, false
+	}
+	op := &n.Ops[i]
+	v, ok := op.Int()
+	if !ok {
+		return 0, false
+	}
+	if bits := op.Type.Bits; bits < 64 {
+		return uint64(v) & (1<<bits - 1), true
+	}
+	return uint64(v), true
+}
+
+// mdInt returns operand i of n as a signed integer (getSExtValue).
+func mdInt(n *llvmir.MDNode, i int) (int64, bool) {
+	if i >= len(n.Ops) {
+		return 0, false
+	}
+	op := &n.Ops[i]
+	v, ok := op.Int()
+	if !ok {
+		return 0, false
+	}
+	if bits := op.Type.Bits; bits < 64 && bits > 0 {
+		shift := 64 - bits
+		return v << shift >> shift, true
+	}
+	return v, true
+}
+
+// mdString returns operand i of n as a metadata string.
+func mdString(n *llvmir.MDNode, i int) (string, bool) {
+	if i >= len(n.Ops) || n.Ops[i].Kind != llvmir.MDString {
+		return "", false
+	}
+	return n.Ops[i].Str, true
+}
+
+// malformed is the error for metadata the computation cannot read.
+func (img *Image) malformed(e *llvmir.Entity, what string) error {
+	line, col := img.M.Position(e.Off)
+	return &Error{File: img.M.File, Line: line, Col: col, Msg: "malformed " + what + " of @" + e.Name}
+}
+
+// attrUint parses a string attribute holding a decimal integer the way
+// LLVM's getAsInteger does (0 when it does not parse, as the reference's
+// getAttributeAsInteger leaves the value unset).
+func attrUint(s string) (uint64, bool) {
+	v, err := strconv.ParseUint(s, 10, 64)
+	return v, err == nil
+}

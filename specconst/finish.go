@@ -1,0 +1,209 @@
+package specconst
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sycbuild/sycbuild/llvmir"
+	"github.com/sycbuild/sycbuild/props"
+)
+
+// finish writes the recorded edits into the plan and fills the result.
+func (l *lowering) finish(res *Result) error {
+	// Rewritten bodies, and the globals they still reference.
+	refs := map[string]bool{}
+	rewritten := map[*llvmir.Entity]bool{}
+	for _, fs := range l.funcs {
+		sort.SliceStable(fs.edits, func(i, j int) bool { return fs.edits[i].start < fs.edits[j].start })
+		inner, start, end, err := rewriteBody(l.m, fs.e, fs.edits)
+		if err != nil {
+			return err
+		}
+		l.p.ReplaceInstr(fs.e, start, end, inner)
+		rewritten[fs.e] = true
+		for _, name := range globalRefs(string(l.m.Src[fs.e.Off:start]) + inner + string(l.m.Src[end:fs.e.Off+len(fs.e.Text)])) {
+			refs[name] = true
+		}
+	}
+
+	// What the lowering left unused goes, as GlobalDCE and
+	// StripDeadPrototypes would remove it: the intrinsic declarations, and
+	// the symbolic-ID strings and specialization_id objects that are
+	// discardable when unused.
+	if len(l.funcs) > 0 {
+		for _, e := range l.m.Entities {
+			if !l.kept(e) || rewritten[e] {
+				continue
+			}
+			for _, g := range e.Globals {
+				refs[g.Name] = true
+			}
+		}
+		for _, e := range l.m.Entities {
+			if !l.lowered[e] || refs[e.Name] {
+				continue
+			}
+			l.p.Drop(e)
+		}
+		seen := map[*llvmir.Entity]bool{}
+		for _, g := range l.candidates {
+			if seen[g] || refs[g.Name] || g.Var == nil || !l.kept(g) {
+				continue
+			}
+			seen[g] = true
+			if discardable(g.Var.Linkage) {
+				l.p.Drop(g)
+			}
+		}
+	}
+
+	for _, d := range l.decls {
+		l.p.Add(llvmir.KindFunction, d)
+	}
+
+	// Named metadata, with uniqued nodes as LLVM keeps them.
+	nodeIDs := map[string]int{}
+	node := func(text string) string {
+		if id, ok := nodeIDs[text]; ok {
+			return "!" + strconv.Itoa(id)
+		}
+		id := l.p.NewMD(text)
+		nodeIDs[text] = id
+		return "!" + strconv.Itoa(id)
+	}
+	var scOps []string
+	for _, sym := range l.order {
+		words := l.descs[sym]
+		var b strings.Builder
+		b.WriteString("!{!")
+		b.WriteString(quoteMDString(sym))
+		for _, w := range words {
+			b.WriteString(", i32 ")
+			b.WriteString(strconv.FormatInt(int64(int32(w)), 10))
+		}
+		b.WriteString("}")
+		scOps = append(scOps, node(b.String()))
+		descs := make([]props.SpecConstDesc, 0, len(words)/3)
+		for i := 0; i+2 < len(words); i += 3 {
+			descs = append(descs, props.SpecConstDesc{ID: words[i], Offset: words[i+1], Size: words[i+2]})
+		}
+		res.SpecConsts = append(res.SpecConsts, props.SpecConst{SymID: sym, Descs: descs})
+	}
+	var defOps []string
+	for _, d := range l.defaults {
+		defOps = append(defOps, node("!{"+d.typed()+"}"))
+		if err := l.appendDefaultBytes(&res.Defaults, d); err != nil {
+			return err
+		}
+	}
+	l.namedMD(mdSpecConsts, scOps)
+	l.namedMD(mdDefaults, defOps)
+	if l.o.Mode == DefaultValues && l.m.NamedMD(MDDefaultValueModule) == nil {
+		l.p.Add(llvmir.KindNamedMD, "!"+MDDefaultValueModule+" = !{}")
+	}
+	return nil
+}
+
+// namedMD appends ops to named metadata name, creating it (possibly empty)
+// as getOrInsertNamedMetadata does.
+func (l *lowering) namedMD(name string, ops []string) {
+	if e := l.m.NamedMD(name); e != nil && l.kept(e) {
+		if len(ops) == 0 {
+			return
+		}
+		var all []string
+		for _, op := range e.Named.Ops {
+			if op.Kind == llvmir.MDRef && op.Ref != nil {
+				all = append(all, "!"+op.Ref.Name)
+			}
+		}
+		l.p.SetNamedMDOps(e, append(all, ops...))
+		return
+	}
+	l.p.Add(llvmir.KindNamedMD, "!"+name+" = !{"+strings.Join(ops, ", ")+"}")
+}
+
+// discardable reports whether a global of this linkage is removed when
+// unused (GlobalValue::isDiscardableIfUnused).
+func discardable(l llvmir.Linkage) bool {
+	switch l {
+	case llvmir.Private, llvmir.Internal, llvmir.LinkOnce, llvmir.LinkOnceODR, llvmir.AvailableExternally:
+		return true
+	}
+	return false
+}
+
+// globalRefs lists the names of the globals text references (@name), with
+// quoted names unescaped.
+func globalRefs(text string) []string {
+	var out []string
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case ';':
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+		case '"':
+			i = skipString([]byte(text), i)
+		case '!':
+			if i+1 < len(text) && text[i+1] == '"' {
+				i = skipString([]byte(text), i+1)
+			}
+		case '@':
+			j := i + 1
+			if j < len(text) && text[j] == '"' {
+				k := skipString([]byte(text), j)
+				out = append(out, unescapeName(text[j+1:k]))
+				i = k
+				continue
+			}
+			for j < len(text) && isIdentByte(text[j]) {
+				j++
+			}
+			if j > i+1 {
+				out = append(out, unescapeName(text[i+1:j]))
+			}
+			i = j - 1
+		}
+	}
+	return out
+}
+
+// unescapeName decodes \XX escapes of an LLVM name.
+func unescapeName(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+2 < len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				b.WriteByte(byte(v))
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// quoteMDString writes s as the text of a metadata string "…" (LLVM
+// escapes non-printable bytes, '"' and '\' as \XX).
+func quoteMDString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c <= 0x7E && c != '"' && c != '\\' {
+			b.WriteByte(c)
+		} else {
+			b.WriteString(`\`)
+			b.WriteString(strings.ToUpper(strconv.FormatUint(uint64(c)>>4, 16)))
+			b.WriteString(strings.ToUpper(strconv.FormatUint(uint64(c)&15, 16)))
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

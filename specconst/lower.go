@@ -1,0 +1,690 @@
+package specconst
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sycbuild/sycbuild/llvmir"
+	"github.com/sycbuild/sycbuild/props"
+)
+
+// Mode is how spec constants are lowered.
+type Mode uint8
+
+// The lowering modes (the reference's HandlingMode).
+const (
+	Native Mode = iota + 1
+	Emulation
+	DefaultValues
+)
+
+func (m Mode) String() string {
+	switch m {
+	case Native:
+		return "native"
+	case Emulation:
+		return "emulation"
+	case DefaultValues:
+		return "default_values"
+	}
+	return "mode(" + strconv.Itoa(int(m)) + ")"
+}
+
+// The names the lowering recognises and writes.
+const (
+	scalarPrefix    = "_Z37__sycl_getScalar2020SpecConstantValue"
+	compositePrefix = "_Z40__sycl_getComposite2020SpecConstantValue"
+	syclAlloca      = "llvm.sycl.alloca"
+	mdSpecConsts    = "sycl.specialization-constants"
+	mdDefaults      = "sycl.specialization-constants-default-values"
+	// MDDefaultValueModule marks a module whose spec constants were
+	// replaced by their defaults.
+	MDDefaultValueModule = "sycl.specialization-constants-default-values-module"
+)
+
+// Options configure one lowering.
+type Options struct {
+	Mode Mode
+	// Kept reports whether an entity of the module is in the output module
+	// the plan writes; nil means all are.
+	Kept func(*llvmir.Entity) bool
+	// Cloned says the output module was extracted from the input (a split
+	// happened); it decides the order in which calls are visited (see
+	// props.CallSites).
+	Cloned bool
+}
+
+// Result is what the lowering recorded.
+type Result struct {
+	// Modified reports that spec-constant intrinsics were found and lowered
+	// (the reference's SpecConstsMet).
+	Modified bool
+	// SpecConsts and Defaults are the module's !sycl.specialization-constants
+	// and the byte blob of its default values, for the property sets.
+	SpecConsts []props.SpecConst
+	Defaults   []byte
+}
+
+// ContainsSpecConsts reports whether the module (its entities Kept
+// accepts, nil: all) has spec-constant intrinsics: whether a default-value
+// image is made for it (checkModuleContainsSpecConsts).
+func ContainsSpecConsts(m *llvmir.Module, kept func(*llvmir.Entity) bool) bool {
+	for _, e := range m.Entities {
+		if e.Func == nil || (kept != nil && !kept(e)) {
+			continue
+		}
+		if isSpecConstFunc(e.Name) || isSYCLAlloca(e.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+func isSpecConstFunc(name string) bool {
+	return strings.HasPrefix(name, scalarPrefix) || strings.HasPrefix(name, compositePrefix)
+}
+
+func isSYCLAlloca(name string) bool {
+	return name == syclAlloca || strings.HasPrefix(name, syclAlloca+".")
+}
+
+// scID is one numeric ID of a native constant; undef IDs belong to padding
+// fields and are not reported.
+type scID struct {
+	id    uint32
+	undef bool
+}
+
+// lowering is the state of one Lower call.
+type lowering struct {
+	m  *llvmir.Module
+	p  *llvmir.Plan
+	o  Options
+	dl *llvmir.DataLayout
+
+	nextID     uint32
+	nextOffset uint64
+	ids        map[string][]scID   // native: symbolic ID → its IDs
+	offsets    map[string]uint64   // emulation: symbolic ID → buffer offset
+	order      []string            // symbolic IDs in order of first sight
+	descs      map[string][]uint32 // symbolic ID → descriptor words
+	defaults   []*value            // default-values metadata, in order
+
+	decls     []string          // declarations to add, in order
+	declTypes map[string]string // function name → its type, to catch clashes
+
+	funcs     []*funcState // functions with lowered calls, in module order
+	funcIndex map[*llvmir.Entity]*funcState
+	// candidates are globals the lowered calls referenced; those left
+	// unreferenced are dropped as GlobalDCE and StripDeadPrototypes would.
+	candidates []*llvmir.Entity
+	lowered    map[*llvmir.Entity]bool // declarations whose calls were lowered
+}
+
+// funcState collects the edits of one function.
+type funcState struct {
+	e      *llvmir.Entity
+	edits  []callEdit
+	names  *namer
+	nextPH int
+}
+
+func (f *funcState) newValue() string {
+	f.nextPH++
+	return placeholder(f.nextPH)
+}
+
+// Lower lowers the spec-constant intrinsics of the output module described
+// by plan p (built over m), recording the edits in p: rewritten function
+// bodies, new declarations of the SPIR-V friendly functions, the
+// spec-constant named metadata, and the removal of what the lowering left
+// unused. Errors name the file, line and column of the offending call.
+func Lower(m *llvmir.Module, p *llvmir.Plan, o Options) (*Result, error) {
+	if o.Mode < Native || o.Mode > DefaultValues {
+		return nil, fmt.Errorf("specconst: invalid mode %v", o.Mode)
+	}
+	l := &lowering{
+		m: m, p: p, o: o, dl: m.DataLayout,
+		ids: map[string][]scID{}, offsets: map[string]uint64{}, descs: map[string][]uint32{},
+		declTypes: map[string]string{}, funcIndex: map[*llvmir.Entity]*funcState{},
+		lowered: map[*llvmir.Entity]bool{},
+	}
+	res := &Result{}
+	spirEmulated := isSPIRTriple(m.Triple) && o.Mode == Emulation
+	for _, f := range m.Entities {
+		if f.Func == nil || !l.kept(f) || !f.Func.Declaration {
+			continue
+		}
+		alloca := isSYCLAlloca(f.Name)
+		if alloca && spirEmulated {
+			continue // not supported there; the runtime rejects such kernels
+		}
+		if !alloca && !isSpecConstFunc(f.Name) {
+			continue
+		}
+		sites := props.CallSites(m, f, l.kept, o.Cloned)
+		if len(sites) > 0 {
+			res.Modified = true
+			l.lowered[f] = true
+		}
+		for _, s := range sites {
+			if err := l.lowerCall(f, s, alloca); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := l.finish(res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func (l *lowering) kept(e *llvmir.Entity) bool { return l.o.Kept == nil || l.o.Kept(e) }
+
+// errAt returns an error located at a source offset.
+func (l *lowering) errAt(off int, format string, args ...any) error {
+	line, col := l.m.Position(off)
+	return &llvmir.Error{File: l.m.File, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (l *lowering) funcState(e *llvmir.Entity) *funcState {
+	fs := l.funcIndex[e]
+	if fs == nil {
+		fs = &funcState{e: e, names: newNamer(e)}
+		l.funcIndex[e] = fs
+		l.funcs = append(l.funcs, fs)
+	}
+	return fs
+}
+
+// lowerCall lowers one call of declaration decl.
+func (l *lowering) lowerCall(decl *llvmir.Entity, site props.CallSite, alloca bool) error {
+	c := site.Call()
+	fs := l.funcState(site.Caller)
+	sret := len(decl.Func.Params) > 0 && decl.Func.Params[0].SRet() != nil
+	nameArg := 0
+	if sret {
+		nameArg = 1
+	}
+	need := nameArg + 3
+	if alloca {
+		need = 5
+	}
+	if len(c.Args) < need {
+		return l.errAt(c.Start, "call of %s has %d arguments, expected %d", decl.Name, len(c.Args), need)
+	}
+
+	symID, err := l.symbolicID(c, nameArg)
+	if err != nil {
+		return err
+	}
+	def, err := l.defaultValue(c, nameArg+1)
+	if err != nil {
+		return err
+	}
+	var scTy *llvmir.Type
+	switch {
+	case sret:
+		scTy = decl.Func.Params[0].SRet()
+	case alloca:
+		scTy = def.t
+	default:
+		scTy = c.FnType.Ret
+	}
+
+	ed := callEdit{start: c.Start, end: c.End}
+	if !sret {
+		ed.result = c.Result
+	}
+	var repl string // the value replacing the call (text without type)
+	var replTy *llvmir.Type
+	isNew := false
+	padding := uint64(0)
+	switch l.o.Mode {
+	case Native:
+		ids, seen := l.ids[symID]
+		isNew = !seen
+		if isNew {
+			ids = []scID{{id: l.nextID}}
+		}
+		index := 0
+		repl, err = l.emitNative(fs, &ed.lines, scTy, &ids, &index, def, c.Start)
+		if err != nil {
+			return err
+		}
+		replTy = scTy
+		if isNew {
+			l.nextID += uint32(len(ids))
+			l.ids[symID] = ids
+			words, err := l.nativeDescriptors(scTy, ids)
+			if err != nil {
+				return l.errAt(c.Start, "%v", err)
+			}
+			l.order = append(l.order, symID)
+			l.descs[symID] = words
+		}
+	case Emulation:
+		buf := c.Args[nameArg+2]
+		off, seen := l.offsets[symID]
+		isNew = !seen
+		if isNew {
+			size, err := l.dl.StoreSize(scTy)
+			if err != nil {
+				return l.errAt(c.Start, "%v", err)
+			}
+			align, err := l.dl.ABIAlign(scTy)
+			if err != nil {
+				return l.errAt(c.Start, "%v", err)
+			}
+			off = l.nextOffset
+			if off%align != 0 {
+				padding = align - off%align
+				off += padding
+				prev := l.order[len(l.order)-1]
+				w := l.descs[prev]
+				l.descs[prev] = append(w, props.PaddingID, w[2], uint32(padding))
+			}
+			l.offsets[symID] = off
+			l.order = append(l.order, symID)
+			l.descs[symID] = []uint32{l.nextID, 0, uint32(size)}
+			l.nextID++
+			l.nextOffset = off + size
+		}
+		repl, err = l.emitLoad(fs, &ed.lines, buf, off, scTy)
+		if err != nil {
+			return l.errAt(c.Start, "%v", err)
+		}
+		replTy = scTy
+	case DefaultValues:
+		if scTy.Kind == llvmir.IntType && scTy.Bits == 1 {
+			if def.t.Kind != llvmir.IntType || def.t.Bits != 8 {
+				return l.errAt(c.Start, "bool spec constant %q has a default of type %s, expected i8", symID, def.t)
+			}
+			name := "%" + fs.names.name("bool")
+			ed.lines = append(ed.lines, name+" = trunc "+def.typed()+" to i1")
+			repl, replTy = name, scTy
+		} else {
+			repl, replTy = def.String(), def.t
+		}
+	}
+	if isNew {
+		if padding != 0 {
+			pad := &llvmir.Type{Kind: llvmir.ArrayType, Len: padding, Elem: &llvmir.Type{Kind: llvmir.IntType, Bits: 8}}
+			l.defaults = append(l.defaults, zeroOf(pad))
+		}
+		l.defaults = append(l.defaults, def)
+	}
+
+	if alloca {
+		size, sizeTy := repl, replTy
+		if l.o.Mode == Emulation {
+			size, sizeTy = def.String(), def.t
+		}
+		if sizeTy.Kind != llvmir.IntType {
+			return l.errAt(c.Start, "llvm.sycl.alloca size spec constant %q is of type %s, expected an integer", symID, sizeTy)
+		}
+		elemTy := c.Args[3].Type
+		align := strings.TrimSpace(c.Args[4].Value)
+		if _, err := strconv.ParseUint(align, 10, 64); err != nil {
+			return l.errAt(c.Start, "llvm.sycl.alloca alignment %q is not an immediate", align)
+		}
+		name := "%" + fs.names.name("alloca")
+		line := name + " = alloca " + elemTy.String() + ", " + sizeTy.String() + " " + size + ", align " + align
+		if rt := c.FnType.Ret; rt.Kind == llvmir.PtrType && rt.AddrSpace != 0 {
+			line += ", addrspace(" + strconv.FormatUint(uint64(rt.AddrSpace), 10) + ")"
+		}
+		ed.lines = append(ed.lines, line)
+		repl = name
+	}
+
+	if sret {
+		dst := c.Args[0]
+		ptrTy, ptr := dst.Type, dst.Value
+		if ptrTy.Elem != nil && ptrTy.Elem.String() != replTy.String() {
+			// Typed pointers: store through a pointer to the value's type.
+			cast := fs.newValue()
+			newTy := &llvmir.Type{Kind: llvmir.PtrType, AddrSpace: ptrTy.AddrSpace, Elem: replTy}
+			ed.lines = append(ed.lines, cast+" = bitcast "+ptrTy.String()+" "+ptr+" to "+newTy.String())
+			ptrTy, ptr = newTy, cast
+		}
+		align, err := l.dl.ABIAlign(replTy)
+		if err != nil {
+			return l.errAt(c.Start, "%v", err)
+		}
+		ed.lines = append(ed.lines, "store "+replTy.String()+" "+repl+", "+ptrTy.String()+" "+ptr+", align "+strconv.FormatUint(align, 10))
+	} else {
+		ed.replacement = repl
+	}
+	fs.edits = append(fs.edits, ed)
+
+	for _, a := range c.Args[nameArg : nameArg+2] {
+		if a.Points != nil {
+			l.candidates = append(l.candidates, a.Points)
+		}
+	}
+	return nil
+}
+
+// symbolicID returns the string the argument points at, without its
+// trailing NUL.
+func (l *lowering) symbolicID(c *llvmir.Call, arg int) (string, error) {
+	g := c.Args[arg].Points
+	if g == nil || g.Var == nil {
+		return "", l.errAt(c.Start, "the symbolic ID of this spec constant is not a string constant (argument %d: %s)", arg+1, c.Args[arg].Value)
+	}
+	init, err := l.m.Initializer(g)
+	if err != nil {
+		return "", err
+	}
+	v, err := fromConst(init)
+	if err != nil {
+		return "", l.errAt(c.Start, "symbolic ID @%s: %v", g.Name, err)
+	}
+	if v.t.Kind != llvmir.ArrayType || v.t.Elem.Kind != llvmir.IntType || v.t.Elem.Bits != 8 {
+		return "", l.errAt(c.Start, "symbolic ID @%s is not a string (type %s)", g.Name, v.t)
+	}
+	b := make([]byte, numElems(v.t))
+	for i := range b {
+		e := v.elem(i)
+		if e.kind != vInt && e.kind != vZero {
+			return "", l.errAt(c.Start, "symbolic ID @%s is not a constant string", g.Name)
+		}
+		b[i] = byte(e.bits)
+	}
+	if n := len(b); n > 0 && b[n-1] == 0 {
+		b = b[:n-1]
+	}
+	return string(b), nil
+}
+
+// defaultValue returns the default value of the spec constant: the first
+// field of the specialization_id global the argument points at.
+func (l *lowering) defaultValue(c *llvmir.Call, arg int) (*value, error) {
+	g := c.Args[arg].Points
+	if g == nil || g.Var == nil || g.Var.IsDeclaration() {
+		return nil, l.errAt(c.Start, "the default value of this spec constant is not an initialized global (argument %d: %s)", arg+1, c.Args[arg].Value)
+	}
+	init, err := l.m.Initializer(g)
+	if err != nil {
+		return nil, err
+	}
+	v, err := fromConst(init)
+	if err != nil {
+		return nil, l.errAt(c.Start, "default value @%s: %v", g.Name, err)
+	}
+	if !isAggregate(v.t) || numElems(v.t) == 0 {
+		return nil, l.errAt(c.Start, "@%s is not a specialization_id object (type %s)", g.Name, v.t)
+	}
+	return v.elem(0), nil
+}
+
+// declare records the declaration of a SPIR-V friendly function, once.
+func (l *lowering) declare(name string, ret *llvmir.Type, params []*llvmir.Type, at int) error {
+	var sig strings.Builder
+	sig.WriteString(ret.String())
+	sig.WriteString(" (")
+	for i, p := range params {
+		if i > 0 {
+			sig.WriteString(", ")
+		}
+		sig.WriteString(p.String())
+	}
+	sig.WriteString(")")
+	if prev, ok := l.declTypes[name]; ok {
+		if prev != sig.String() {
+			return l.errAt(at, "@%s is needed as %s and as %s", name, prev, sig.String())
+		}
+		return nil
+	}
+	l.declTypes[name] = sig.String()
+	if g := l.m.Global(name); g != nil && l.kept(g) {
+		if g.Func == nil || g.Func.Type().String() != sig.String() {
+			return l.errAt(at, "@%s exists in the module with another type", name)
+		}
+		return nil
+	}
+	params2 := strings.TrimSuffix(strings.SplitN(sig.String(), " (", 2)[1], ")")
+	l.decls = append(l.decls, "declare "+ret.String()+" @"+name+"("+params2+")")
+	return nil
+}
+
+// emitNative emits the native form of a value of type ty whose default is
+// def: leaves first, depth first, then the composite. It returns the value
+// (text) standing for it.
+func (l *lowering) emitNative(fs *funcState, lines *[]string, ty *llvmir.Type, ids *[]scID, index *int, def *value, at int) (string, error) {
+	if !isAggregate(ty) {
+		if *index >= len(*ids) {
+			if def.isUndefLike() {
+				return "", l.errAt(at, "spec constant leaf of type %s has an undefined default", ty)
+			}
+			*ids = append(*ids, scID{id: (*ids)[len(*ids)-1].id + 1})
+		}
+		id := (*ids)[*index].id
+		*index++
+		params := []*llvmir.Type{typeI32, def.t}
+		name, err := mangleFunc(spirvSpecConstant, ty, params)
+		if err != nil {
+			return "", l.errAt(at, "%v", err)
+		}
+		args := "i32 " + strconv.FormatUint(uint64(id), 10) + ", " + def.typed()
+		if ty.Kind == llvmir.IntType && ty.Bits == 1 && def.t.Kind == llvmir.IntType && def.t.Bits == 8 {
+			// bool: the value is read as i8 and truncated, so that char and
+			// bool constants share one declaration.
+			if err := l.declare(name, typeI8, params, at); err != nil {
+				return "", err
+			}
+			v := fs.newValue()
+			*lines = append(*lines, v+" = call i8 @"+name+"("+args+")")
+			b := "%" + fs.names.name("tobool")
+			*lines = append(*lines, b+" = trunc i8 "+v+" to i1")
+			return b, nil
+		}
+		if err := l.declare(name, ty, params, at); err != nil {
+			return "", err
+		}
+		v := fs.newValue()
+		*lines = append(*lines, v+" = call "+ty.String()+" @"+name+"("+args+")")
+		return v, nil
+	}
+
+	n := numElems(ty)
+	elems := make([]string, 0, n)
+	types := make([]*llvmir.Type, 0, n)
+	for i := 0; i < n; i++ {
+		elTy := ty.Elem
+		if ty.Kind == llvmir.StructType {
+			elTy = ty.Fields[i]
+		}
+		ed, err := l.elemDefault(ty, elTy, def, i)
+		if err != nil {
+			return "", l.errAt(at, "%v", err)
+		}
+		types = append(types, elTy)
+		if ed.isUndefLike() {
+			// A padding field: passed as is, its ID used up.
+			if *index >= len(*ids) {
+				*ids = append(*ids, scID{id: (*ids)[len(*ids)-1].id + 1, undef: true})
+			}
+			*index++
+			elems = append(elems, ed.typed())
+			continue
+		}
+		v, err := l.emitNative(fs, lines, elTy, ids, index, ed, at)
+		if err != nil {
+			return "", err
+		}
+		elems = append(elems, elTy.String()+" "+v)
+	}
+	name, err := mangleFunc(spirvSpecConstantComposite, ty, types)
+	if err != nil {
+		return "", l.errAt(at, "%v", err)
+	}
+	if err := l.declare(name, ty, types, at); err != nil {
+		return "", err
+	}
+	v := fs.newValue()
+	*lines = append(*lines, v+" = call "+ty.String()+" @"+name+"("+strings.Join(elems, ", ")+")")
+	return v, nil
+}
+
+// elemDefault selects the default of element i of composite type ty from
+// def. For structs whose default-value type has padding, the element is
+// matched by byte offset (the returned type may have explicit padding
+// fields the default lacks); an element without a match is undef.
+func (l *lowering) elemDefault(ty, elTy *llvmir.Type, def *value, i int) (*value, error) {
+	if ty.Kind == llvmir.StructType {
+		if def.t.Kind != llvmir.StructType {
+			return nil, fmt.Errorf("default value of type %s for a spec constant of type %s", def.t, ty)
+		}
+		dvl, err := l.dl.Layout(def.t)
+		if err != nil {
+			return nil, err
+		}
+		padded, err := l.hasPadding(def.t, dvl)
+		if err != nil {
+			return nil, err
+		}
+		if padded {
+			rl, err := l.dl.Layout(ty)
+			if err != nil {
+				return nil, err
+			}
+			j := slices.Index(dvl.Offsets, rl.Offsets[i])
+			if j < 0 {
+				return &value{t: elTy, kind: vUndef}, nil
+			}
+			i = j
+		}
+	}
+	if i >= numElems(def.t) {
+		return nil, fmt.Errorf("default value of type %s has no element %d for a spec constant of type %s", def.t, i, ty)
+	}
+	return def.elem(i), nil
+}
+
+// hasPadding reports whether a struct layout has padding between or after
+// its elements (StructLayout::hasPadding).
+func (l *lowering) hasPadding(t *llvmir.Type, sl *llvmir.StructLayout) (bool, error) {
+	var sum uint64
+	for _, f := range t.Fields {
+		s, err := l.dl.AllocSize(f)
+		if err != nil {
+			return false, err
+		}
+		sum += s
+	}
+	return sl.Size != sum, nil
+}
+
+// nativeDescriptors computes the descriptor words of a native constant:
+// per reported leaf {ID, offset in the composite, store size}, and per
+// struct with tail padding {0xFFFFFFFF, offset, size} of that padding.
+func (l *lowering) nativeDescriptors(ty *llvmir.Type, ids []scID) ([]uint32, error) {
+	var words []uint32
+	k := 0
+	var offset uint64
+	var walk func(t *llvmir.Type, off *uint64) error
+	walk = func(t *llvmir.Type, off *uint64) error {
+		if k >= len(ids) {
+			return fmt.Errorf("internal error: fewer IDs than leaves of %s", ty)
+		}
+		if ids[k].undef {
+			k++
+			return nil
+		}
+		switch t.Kind {
+		case llvmir.ArrayType, llvmir.VectorType:
+			for i := uint64(0); i < t.Len; i++ {
+				if err := walk(t.Elem, off); err != nil {
+					return err
+				}
+			}
+			return nil
+		case llvmir.StructType:
+			sl, err := l.dl.Layout(t)
+			if err != nil {
+				return err
+			}
+			base := *off
+			local := *off
+			for i, f := range t.Fields {
+				local = *off + sl.Offsets[i]
+				if err := walk(f, &local); err != nil {
+					return err
+				}
+			}
+			if pad := base + sl.Size - local; pad > 0 {
+				words = append(words, props.PaddingID, uint32(local), uint32(pad))
+			}
+			*off += sl.Size
+			return nil
+		}
+		size, err := l.dl.StoreSize(t)
+		if err != nil {
+			return err
+		}
+		words = append(words, ids[k].id, uint32(*off), uint32(size))
+		k++
+		*off += size
+		return nil
+	}
+	err := walk(ty, &offset)
+	return words, err
+}
+
+// emitLoad emits the emulated read of a constant at offset off of the
+// run-time buffer: getelementptr i8 to the offset, bitcast to the
+// constant's pointer type (not for i1), load (i8 then trunc for i1).
+func (l *lowering) emitLoad(fs *funcState, lines *[]string, buf llvmir.Arg, off uint64, ty *llvmir.Type) (string, error) {
+	bt := buf.Type
+	if bt.Kind != llvmir.PtrType {
+		return "", fmt.Errorf("the run-time buffer argument is of type %s, expected a pointer", bt)
+	}
+	typed := bt.Elem != nil
+	ptrTo := func(t *llvmir.Type) *llvmir.Type {
+		if !typed {
+			return &llvmir.Type{Kind: llvmir.PtrType, AddrSpace: bt.AddrSpace}
+		}
+		return &llvmir.Type{Kind: llvmir.PtrType, AddrSpace: bt.AddrSpace, Elem: t}
+	}
+	gepTy := ptrTo(typeI8)
+	gep := "%" + fs.names.name("gep")
+	*lines = append(*lines, gep+" = getelementptr i8, "+bt.String()+" "+buf.Value+", i32 "+strconv.FormatUint(off, 10))
+	isBool := ty.Kind == llvmir.IntType && ty.Bits == 1
+	ptr, ptrTy := gep, gepTy
+	if !isBool {
+		bc := "%" + fs.names.name("bc")
+		ptrTy = ptrTo(ty)
+		*lines = append(*lines, bc+" = bitcast "+gepTy.String()+" "+gep+" to "+ptrTy.String())
+		ptr = bc
+	}
+	loadTy := ty
+	if isBool {
+		loadTy = typeI8
+	}
+	align, err := l.dl.ABIAlign(loadTy)
+	if err != nil {
+		return "", err
+	}
+	load := "%" + fs.names.name("load")
+	*lines = append(*lines, load+" = load "+loadTy.String()+", "+ptrTy.String()+" "+ptr+", align "+strconv.FormatUint(align, 10))
+	if !isBool {
+		return load, nil
+	}
+	tb := "%" + fs.names.name("tobool")
+	*lines = append(*lines, tb+" = trunc i8 "+load+" to i1")
+	return tb, nil
+}
+
+var (
+	typeI8  = &llvmir.Type{Kind: llvmir.IntType, Bits: 8}
+	typeI32 = &llvmir.Type{Kind: llvmir.IntType, Bits: 32}
+)
+
+// isSPIRTriple reports whether the triple's architecture is spir or spir64.
+func isSPIRTriple(triple string) bool {
+	arch, _, _ := strings.Cut(triple, "-")
+	return arch == "spir" || arch == "spir64"
+}
