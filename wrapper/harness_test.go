@@ -129,9 +129,9 @@ func runHarnessCases(t *testing.T, tc wrappertest.Toolchain) {
 			}
 			for _, pie := range []bool{true, false} {
 				exe := tc.Link(t, dir, fmt.Sprintf("harness-pie-%v", pie), pie, desc, []string{obj})
-				imageDir := t.TempDir()
-				got := tc.Run(t, exe, imageDir)
-				if want := wrappertest.Expect(t, images, opt, imageDir); got != want {
+				stem := filepath.Join(t.TempDir(), "image")
+				got := tc.Run(t, exe, stem)
+				if want := wrappertest.Expect(t, images, opt, stem); got != want {
 					t.Errorf("pie=%v: harness printed:\n%s\nwant:\n%s", pie, got, want)
 				}
 			}

@@ -139,9 +139,9 @@ func TestCommandLines(t *testing.T) {
 				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", rc, stdout, stderr)
 			}
 			exe := tc.Link(t, dir, "harness", true, "", []string{filepath.Join(dir, "w.o")})
-			imageDir := t.TempDir()
-			got := tc.Run(t, exe, imageDir)
-			if want := wrappertest.Expect(t, c.want(dir), c.opt, imageDir); got != want {
+			stem := filepath.Join(t.TempDir(), "image")
+			got := tc.Run(t, exe, stem)
+			if want := wrappertest.Expect(t, c.want(dir), c.opt, stem); got != want {
 				t.Errorf("harness printed:\n%s\nwant:\n%s", got, want)
 			}
 			// "-o -" writes the same object to standard output.

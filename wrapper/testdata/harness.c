@@ -28,9 +28,9 @@
  * the global descriptor of that name itself (objects without registration
  * functions).
  *
- * With HARNESS_IMAGE_DIR set, image i's bytes are also written to
- * $HARNESS_IMAGE_DIR/image<i>.bin (images of all registered descriptors
- * numbered in order).
+ * With HARNESS_IMAGE_STEM set, image i's bytes are also written to the file
+ * $HARNESS_IMAGE_STEM.<i> (images of all registered descriptors numbered in
+ * order), as clang-offload-extract --stem does.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -168,10 +168,10 @@ static void dump_image(sycl_device_binary img, unsigned i) {
     h *= 0x100000001b3ull;
   }
   printf(" data size=%zu fnv1a64=%016llx\n", n, (unsigned long long)h);
-  const char *dir = getenv("HARNESS_IMAGE_DIR");
-  if (dir) {
+  const char *stem = getenv("HARNESS_IMAGE_STEM");
+  if (stem) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/image%u.bin", dir, dumped);
+    snprintf(path, sizeof path, "%s.%u", stem, dumped);
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(img->BinaryStart, 1, n, f) != n || fclose(f) != 0)
       fail("cannot write the image file", i);

@@ -63,6 +63,11 @@ func AArch64(t testing.TB) Toolchain {
 		t.Fatalf("%s -print-file-name=ld-linux-aarch64.so.1: %q, %v", cc, out, err)
 	}
 	sysroot := filepath.Dir(filepath.Dir(loader)) // <sysroot>/lib/ld-linux-aarch64.so.1
+	probe := exec.Command(cc, "-x", "c", "-fsyntax-only", "-")
+	probe.Stdin = strings.NewReader("#include <stdio.h>\n#include <stdint.h>\n")
+	if out, err := probe.CombinedOutput(); err != nil {
+		testenv.Missing(t, "the aarch64 C library headers (Debian package libc6-dev-arm64-cross): "+strings.TrimSpace(string(out)))
+	}
 	return Toolchain{Host: "aarch64-unknown-linux-gnu", CC: cc, Runner: []string{qemu, "-L", sysroot}}
 }
 
@@ -91,15 +96,15 @@ func (tc Toolchain) Link(t testing.TB, dir, name string, pie bool, descSymbol st
 	return exe
 }
 
-// Run runs exe and returns its output. With imageDir set the harness writes
-// each image's bytes there (image<i>.bin).
-func (tc Toolchain) Run(t testing.TB, exe, imageDir string) string {
+// Run runs exe and returns its output. With stem set the harness writes
+// image i's bytes to the file <stem>.<i>.
+func (tc Toolchain) Run(t testing.TB, exe, stem string) string {
 	t.Helper()
 	argv := append(append([]string{}, tc.Runner...), exe)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = os.Environ()
-	if imageDir != "" {
-		cmd.Env = append(cmd.Env, "HARNESS_IMAGE_DIR="+imageDir)
+	if stem != "" {
+		cmd.Env = append(cmd.Env, "HARNESS_IMAGE_STEM="+stem)
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -115,9 +120,10 @@ func (tc Toolchain) Run(t testing.TB, exe, imageDir string) string {
 // after it, or, without registration functions, main registering the global
 // descriptor itself. Every value comes from the inputs: image and manifest
 // files are read, hashed and hex-encoded here. A compressed image (per opt's
-// rule) is checked instead: its bytes, written by the harness to imageDir,
-// must decompress to the input file, and the expected line describes them.
-func Expect(t testing.TB, images []wrapper.Image, opt wrapper.Options, imageDir string) string {
+// rule) is checked instead: its bytes, written by the harness to
+// <stem>.<i>, must decompress to the input file, and the expected line
+// describes them.
+func Expect(t testing.TB, images []wrapper.Image, opt wrapper.Options, stem string) string {
 	t.Helper()
 	var b strings.Builder
 	fmt.Fprintf(&b, "register 0 version=1 images=%d host_entries=null,null\n", len(images))
@@ -126,10 +132,10 @@ func Expect(t testing.TB, images []wrapper.Image, opt wrapper.Options, imageDir 
 		format := img.Format
 		if opt.Compress && len(data) > 0 && int64(len(data)) >= opt.CompressionThreshold {
 			format = wrapper.SYCL_DEVICE_BINARY_TYPE_COMPRESSED_NONE
-			if imageDir == "" {
-				t.Fatalf("image %d is compressed: Expect needs the harness's image directory", i)
+			if stem == "" {
+				t.Fatalf("image %d is compressed: Expect needs the stem of the harness's image files", i)
 			}
-			data = checkCompressed(t, filepath.Join(imageDir, fmt.Sprintf("image%d.bin", i)), data)
+			data = checkCompressed(t, fmt.Sprintf("%s.%d", stem, i), data)
 		}
 		fmt.Fprintf(&b, "image %d version=2 kind=%d format=%d\n", i, img.Kind, format)
 		fmt.Fprintf(&b, " target %s\n compile_opts %s\n link_opts %s\n", quote(img.Target), quote(img.CompileOptions), quote(img.LinkOptions))
@@ -177,7 +183,9 @@ func Expect(t testing.TB, images []wrapper.Image, opt wrapper.Options, imageDir 
 }
 
 // checkCompressed checks that the file called name is one zstd frame that
-// records its content size and decompresses to want, and returns its bytes.
+// records its content size and decompresses to want (with this module's
+// decoder, and with the zstd command where it is installed), and returns its
+// bytes.
 func checkCompressed(t testing.TB, name string, want []byte) []byte {
 	t.Helper()
 	got := readFile(t, name)
@@ -196,6 +204,12 @@ func checkCompressed(t testing.TB, name string, want []byte) []byte {
 	plain, err := dec.DecodeAll(got, nil)
 	if err != nil || !bytes.Equal(plain, want) {
 		t.Fatalf("%s: decompresses to %d bytes (%v), want the %d bytes of the input", name, len(plain), err, len(want))
+	}
+	if testenv.HaveTool("zstd") { // the reference decoder, where installed
+		plain, err := exec.Command("zstd", "-q", "-d", "-c", name).Output()
+		if err != nil || !bytes.Equal(plain, want) {
+			t.Fatalf("zstd -d %s: %d bytes (%v), want the %d bytes of the input", name, len(plain), err, len(want))
+		}
 	}
 	return got
 }
