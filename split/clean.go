@@ -277,6 +277,15 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 			mark(i)
 		}
 	}
+	// Entry points stay even when internalized (with AllowDeps a function
+	// that cannot be imported is), so that the module holds every name its
+	// symbol table lists; the reference would delete such a function and
+	// still list it.
+	for _, e := range p.Entries {
+		if p.st[e.Index] == stDef {
+			mark(int32(e.Index))
+		}
+	}
 	if whole {
 		for _, e := range ents {
 			if e.Alias != nil && !in.removed[e] && !discardable(e.Alias.Linkage) {

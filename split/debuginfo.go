@@ -122,17 +122,50 @@ func (p *Part) stripDeadDebugInfo(plan *llvmir.Plan) {
 }
 
 // constantGlobalExpr reports whether a DIGlobalVariableExpression
-// describes a constant (its expression computes the value with
-// DW_OP_constu/DW_OP_consts), which stays even without a variable.
+// describes a constant (DIExpression::isConstant: DW_OP_constu/consts C,
+// optionally DW_OP_stack_value and a fragment), which stays without a
+// variable.
 func constantGlobalExpr(m *llvmir.Module, e *llvmir.Entity) bool {
 	if e.Node == nil || e.Node.Special != "DIGlobalVariableExpression" {
 		return false
 	}
 	f := e.Node.Fields
+	var expr string
 	if n, _, _, ok := fieldRef(f, "expr"); ok {
-		if x := m.MD(n); x != nil && x.Node != nil {
-			f = x.Node.Fields
+		x := m.MD(n)
+		if x == nil || x.Node == nil || x.Node.Special != "DIExpression" {
+			return false
+		}
+		expr = x.Node.Fields
+	} else {
+		i := strings.Index(f, "!DIExpression(")
+		if i < 0 {
+			return false
+		}
+		expr = f[i+len("!DIExpression("):]
+		j := strings.IndexByte(expr, ')')
+		if j < 0 {
+			return false
+		}
+		expr = expr[:j]
+	}
+	var el []string
+	for _, t := range strings.Split(expr, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			el = append(el, t)
 		}
 	}
-	return strings.Contains(f, "DW_OP_constu") || strings.Contains(f, "DW_OP_consts")
+	if len(el) != 2 && len(el) != 3 && len(el) != 6 {
+		return false
+	}
+	if el[0] != "DW_OP_constu" && el[0] != "DW_OP_consts" {
+		return false
+	}
+	switch len(el) {
+	case 3:
+		return el[2] == "DW_OP_stack_value"
+	case 6:
+		return el[2] == "DW_OP_stack_value" && el[3] == "DW_OP_LLVM_fragment"
+	}
+	return true
 }
