@@ -69,7 +69,7 @@ var splitTests = []splitTest{
 	},
 	{
 		name: "only kernels are entry points with -emit-only-kernels-as-entry-points", file: "sycl-external.ll",
-		cfg:  Config{Scope: ScopePerModule, OnlyKernels: true},
+		cfg: Config{Scope: ScopePerModule, OnlyKernels: true},
 		mods: []want{
 			{syms: []string{"k"}, defines: []string{"k", "ext"}, absent: []string{"__builtin_thing", "helper"}},
 		},
