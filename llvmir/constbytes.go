@@ -283,9 +283,9 @@ func floatBytes(t *Type, text string) ([]byte, error) {
 		if hexKind == 'K' {
 			n = 10
 		}
-		if hexKind == 'M' {
-			// Two doubles: the first 16 digits are the high-order double,
-			// stored first.
+		if hexKind == 'M' || hexKind == 'L' {
+			// 0xL: the first 16 digits are the low 64 bits, the next 16 the
+			// high ones. 0xM: two doubles, the first one stored first.
 			if len(digits) != 32 {
 				return bad()
 			}

@@ -14,6 +14,13 @@ var exprOps = map[string]bool{
 	"insertelement": true, "shufflevector": true, "extractvalue": true, "insertvalue": true,
 }
 
+// castOps are the cast expressions: "op (T v to T2)".
+var castOps = map[string]bool{
+	"bitcast": true, "addrspacecast": true, "ptrtoint": true, "inttoptr": true, "trunc": true,
+	"zext": true, "sext": true, "fptrunc": true, "fpext": true, "fptoui": true, "fptosi": true,
+	"uitofp": true, "sitofp": true,
+}
+
 // exprFlags may follow a constant-expression opcode.
 var exprFlags = map[string]bool{
 	"inbounds": true, "nuw": true, "nsw": true, "exact": true, "nusw": true, "disjoint": true,
@@ -244,7 +251,8 @@ func (p *parser) parseExpr(c *Const) {
 				c.SrcType = t
 			} else {
 				c.Ops = append(c.Ops, p.parseValue(t))
-				if p.acceptIdent("to") {
+				if castOps[c.Op] {
+					p.expectIdent("to")
 					p.parseType()
 				}
 			}

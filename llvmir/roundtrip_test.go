@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sycbuild/sycbuild/bench/gen"
 	"github.com/sycbuild/sycbuild/internal/testenv"
 )
 
@@ -60,5 +61,62 @@ func TestRoundTripConformance(t *testing.T) {
 				t.Fatalf("an unedited Plan is not byte-identical:\n%s", out.Bytes())
 			}
 		})
+	}
+}
+
+// TestRoundTripGenerated round-trips generated modules of both pointer
+// syntaxes and checks what the scanner found against the generator's
+// shape.
+func TestRoundTripGenerated(t *testing.T) {
+	for _, typed := range []bool{false, true} {
+		c := gen.Small()
+		c.Kernels, c.Helpers, c.Body = 40, 15, 20
+		c.Typed = typed
+		src, err := gen.String(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Parse("gen.ll", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := m.Write(&out); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != src {
+			t.Fatalf("typed=%v: not byte-identical", typed)
+		}
+		kernels := 0
+		for _, f := range m.Functions() {
+			if f.Func.CallingConv != "spir_kernel" {
+				continue
+			}
+			kernels++
+			if len(f.Func.Calls) < c.CallsPerKernel || len(f.Func.Callees) == 0 {
+				t.Errorf("%s: %d calls", f.Name, len(f.Func.Calls))
+			}
+			if id, _ := m.Attrs(f).Get("sycl-module-id"); !strings.HasPrefix(id, "src") {
+				t.Errorf("%s: sycl-module-id %q", f.Name, id)
+			}
+		}
+		if kernels != c.Kernels {
+			t.Errorf("%d kernels, want %d", kernels, c.Kernels)
+		}
+		spec := m.Global(gen.SpecConstName)
+		n := 0
+		for _, f := range m.Functions() {
+			for _, call := range f.Func.Calls {
+				if call.Callee == spec {
+					n++
+					if call.Args[1].Points == nil || !strings.HasPrefix(call.Args[1].Points.Name, "_ZL3sc") {
+						t.Errorf("spec-constant argument points at %v", call.Args[1].Points)
+					}
+				}
+			}
+		}
+		if n != c.SpecConsts {
+			t.Errorf("%d spec-constant calls, want %d", n, c.SpecConsts)
+		}
 	}
 }
