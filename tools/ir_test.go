@@ -1,0 +1,79 @@
+package tools
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/sycbuild/sycbuild/internal/testenv"
+)
+
+func TestScanText(t *testing.T) {
+	tests := []struct {
+		name, src             string
+		llvm                  int
+		why                   string
+		kernels, externalDefs bool
+		triple                string
+	}{
+		{"typed pointers", "target triple = \"spir64-unknown-unknown\"\ndefine spir_kernel void @k(i32 addrspace(1)* %p) {\n  ret void\n}\n",
+			15, "typed pointers at line 2", true, false, "spir64-unknown-unknown"},
+		{"opaque, no new syntax", "define weak_odr dso_local spir_kernel void @k(ptr addrspace(1) %p) {\n  ret void\n}\n",
+			0, "", true, false, ""},
+		{"LLVM 19 attributes", "define spir_func range(i32 0, 5) i32 @f() #0 {\n  ret i32 1\n}\nattributes #0 = { memory(none) }\n",
+			19, `"range(i32 " at line 1 needs LLVM 19`, false, true, ""},
+		{"star in comments and strings", "; i8* in a comment\n@s = constant [3 x i8] c\"a*b\"\n!0 = !{!\"x*\"}\n",
+			0, "", false, false, ""},
+		{"SYCL_EXTERNAL helper only", "define dso_local spir_func void @helper() {\n  ret void\n}\ndefine linkonce_odr spir_func void @inl() {\n  ret void\n}\n",
+			0, "", false, true, ""},
+		{"nothing external", "define internal void @a() {\n  ret void\n}\ndefine linkonce_odr void @b() {\n  ret void\n}\ndeclare void @c()\n",
+			0, "", false, false, ""},
+		{"nvvm annotations", "define void @k(ptr %p) {\n  ret void\n}\n!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !\"kernel\", i32 1}\n",
+			0, "", true, true, ""},
+		{"quoted name", "define spir_kernel void @\"k (x)\"() {\n  ret void\n}\n", 0, "", true, false, ""},
+	}
+	for _, tt := range tests {
+		info := &IRInfo{}
+		scanText([]byte(tt.src), info)
+		if info.LLVM != tt.llvm || info.Why != tt.why || info.Kernels != tt.kernels || info.ExternalDefs != tt.externalDefs || info.Triple != tt.triple {
+			t.Errorf("%s: got LLVM %d (%s) kernels %v externals %v triple %q", tt.name, info.LLVM, info.Why, info.Kernels, info.ExternalDefs, info.Triple)
+		}
+	}
+}
+
+func TestScanBitcode(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "k.ll")
+	os.WriteFile(src, []byte("target triple = \"spir64-unknown-unknown\"\ndefine spir_kernel void @k() {\n  ret void\n}\n"), 0o644)
+	for _, v := range []int{15, 19} {
+		as := testenv.Tool(t, "llvm-as-"+itoa(v))
+		bc := filepath.Join(dir, "k"+itoa(v)+".bc")
+		if out, err := exec.Command(as, src, "-o", bc).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", as, err, out)
+		}
+		info, err := ScanIR(bc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !info.Bitcode || info.LLVM != v || info.Triple != "spir64-unknown-unknown" || !info.HasDeviceCode() {
+			t.Errorf("llvm-as-%d bitcode: %+v", v, info)
+		}
+	}
+}
+
+func TestBitcodeMalformed(t *testing.T) {
+	for _, data := range [][]byte{nil, []byte("BC"), []byte("BC\xc0\xde\x35\x14\x00\x00"), []byte("BC\xc0\xde\xff\xff\xff\xff\xff\xff"), []byte("not bitcode")} {
+		if _, _, err := bitcodeInfo(data); err == nil && len(data) < 6 {
+			t.Errorf("bitcodeInfo(%q) succeeded", data)
+		}
+	}
+}
+
+func FuzzBitcodeInfo(f *testing.F) {
+	f.Add([]byte("BC\xc0\xde\x35\x14\x00\x00\x05\x00\x00\x00\x62\x0c\x30\x24"))
+	f.Add([]byte{0xde, 0xc0, 0x17, 0x0b, 0, 0, 0, 0, 20, 0, 0, 0, 4, 0, 0, 0, 7, 0, 0, 1, 'B', 'C', 0xc0, 0xde})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		bitcodeInfo(data) // must not panic or hang
+	})
+}

@@ -1,0 +1,175 @@
+// Package tools holds sycbuild's adapters for the external tools of the
+// device-link stage (llvm-link, llvm-dis, llvm-as, llvm-spirv, spirv-val,
+// ocloc, llc, ptxas, fatbinary): finding them (the config's explicit path,
+// then PATH, including LLVM's versioned names such as llvm-spirv-15 and
+// llc-19), capturing their versions for the action cache, building their
+// command lines with the options the DPC++ driver uses, and saying how to
+// install what is missing. It also inspects device IR inputs (which LLVM
+// can read them, whether they hold device code) without running LLVM.
+//
+// The in-process tools (sycl-post-link, file-table-tform, llvm-foreach,
+// clang-offload-wrapper) live in the subpackages of this directory.
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Tool is an external tool found for a role.
+type Tool struct {
+	Role string // "llvm-spirv"
+	// Path is how commands name it: the name found on PATH
+	// ("llvm-spirv-15"), or the configured or discovered path.
+	Path    string
+	Version string // its version text, for the action cache
+}
+
+// role says how to find one tool.
+type role struct {
+	// llvm: an LLVM tool, installed as <name>-<major> (Debian) and
+	// sometimes as plain <name>, which is accepted only when its
+	// --version reports the wanted major version.
+	llvm bool
+	// pkg is the Debian package providing it ("%d": the LLVM version).
+	pkg string
+	// hint replaces "install the Debian package …" when Debian has none.
+	hint string
+	// cuda: also searched in the CUDA toolkit's bin directories
+	// ($CUDA_PATH/bin, /usr/local/cuda/bin) after PATH.
+	cuda bool
+}
+
+var roles = map[string]role{
+	"llvm-link":  {llvm: true, pkg: "llvm-%d"},
+	"llvm-dis":   {llvm: true, pkg: "llvm-%d"},
+	"llvm-as":    {llvm: true, pkg: "llvm-%d"},
+	"llvm-spirv": {llvm: true, pkg: "llvm-spirv-%d"},
+	"llc":        {llvm: true, pkg: "llvm-%d"},
+	"spirv-val":  {pkg: "spirv-tools"},
+	"ocloc":      {pkg: "intel-opencl-icd"},
+	"ptxas":      {hint: "install NVIDIA's CUDA toolkit (Debian: nvidia-cuda-toolkit, in non-free), or name it under tools:", cuda: true},
+	"fatbinary":  {hint: "install NVIDIA's CUDA toolkit (Debian: nvidia-cuda-toolkit, in non-free), or name it under tools:", cuda: true},
+}
+
+func cudaDirs() []string {
+	var dirs []string
+	if p := os.Getenv("CUDA_PATH"); p != "" {
+		dirs = append(dirs, filepath.Join(p, "bin"))
+	}
+	return append(dirs, "/usr/local/cuda/bin")
+}
+
+// NotFoundError says a tool is missing, what was tried, and how to get it.
+type NotFoundError struct {
+	Role  string
+	Tried []string // what was looked for ("llvm-spirv-15 on PATH")
+	Hint  string   // "install the Debian package llvm-spirv-15"
+}
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("%s was not found (looked for %s); %s", e.Role, strings.Join(e.Tried, ", "), e.Hint)
+}
+
+// Finder finds tools.
+type Finder struct {
+	// Configured maps roles to the executables the config names (paths
+	// relative to the working directory, or names to look up on PATH).
+	Configured map[string]string
+	// Versions captures and caches versions.
+	Versions *VersionCache
+}
+
+// Find returns the tool for a role. llvm is the LLVM major version wanted
+// for an LLVM tool (ignored for the others).
+func (f *Finder) Find(name string, llvm int) (*Tool, error) {
+	r, ok := roles[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown tool %q", name)
+	}
+	look := exec.LookPath
+	if c := f.Configured[name]; c != "" {
+		if _, err := lookConfigured(look, c); err != nil {
+			return nil, fmt.Errorf("tools.%s: %s: %w", name, c, err)
+		}
+		return f.tool(name, c, c)
+	}
+	var tried []string
+	if r.llvm {
+		versioned := fmt.Sprintf("%s-%d", name, llvm)
+		if _, err := look(versioned); err == nil {
+			return f.tool(name, versioned, versioned)
+		}
+		tried = append(tried, versioned+" on PATH")
+		if p, err := look(name); err == nil {
+			t, err := f.tool(name, name, p)
+			if err == nil && llvmMajor(t.Version) == llvm {
+				return t, nil
+			}
+			tried = append(tried, fmt.Sprintf("%s on PATH (%s is not LLVM %d)", name, p, llvm))
+		} else {
+			tried = append(tried, name+" on PATH")
+		}
+	} else {
+		if _, err := look(name); err == nil {
+			return f.tool(name, name, name)
+		}
+		tried = append(tried, name+" on PATH")
+		var dirs []string
+		if r.cuda {
+			dirs = cudaDirs()
+		}
+		for _, d := range dirs {
+			p := filepath.Join(d, name)
+			if isExecutable(p) {
+				return f.tool(name, p, p)
+			}
+			tried = append(tried, p)
+		}
+	}
+	hint := r.hint
+	if hint == "" {
+		pkg := r.pkg
+		if strings.Contains(pkg, "%d") {
+			pkg = fmt.Sprintf(pkg, llvm)
+		}
+		hint = "install the Debian package " + pkg
+	}
+	return nil, &NotFoundError{Role: name, Tried: tried, Hint: hint}
+}
+
+func (f *Finder) tool(role, printed, path string) (*Tool, error) {
+	v, err := f.Versions.Version(role, path)
+	if err != nil {
+		return nil, err
+	}
+	return &Tool{Role: role, Path: printed, Version: v}, nil
+}
+
+// lookConfigured checks a configured executable: a path must be an
+// executable file, a bare name must be on PATH.
+func lookConfigured(look func(string) (string, error), c string) (string, error) {
+	if !strings.Contains(c, "/") {
+		return look(c)
+	}
+	fi, err := os.Stat(c)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", errors.New("no such file")
+	case err != nil:
+		return "", err
+	case fi.IsDir() || fi.Mode()&0o111 == 0:
+		return "", errors.New("not an executable file")
+	}
+	return c, nil
+}
+
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+}

@@ -1,0 +1,115 @@
+package tools
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// fakeTool writes an executable script into dir.
+func fakeTool(t *testing.T, dir, name, script string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestFind(t *testing.T) {
+	bin := t.TempDir()
+	runs := filepath.Join(t.TempDir(), "runs")
+	fakeTool(t, bin, "llvm-spirv-15", `echo run >> `+runs+`; echo "Debian LLVM version 15.0.6"`)
+	fakeTool(t, bin, "llvm-as", `echo "LLVM version 14.0.6"`)
+	fakeTool(t, bin, "llc", `echo "Ubuntu LLVM version 19.1.1"`)
+	fakeTool(t, bin, "ocloc", `[ "$1 $2" = "query OCL_DRIVER_VERSION" ] && printf '22.43.24595 ' > OCL_DRIVER_VERSION`)
+	fakeTool(t, bin, "spirv-val", `exit 1`) // no version: identified by its hash
+	t.Setenv("PATH", bin)
+	t.Setenv("CUDA_PATH", filepath.Join(bin, "cuda"))
+	cacheFile := filepath.Join(t.TempDir(), "tools")
+	f := &Finder{Versions: LoadVersionCache(cacheFile), Configured: map[string]string{"ptxas": "./no/ptxas"}}
+
+	tests := []struct {
+		role    string
+		llvm    int
+		path    string
+		version string
+		err     string
+	}{
+		{"llvm-spirv", 15, "llvm-spirv-15", "Debian LLVM version 15.0.6", ""},
+		{"llc", 19, "llc", "Ubuntu LLVM version 19.1.1", ""},
+		{"ocloc", 0, "ocloc", "ocloc driver 22.43.24595", ""},
+		{"llvm-as", 15, "", "", "llvm-as was not found (looked for llvm-as-15 on PATH, llvm-as on PATH (" + bin + "/llvm-as is not LLVM 15)); install the Debian package llvm-15"},
+		{"llvm-link", 19, "", "", "llvm-link was not found (looked for llvm-link-19 on PATH, llvm-link on PATH); install the Debian package llvm-19"},
+		{"fatbinary", 0, "", "", "fatbinary was not found (looked for fatbinary on PATH, " + bin + "/cuda/bin/fatbinary, /usr/local/cuda/bin/fatbinary); install NVIDIA's CUDA toolkit (Debian: nvidia-cuda-toolkit, in non-free), or name it under tools:"},
+		{"ptxas", 0, "", "", "tools.ptxas: ./no/ptxas: no such file"},
+	}
+	for _, tt := range tests {
+		tool, err := f.Find(tt.role, tt.llvm)
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("Find(%s) error:\n got %v\nwant %s", tt.role, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Find(%s): %v", tt.role, err)
+			continue
+		}
+		if tool.Path != tt.path || tool.Version != tt.version {
+			t.Errorf("Find(%s) = %+v", tt.role, tool)
+		}
+	}
+	var nf *NotFoundError
+	if _, err := f.Find("ocloc-x", 0); err == nil || errors.As(err, &nf) {
+		t.Errorf("unknown role: %v", err)
+	}
+	sv, err := f.Find("spirv-val", 0)
+	if err != nil || !strings.HasPrefix(sv.Version, "sha256:") {
+		t.Errorf("spirv-val without a version: %+v %v", sv, err)
+	}
+	if err := f.Versions.Save(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A second finder reads the cache: no --version runs again, until the
+	// tool changes.
+	f2 := &Finder{Versions: LoadVersionCache(cacheFile)}
+	f2.Find("llvm-spirv", 15)
+	if b, _ := os.ReadFile(runs); strings.Count(string(b), "run") != 1 {
+		t.Errorf("llvm-spirv-15 --version ran %d times", strings.Count(string(b), "run"))
+	}
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(filepath.Join(bin, "llvm-spirv-15"), later, later)
+	f2.Find("llvm-spirv", 15)
+	if b, _ := os.ReadFile(runs); strings.Count(string(b), "run") != 2 {
+		t.Errorf("after an update, --version ran %d times in all", strings.Count(string(b), "run"))
+	}
+
+	// Configured tools: a name on PATH, or a path.
+	f3 := &Finder{Versions: LoadVersionCache(""), Configured: map[string]string{"llvm-spirv": bin + "/llvm-spirv-15", "llc": "llvm-spirv-15"}}
+	if tool, err := f3.Find("llvm-spirv", 15); err != nil || tool.Path != bin+"/llvm-spirv-15" {
+		t.Errorf("configured path: %+v %v", tool, err)
+	}
+	if tool, err := f3.Find("llc", 19); err != nil || tool.Path != "llvm-spirv-15" {
+		t.Errorf("configured name: %+v %v", tool, err)
+	}
+}
+
+func TestLLVMMajor(t *testing.T) {
+	for in, want := range map[string]int{
+		"Debian LLVM version 15.0.6 Optimized build.": 15,
+		"LLVM (http://llvm.org/): LLVM version 19.1.7": 19,
+		"SPIRV-Tools v2023.1": 0,
+	} {
+		if got := llvmMajor(in); got != want {
+			t.Errorf("llvmMajor(%q) = %d", in, got)
+		}
+	}
+}
