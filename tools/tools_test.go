@@ -104,9 +104,9 @@ func TestFind(t *testing.T) {
 
 func TestLLVMMajor(t *testing.T) {
 	for in, want := range map[string]int{
-		"Debian LLVM version 15.0.6 Optimized build.": 15,
+		"Debian LLVM version 15.0.6 Optimized build.":  15,
 		"LLVM (http://llvm.org/): LLVM version 19.1.7": 19,
-		"SPIRV-Tools v2023.1": 0,
+		"SPIRV-Tools v2023.1":                          0,
 	} {
 		if got := llvmMajor(in); got != want {
 			t.Errorf("llvmMajor(%q) = %d", in, got)
