@@ -29,7 +29,7 @@ func (r *run) makeGroup(i int) (res groupResult) {
 	res.modified = joined
 	for _, q := range parts {
 		res.warnings = append(res.warnings, q.Warnings...)
-		mod := &Module{Part: q, Plan: q.Plan()}
+		mod := &Module{Part: q, Plan: q.Plan(), M: r.m, Cloned: r.sp.Splits() || len(parts) > 1}
 		if r.o.SpecConst != SpecConstOff || r.o.DefaultSpecConstImage {
 			changed, def, err := r.specConstants(mod)
 			if err != nil {

@@ -13,6 +13,12 @@ import (
 type Module struct {
 	Part *split.Part
 	Plan *llvmir.Plan
+	// M is the input module the part and the plan are made of; Cloned says
+	// the part was extracted from it (a split happened), as opposed to
+	// being the input module itself: LLVM's use lists, and so the order in
+	// which spec-constant calls are visited, differ between the two.
+	M      *llvmir.Module
+	Cloned bool
 	// DefaultValues marks a copy whose specialization constants are
 	// replaced by their default values
 	// (-generate-device-image-default-spec-consts); it gets the next ID.
