@@ -266,13 +266,11 @@ func TestNoPartialOutputs(t *testing.T) {
 		args        []string
 		want        string
 	}{
-		{"properties", twoUnits, []string{"-properties", "-split=kernel", "-S", "-o", "o.table"},
-			"sycl-post-link: -properties: property sets are not implemented in this build"},
 		// SYCL and ESIMD entry points make two modules even with "auto".
 		{"split with ir output", esimdMix, []string{"-ir-output-only", "-split=auto", "-S", "-o", "o.ll"},
 			"sycl-post-link: some modules had to be split, '-ir-output-only' can't be used"},
 		{"spec constants used", twoUnits + specConstUser, []string{"-split=kernel", "-spec-const=native", "-symbols", "-S", "-o", "o.table"},
-			"sycl-post-link: specialization constants are used but not implemented in this build (-spec-const, -generate-device-image-default-spec-consts)"},
+			"sycl-post-link: <stdin>:23:3: the symbolic ID of this spec constant is not a string constant"},
 		{"parse error", "define void @f( {\n", []string{"-symbols", "-S", "-o", "o.table"},
 			"sycl-post-link: <stdin>:2:1: error: expected a type"},
 		{"missing input", "", []string{"-symbols", "-o", "o.table", "missing.ll"},

@@ -11,6 +11,9 @@ import (
 
 // finish writes the recorded edits into the plan and fills the result.
 func (l *lowering) finish(res *Result) error {
+	if l.p == nil {
+		return l.result(res)
+	}
 	// Rewritten bodies, and the globals they still reference.
 	refs := map[string]bool{}
 	rewritten := map[*llvmir.Entity]bool{}
@@ -33,7 +36,9 @@ func (l *lowering) finish(res *Result) error {
 	// discardable when unused.
 	if len(l.funcs) > 0 {
 		for _, e := range l.m.Entities {
-			if !l.kept(e) || rewritten[e] {
+			// Metadata counts whatever the plan keeps of it: a global it
+			// names stays.
+			if e.Kind.IsGlobalValue() && !l.kept(e) || rewritten[e] || (e.Func != nil && !l.defines(e)) {
 				continue
 			}
 			for _, g := range e.Globals {
@@ -62,7 +67,34 @@ func (l *lowering) finish(res *Result) error {
 		l.p.Add(llvmir.KindFunction, d)
 	}
 
-	// Named metadata, with uniqued nodes as LLVM keeps them.
+	if err := l.result(res); err != nil {
+		return err
+	}
+	l.metadata()
+	return nil
+}
+
+// result fills the spec constants and default-value bytes of the result.
+func (l *lowering) result(res *Result) error {
+	for _, sym := range l.order {
+		words := l.descs[sym]
+		descs := make([]props.SpecConstDesc, 0, len(words)/3)
+		for i := 0; i+2 < len(words); i += 3 {
+			descs = append(descs, props.SpecConstDesc{ID: words[i], Offset: words[i+1], Size: words[i+2]})
+		}
+		res.SpecConsts = append(res.SpecConsts, props.SpecConst{SymID: sym, Descs: descs})
+	}
+	for _, d := range l.defaults {
+		if err := l.appendDefaultBytes(&res.Defaults, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// metadata adds the two named metadata, with uniqued nodes as LLVM keeps
+// them.
+func (l *lowering) metadata() {
 	nodeIDs := map[string]int{}
 	node := func(text string) string {
 		if id, ok := nodeIDs[text]; ok {
@@ -84,25 +116,13 @@ func (l *lowering) finish(res *Result) error {
 		}
 		b.WriteString("}")
 		scOps = append(scOps, node(b.String()))
-		descs := make([]props.SpecConstDesc, 0, len(words)/3)
-		for i := 0; i+2 < len(words); i += 3 {
-			descs = append(descs, props.SpecConstDesc{ID: words[i], Offset: words[i+1], Size: words[i+2]})
-		}
-		res.SpecConsts = append(res.SpecConsts, props.SpecConst{SymID: sym, Descs: descs})
 	}
 	var defOps []string
 	for _, d := range l.defaults {
 		defOps = append(defOps, node("!{"+d.typed()+"}"))
-		if err := l.appendDefaultBytes(&res.Defaults, d); err != nil {
-			return err
-		}
 	}
 	l.namedMD(mdSpecConsts, scOps)
 	l.namedMD(mdDefaults, defOps)
-	if l.o.Mode == DefaultValues && l.m.NamedMD(MDDefaultValueModule) == nil {
-		l.p.Add(llvmir.KindNamedMD, "!"+MDDefaultValueModule+" = !{}")
-	}
-	return nil
 }
 
 // namedMD appends ops to named metadata name, creating it (possibly empty)

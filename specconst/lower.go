@@ -39,9 +39,6 @@ const (
 	syclAlloca      = "llvm.sycl.alloca"
 	mdSpecConsts    = "sycl.specialization-constants"
 	mdDefaults      = "sycl.specialization-constants-default-values"
-	// MDDefaultValueModule marks a module whose spec constants were
-	// replaced by their defaults.
-	MDDefaultValueModule = "sycl.specialization-constants-default-values-module"
 )
 
 // Options configure one lowering.
@@ -50,6 +47,9 @@ type Options struct {
 	// Kept reports whether an entity of the module is in the output module
 	// the plan writes; nil means all are.
 	Kept func(*llvmir.Entity) bool
+	// Defines reports whether a kept function is written with its body
+	// (only those calls are lowered); nil means as in the module.
+	Defines func(*llvmir.Entity) bool
 	// Cloned says the output module was extracted from the input (a split
 	// happened); it decides the order in which calls are visited (see
 	// props.CallSites).
@@ -140,7 +140,12 @@ func (f *funcState) newValue() string {
 // by plan p (built over m), recording the edits in p: rewritten function
 // bodies, new declarations of the SPIR-V friendly functions, the
 // spec-constant named metadata, and the removal of what the lowering left
-// unused. Errors name the file, line and column of the offending call.
+// unused. With a nil plan it only computes the Result (what the property
+// sets need). Errors name the file, line and column of the offending call.
+//
+// A module whose spec constants were replaced by their defaults is marked
+// by named metadata sycl.specialization-constants-default-values-module;
+// the caller adds it when writing (split.AddStatus).
 func Lower(m *llvmir.Module, p *llvmir.Plan, o Options) (*Result, error) {
 	if o.Mode < Native || o.Mode > DefaultValues {
 		return nil, fmt.Errorf("specconst: invalid mode %v", o.Mode)
@@ -164,7 +169,7 @@ func Lower(m *llvmir.Module, p *llvmir.Plan, o Options) (*Result, error) {
 		if !alloca && !isSpecConstFunc(f.Name) {
 			continue
 		}
-		sites := props.CallSites(m, f, l.kept, o.Cloned)
+		sites := props.CallSites(m, f, l.defines, o.Cloned)
 		if len(sites) > 0 {
 			res.Modified = true
 			l.lowered[f] = true
@@ -182,6 +187,17 @@ func Lower(m *llvmir.Module, p *llvmir.Plan, o Options) (*Result, error) {
 }
 
 func (l *lowering) kept(e *llvmir.Entity) bool { return l.o.Kept == nil || l.o.Kept(e) }
+
+// defines reports whether the output module has e's body.
+func (l *lowering) defines(e *llvmir.Entity) bool {
+	if !l.kept(e) || e.Func == nil {
+		return false
+	}
+	if l.o.Defines != nil {
+		return l.o.Defines(e)
+	}
+	return !e.Func.Declaration
+}
 
 // errAt returns an error located at a source offset.
 func (l *lowering) errAt(off int, format string, args ...any) error {
