@@ -34,6 +34,9 @@ type Options struct {
 	Trace *Trace
 	// StateDir holds the build log; "" caches nothing (everything runs).
 	StateDir string
+	// Self is how printed commands name the sycbuild executable (the dry
+	// run's in-process and llvm-foreach lines, -v); "" is "sycbuild".
+	Self string
 	// Dir is the directory relative paths are relative to, and the
 	// external commands' working directory; "" is the current one.
 	// In-process tools resolve paths against the process's working
@@ -215,7 +218,7 @@ func (b *builder) do(ctx, stop context.Context, pool Pool, a *Action) {
 	}
 	b.prog.started(a.Desc)
 	if b.opt.Verbose {
-		b.prog.Printf("%s", ShellQuote(a.Argv))
+		b.prog.Printf("%s", ShellQuote(b.printed(a)))
 	}
 	t0 := time.Now()
 	out := newTail()
@@ -268,6 +271,22 @@ func (b *builder) explain(name string, reasons []string) {
 	for _, r := range reasons {
 		b.prog.Printf("sycbuild explain: %s: %s", name, r)
 	}
+}
+
+func (b *builder) self() string {
+	if b.opt.Self == "" {
+		return "sycbuild"
+	}
+	return b.opt.Self
+}
+
+// printed is an action's command line as printed: an in-process tool's
+// Argv[0] is the sycbuild executable as the user can run it.
+func (b *builder) printed(a *Action) []string {
+	if a.Main == nil {
+		return a.Argv
+	}
+	return append([]string{b.self()}, a.Argv[1:]...)
 }
 
 // path resolves a graph path against Options.Dir.

@@ -67,10 +67,10 @@ func (b *builder) dryRun() error {
 		}
 		if a.Fanout != nil {
 			for k := range a.Fanout.Steps {
-				fmt.Fprintln(w, ShellQuote(a.Fanout.ForeachCommand(k)))
+				fmt.Fprintln(w, ShellQuote(a.Fanout.ForeachCommand(b.self(), k)))
 			}
 		} else {
-			fmt.Fprintln(w, ShellQuote(a.Argv))
+			fmt.Fprintln(w, ShellQuote(b.printed(a)))
 		}
 	}
 	return nil

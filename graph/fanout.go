@@ -24,9 +24,6 @@ type Fanout struct {
 	List  *Node  // the input file list
 	Dir   string // the directory the outputs go to
 	Steps []*Step
-	// Self is how the dry run names the sycbuild executable in its
-	// "<Self> llvm-foreach …" lines.
-	Self string
 }
 
 // Step is one command of the chain.
@@ -171,10 +168,11 @@ func (j *job) name() string {
 }
 
 // ForeachCommand returns step k as the llvm-foreach command line that does
-// the same for every item (what the dry run prints).
-func (f *Fanout) ForeachCommand(k int) []string {
+// the same for every item (what the dry run prints); self names the
+// sycbuild executable.
+func (f *Fanout) ForeachCommand(self string, k int) []string {
 	s := f.Steps[k]
-	argv := []string{f.Self, "llvm-foreach"}
+	argv := []string{self, "llvm-foreach"}
 	// Lists in the order their placeholders first occur (the reference
 	// pairs placeholders with lists in that order).
 	ins := append([]StepInput(nil), s.In...)

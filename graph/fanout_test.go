@@ -21,7 +21,6 @@ func fanoutBuild(t *testing.T, items ...string) (*testBuild, *Action) {
 	f := &Fanout{
 		List: tb.g.File("mods.list", List),
 		Dir:  "out",
-		Self: "sycbuild",
 		Steps: []*Step{
 			{Tool: shTool, Args: []string{"-c", `tr a-z A-Z < "$1" > "$2"`, "sh", "mod.src", "mod.up"},
 				In: []StepInput{{"mod.src", -1}}, Out: &StepOutput{"mod.up", "up", tb.g.File("out/up.list", List)}},
@@ -98,7 +97,7 @@ func TestFanoutForeachCommand(t *testing.T) {
 		`sycbuild llvm-foreach --in-file-list=out/up.list --in-replace=mod.up --in-file-list=mods.list --in-replace=mod.src --out-replace=mod.rev --out-dir=out --out-ext=rev --out-file-list=out/rev.list --deterministic -- sh -c 'rev "$1" > "$2"; cat "$3" >> "$2"' sh mod.up mod.rev mod.src`,
 	}
 	for k := range f.Steps {
-		if got := ShellQuote(f.ForeachCommand(k)); got != want[k] {
+		if got := ShellQuote(f.ForeachCommand("sycbuild", k)); got != want[k] {
 			t.Errorf("step %d:\n got %s\nwant %s", k, got, want[k])
 		}
 	}

@@ -82,8 +82,9 @@ type Action struct {
 	// executable; an output path may appear as a whole argument or after an
 	// '=' ("-o", "out.bc" or "--create=out.fatbin"), and is replaced there
 	// by a temporary name while the command runs (outputs appear atomically).
-	// For an in-process tool Argv is how -n prints it ("sycbuild",
-	// "sycl-post-link", args…) and Main receives Argv[2:].
+	// For an in-process tool Argv is "sycbuild", the tool's name, then its
+	// arguments, which Main receives (Argv[2:]); printed commands put
+	// Options.Self in place of "sycbuild".
 	Argv []string
 	// Main, if set, runs the action in-process.
 	Main MainFunc

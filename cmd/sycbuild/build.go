@@ -1,13 +1,322 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
 
+	"github.com/sycbuild/sycbuild/configs"
+	"github.com/sycbuild/sycbuild/graph"
+	"github.com/sycbuild/sycbuild/pipeline"
+	"github.com/sycbuild/sycbuild/tools"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
+// Exit statuses of the build mode.
+const (
+	exitFailed      = 1   // an action failed
+	exitUsage       = 2   // bad flags, bad config, missing tools
+	exitInterrupted = 130 // SIGINT or SIGTERM (128 + SIGINT)
+)
+
+// buildFlags are the build mode's command-line flags, parsed in one place.
+type buildFlags struct {
+	config    string
+	jobs      int
+	keepGoing bool
+	dryRun    bool
+	verbose   bool
+	explain   bool
+	trace     string
+	dotOut    string // graph subcommand: -o
+}
+
+func parseBuildFlags(name string, args []string, stderr io.Writer, graphMode bool) (*buildFlags, error) {
+	f := &buildFlags{}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.config, "config", "targets.yaml", "the build description (`targets.yaml`)")
+	if graphMode {
+		fs.StringVar(&f.dotOut, "o", "", "write the DOT graph to `file` instead of standard output")
+	} else {
+		fs.IntVar(&f.jobs, "j", 0, "run `N` jobs in parallel in total (default: the config's jobs, make's jobserver, or one per CPU)")
+		fs.BoolVar(&f.keepGoing, "k", false, "keep going: run everything that does not depend on a failed action")
+		fs.BoolVar(&f.dryRun, "n", false, "print the commands that would run, as a shell script, and run nothing")
+		fs.BoolVar(&f.verbose, "v", false, "print each command as it runs")
+		fs.BoolVar(&f.explain, "explain", false, "say why each action runs")
+		fs.StringVar(&f.trace, "trace", "", "write a Chrome trace of the build to `file`")
+	}
+	fs.Usage = func() {
+		if graphMode {
+			fmt.Fprintf(stderr, "Usage: sycbuild graph [-config targets.yaml] [-o file.dot]\n\nWrites the build graph in Graphviz's DOT language.\n\n")
+		} else {
+			fmt.Fprintf(stderr, "Usage: sycbuild [-config targets.yaml] [build flags]\n\nBuilds the host object the config describes (docs/targets.md).\n\n")
+		}
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", name, fs.Arg(0))
+		fs.Usage()
+		return nil, errors.New("usage")
+	}
+	if f.jobs < 0 {
+		return nil, fmt.Errorf("%s: -j must be at least 1", name)
+	}
+	return f, nil
+}
+
 // build runs the build mode (sycbuild -config targets.yaml).
 func build(args []string, stdio clopt.Stdio) int {
-	fmt.Fprintln(stdio.Err, "sycbuild: build mode is not yet available in this build; see 'sycbuild help'")
-	return 2
+	f, err := parseBuildFlags("sycbuild", args, stdio.Err, false)
+	if err != nil {
+		return flagStatus(err, stdio.Err)
+	}
+	s, code := setUp(f, stdio)
+	if s == nil {
+		return code
+	}
+	defer s.restore()
+	if f.trace != "" {
+		s.opt.Trace = graph.NewTrace()
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	res, err := s.plan.Graph.Build(ctx, s.opt)
+	s.opt.Progress.Close()
+	if !f.dryRun {
+		if serr := s.versions.Save(); serr != nil && err == nil {
+			err = serr
+		}
+	}
+	if f.trace != "" {
+		if terr := s.opt.Trace.WriteFile(f.trace); terr != nil {
+			fmt.Fprintf(stdio.Err, "sycbuild: writing the trace: %v\n", terr)
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintln(stdio.Err, "sycbuild: interrupted")
+		return exitInterrupted
+	case errors.Is(err, graph.ErrFailed):
+		fmt.Fprintf(stdio.Err, "sycbuild: %v\n", err)
+		return exitFailed
+	case err != nil:
+		fmt.Fprintf(stdio.Err, "sycbuild: %v\n", err)
+		return exitFailed
+	}
+	fmt.Fprintln(stdio.Err, summary(s.plan, res, f.dryRun))
+	return 0
+}
+
+// graphCommand runs "sycbuild graph": the build graph as DOT.
+func graphCommand(args []string, stdio clopt.Stdio) int {
+	f, err := parseBuildFlags("sycbuild graph", args, stdio.Err, true)
+	if err != nil {
+		return flagStatus(err, stdio.Err)
+	}
+	f.dryRun = true // nothing is built; tool versions are not saved
+	s, code := setUp(f, stdio)
+	if s == nil {
+		return code
+	}
+	defer s.restore()
+	w := stdio.Out
+	if f.dotOut != "" {
+		out, err := os.Create(f.dotOut)
+		if err != nil {
+			fmt.Fprintf(stdio.Err, "sycbuild: %v\n", err)
+			return exitFailed
+		}
+		defer out.Close()
+		w = out
+	}
+	if err := s.plan.Graph.WriteDOT(w); err != nil {
+		fmt.Fprintf(stdio.Err, "sycbuild: %v\n", err)
+		return exitFailed
+	}
+	return 0
+}
+
+func flagStatus(err error, stderr io.Writer) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err.Error() != "usage" && !strings.Contains(err.Error(), "flag provided but not defined") {
+		fmt.Fprintln(stderr, err)
+	}
+	return exitUsage
+}
+
+// session is a planned build: the config's directory is the working
+// directory until restore.
+type session struct {
+	plan     *pipeline.Plan
+	opt      graph.Options
+	versions *tools.VersionCache
+	restore  func()
+}
+
+// setUp loads the config, moves into its directory (every path of the
+// build is relative to it, so commands and outputs do not depend on where
+// the project lives), picks the job pool and plans the build. On failure it
+// has printed why and returns the exit status.
+func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
+	errf := func(format string, args ...any) { fmt.Fprintf(stdio.Err, "sycbuild: "+format+"\n", args...) }
+	cfg, err := configs.Load(f.config)
+	if err != nil {
+		var list configs.ErrorList
+		if errors.As(err, &list) {
+			fmt.Fprintln(stdio.Err, err)
+		} else {
+			errf("%v", err)
+		}
+		return nil, exitUsage
+	}
+	self := selfCommand()
+	for _, p := range []*string{&f.trace, &f.dotOut} {
+		if *p != "" {
+			if abs, err := filepath.Abs(*p); err == nil {
+				*p = abs
+			}
+		}
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		errf("%v", err)
+		return nil, exitUsage
+	}
+	restore := func() {}
+	if cfg.Dir != "." {
+		if err := os.Chdir(cfg.Dir); err != nil {
+			errf("%v", err)
+			return nil, exitUsage
+		}
+		restore = func() { os.Chdir(wd) }
+	}
+	fail := func(code int) (*session, int) { restore(); return nil, code }
+
+	stateDir := filepath.Join(cfg.BuildDir, pipeline.StateDirName)
+	versions := tools.LoadVersionCache(filepath.Join(stateDir, "tools"))
+	warn := func(msg string) { fmt.Fprintln(stdio.Err, "sycbuild: "+msg) }
+	plan, err := pipeline.New(cfg, pipeline.Options{Versions: versions, Warn: warn})
+	if err != nil {
+		fmt.Fprintln(stdio.Err, err)
+		return fail(exitUsage)
+	}
+	tty := false
+	if file, ok := stdio.Err.(*os.File); ok {
+		tty = graph.IsTerminal(file)
+	}
+	opt := graph.Options{
+		KeepGoing: f.keepGoing,
+		DryRun:    f.dryRun,
+		Script:    stdio.Out,
+		Explain:   f.explain,
+		Verbose:   f.verbose,
+		Progress:  graph.NewProgress(stdio.Err, tty),
+		StateDir:  plan.StateDir,
+		Self:      self,
+	}
+	if f.dryRun {
+		if cfg.Dir != "." {
+			fmt.Fprintf(stdio.Out, "cd %s\n", graph.ShellQuote([]string{cfg.Dir}))
+		}
+	} else {
+		pool, err := choosePool(f.jobs, cfg.Jobs, warn)
+		if err != nil {
+			errf("%v", err)
+			return fail(exitUsage)
+		}
+		opt.Pool = pool
+		restore = chain(restore, func() { pool.Close() })
+	}
+	return &session{plan: plan, opt: opt, versions: versions, restore: restore}, 0
+}
+
+func chain(a, b func()) func() { return func() { b(); a() } }
+
+// choosePool picks the job pool: -j on the command line; else make's
+// jobserver when sycbuild runs under make -jN; else the config's jobs;
+// else one job per CPU.
+func choosePool(flagJobs, cfgJobs int, warn func(string)) (graph.Pool, error) {
+	if flagJobs > 0 {
+		return graph.NewPool(flagJobs), nil
+	}
+	if auth := graph.JobserverAuth(os.Getenv("MAKEFLAGS")); auth != "" {
+		pool, err := graph.OpenJobserver(auth)
+		if err == nil {
+			return pool, nil
+		}
+		// As make itself does for a sub-make cut off from the jobserver.
+		warn(fmt.Sprintf("warning: make's jobserver is unavailable (%v): using -j1. Mark the recipe with '+' to share make's jobs.", err))
+		return graph.NewPool(1), nil
+	}
+	if cfgJobs > 0 {
+		return graph.NewPool(cfgJobs), nil
+	}
+	return graph.NewPool(runtime.NumCPU()), nil
+}
+
+// selfCommand is how printed commands name this executable: as typed when
+// found on PATH, else its absolute path (commands are printed for the
+// config's directory).
+func selfCommand() string {
+	arg0 := os.Args[0]
+	if !strings.Contains(arg0, "/") {
+		return arg0
+	}
+	if abs, err := filepath.Abs(arg0); err == nil {
+		return abs
+	}
+	return arg0
+}
+
+// interruptible returns a context cancelled by the first SIGINT or SIGTERM;
+// a second one ends the process at once.
+func interruptible() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-done:
+			return
+		}
+		select {
+		case <-sigs:
+			os.Exit(exitInterrupted)
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		close(done)
+		signal.Stop(sigs)
+		cancel()
+	}
+}
+
+// summary is the last line of a build.
+func summary(plan *pipeline.Plan, r *graph.Result, dry bool) string {
+	if dry {
+		return fmt.Sprintf("sycbuild: dry run: %d of %d actions would run", r.Ran, r.Actions)
+	}
+	s := fmt.Sprintf("sycbuild: %s: %d actions run, %d up to date", plan.Output, r.Ran, r.UpToDate)
+	if r.JobsRan+r.JobsCached > 0 {
+		s += fmt.Sprintf("; %d module jobs run, %d up to date", r.JobsRan, r.JobsCached)
+	}
+	return s + fmt.Sprintf(" (%.2fs)", r.Elapsed.Seconds())
 }

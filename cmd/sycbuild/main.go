@@ -54,6 +54,8 @@ func run(argv []string, stdio clopt.Stdio) int {
 		case "help", "-help", "--help", "-h":
 			usage(stdio.Out)
 			return 0
+		case "graph":
+			return graphCommand(args[1:], stdio)
 		default:
 			if m, ok := toolMains[name]; ok {
 				return m(name, args[1:], stdio)

@@ -1,0 +1,120 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/sycbuild/sycbuild/graph"
+	"github.com/sycbuild/sycbuild/tools"
+)
+
+// inputSet is the device inputs that hold device code, and what they say
+// about the LLVM that must process them.
+type inputSet struct {
+	files  []string
+	infos  []*tools.IRInfo
+	llvm   int    // LLVM generation of the IR; 0: LLVM 15 and 19 both read it
+	why    string // the input and reason that decided llvm
+	triple string // the first known target triple
+	needs  bool   // several inputs or bitcode: llvm-link or llvm-dis must run
+}
+
+// inputs inspects every input (no LLVM runs): inputs without device code
+// are left out with a note (a translation unit with no kernel and no
+// SYCL_EXTERNAL function, as many CPU-only files of an application are),
+// and inputs needing different LLVM generations are an error.
+func (p *planner) inputs() (*inputSet, error) {
+	set := &inputSet{}
+	var errs errorList
+	for i, path := range p.cfg.Inputs {
+		where := p.cfg.Position(fmt.Sprintf("inputs[%d]", i))
+		info, err := tools.ScanIR(path)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = fmt.Errorf("cannot read %s: %v", path, pe.Err)
+			}
+			errs = append(errs, fmt.Sprintf("%s: inputs[%d]: %v", where, i, err))
+			continue
+		}
+		if !info.HasDeviceCode() {
+			p.warn(fmt.Sprintf("note: skipping %s: it defines no kernel and no SYCL_EXTERNAL function", path))
+			continue
+		}
+		if info.LLVM != 0 {
+			if set.llvm != 0 && set.llvm != info.LLVM {
+				errs = append(errs, fmt.Sprintf("%s: inputs[%d]: %s is LLVM %d IR (%s), but %s (LLVM %d IR); one llvm-link cannot read both",
+					where, i, path, info.LLVM, info.Why, set.why, set.llvm))
+				continue
+			}
+			if set.llvm == 0 {
+				set.llvm, set.why = info.LLVM, path+": "+info.Why
+			}
+		}
+		if set.triple == "" {
+			set.triple = info.Triple
+		}
+		set.files = append(set.files, path)
+		set.infos = append(set.infos, info)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if len(set.files) == 0 {
+		return nil, fmt.Errorf("%s: no input holds device code (every input was skipped)", p.cfg.Position("inputs"))
+	}
+	set.needs = len(set.files) > 1 || set.infos[0].Bitcode
+	return set, nil
+}
+
+// linkLLVM is the LLVM generation of the tools that link the inputs: the
+// IR's own when it has one; otherwise 15 when a SPIR-V target will read the
+// result (LLVM 19 would print attributes LLVM 15 cannot parse), else 19.
+func (p *planner) linkLLVM(in *inputSet, targets []*target) int {
+	if in.llvm != 0 {
+		return in.llvm
+	}
+	for _, t := range targets {
+		if t.spirv() {
+			return 15
+		}
+	}
+	return 19
+}
+
+// link adds the action that makes one textual module of the inputs, if
+// one is needed, and returns the module's node.
+func (p *planner) link(in *inputSet, link *tools.Tool) *graph.Node {
+	if !in.needs {
+		return p.g.File(in.files[0], graph.Plain)
+	}
+	out := p.g.File(filepath.Join(p.cfg.BuildDir, "linked.ll"), graph.Plain)
+	var ins []*graph.Node
+	for _, f := range in.files {
+		ins = append(ins, p.g.File(f, graph.Plain))
+	}
+	var args []string
+	if link.Role == "llvm-dis" {
+		args = tools.LLVMDisArgs(in.files[0], out.Path)
+	} else {
+		args = tools.LLVMLinkArgs(out.Path, in.files, nil)
+	}
+	p.add(&graph.Action{
+		Desc: link.Role + " " + out.Path,
+		Tool: graphTool(link),
+		Argv: append([]string{link.Path}, args...),
+		In:   ins,
+		Out:  []*graph.Node{out},
+	})
+	return out
+}
+
+// arch is the architecture part of a triple ("spir64" of
+// "spir64-unknown-unknown").
+func arch(triple string) string {
+	a, _, _ := strings.Cut(triple, "-")
+	return a
+}

@@ -1,0 +1,193 @@
+// Package pipeline turns a loaded targets.yaml into the build graph of the
+// device-link stage (see the project's design, "The pipeline"):
+//
+//	inputs ─ llvm-link / llvm-dis (only when needed) ─▶ linked IR
+//	per target:
+//	  linked IR ─ sycl-post-link ─▶ T0 [Code|Properties|Symbols]      (in-process)
+//	  T0 ─ file-table-tform --extract=Code ─▶ code list                (in-process)
+//	  code list ─ one chain of external tools per module ─▶ image list (fan-out)
+//	  T0 + image list ─ file-table-tform --replace=Code,Code ─▶ T1    (in-process)
+//	all T1 ─ clang-offload-wrapper -batch ─▶ the host object            (in-process)
+//
+// (llvm_ir targets embed the post-linked modules themselves: T0 goes to the
+// wrapper directly.) Every path in the graph is the config's, relative to
+// the config's directory, and the graph must run with that directory as
+// the working directory: commands then name files the same way wherever
+// the project lives, which keeps their outputs byte-identical.
+package pipeline
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/sycbuild/sycbuild/configs"
+	"github.com/sycbuild/sycbuild/graph"
+	"github.com/sycbuild/sycbuild/tools"
+	"github.com/sycbuild/sycbuild/tools/clopt"
+	"github.com/sycbuild/sycbuild/tools/filetabletform"
+	"github.com/sycbuild/sycbuild/tools/offloadwrapper"
+	"github.com/sycbuild/sycbuild/tools/syclpostlink"
+)
+
+// Options are the inputs of Plan besides the config.
+type Options struct {
+	// Versions captures and caches tool versions.
+	Versions *tools.VersionCache
+	// Mains are the in-process tools by name; nil means sycbuild's own
+	// (tests may substitute fakes).
+	Mains map[string]clopt.Main
+	// Warn receives warnings and notes (skipped inputs, skipped optional
+	// targets, no spirv-val), each one line without the "sycbuild: "
+	// prefix.
+	Warn func(string)
+}
+
+// Plan is a build ready to run.
+type Plan struct {
+	Graph    *graph.Graph
+	Output   string // the host object
+	BuildDir string
+	StateDir string // the action log and tool cache: <BuildDir>/.sycbuild
+	// Targets are the targets the graph builds (optional ones whose tools
+	// are missing are left out).
+	Targets []*configs.Target
+}
+
+// StateDirName is the directory under the build directory where sycbuild
+// keeps its state.
+const StateDirName = ".sycbuild"
+
+// Stem names the split modules and every per-module file: module_<i>.*.
+const Stem = "module"
+
+// DefaultMains are sycbuild's in-process tools.
+func DefaultMains() map[string]clopt.Main {
+	return map[string]clopt.Main{
+		"sycl-post-link":        syclpostlink.Main,
+		"file-table-tform":      filetabletform.Main,
+		"clang-offload-wrapper": offloadwrapper.Main,
+	}
+}
+
+// planner builds one Plan.
+type planner struct {
+	cfg    *configs.Config
+	opt    Options
+	g      *graph.Graph
+	finder *tools.Finder
+	self   *graph.Tool
+	warn   func(string)
+
+	warnedVal bool // the missing spirv-val was reported
+}
+
+// New plans the build cfg describes. Problems with the inputs, the LLVM
+// generation or missing tools are reported together, before anything runs.
+func New(cfg *configs.Config, opt Options) (*Plan, error) {
+	if opt.Versions == nil {
+		opt.Versions = tools.LoadVersionCache("")
+	}
+	if opt.Mains == nil {
+		opt.Mains = DefaultMains()
+	}
+	if opt.Warn == nil {
+		opt.Warn = func(string) {}
+	}
+	selfVersion, err := opt.Versions.SelfVersion()
+	if err != nil {
+		return nil, fmt.Errorf("identifying the sycbuild executable: %w", err)
+	}
+	p := &planner{
+		cfg:    cfg,
+		opt:    opt,
+		g:      graph.New(),
+		finder: &tools.Finder{Configured: cfg.Tools, Versions: opt.Versions},
+		self:   &graph.Tool{Name: "sycbuild", Path: "sycbuild", Version: selfVersion},
+		warn:   opt.Warn,
+	}
+	return p.plan()
+}
+
+func (p *planner) plan() (*Plan, error) {
+	in, err := p.inputs()
+	if err != nil {
+		return nil, err
+	}
+	targets, linkTool, err := p.resolveTools(in)
+	if err != nil {
+		return nil, err
+	}
+	linked := p.link(in, linkTool)
+	var tables []wrapInput
+	for _, t := range targets {
+		tables = append(tables, p.target(t, linked, in))
+	}
+	p.wrap(tables)
+	plan := &Plan{
+		Graph:    p.g,
+		Output:   p.cfg.Output,
+		BuildDir: p.cfg.BuildDir,
+		StateDir: filepath.Join(p.cfg.BuildDir, StateDirName),
+	}
+	for _, t := range targets {
+		plan.Targets = append(plan.Targets, t.cfg)
+	}
+	return plan, nil
+}
+
+// errorList joins several problems, sorted, one per line.
+type errorList []string
+
+func (l errorList) Error() string {
+	s := append([]string(nil), l...)
+	sort.SliceStable(s, func(i, j int) bool { return posLess(s[i], s[j]) })
+	return strings.Join(s, "\n")
+}
+
+// posLess orders "file:line:col: …" messages by line and column.
+func posLess(a, b string) bool {
+	la, ca := lineCol(a)
+	lb, cb := lineCol(b)
+	if la != lb {
+		return la < lb
+	}
+	return ca < cb
+}
+
+func lineCol(s string) (int, int) {
+	var line, col int
+	parts := strings.SplitN(s, ":", 4)
+	if len(parts) < 4 {
+		return 0, 0
+	}
+	fmt.Sscan(parts[1], &line)
+	fmt.Sscan(parts[2], &col)
+	return line, col
+}
+
+// add adds an action, which cannot fail for the graphs this package
+// builds; an error is a bug here.
+func (p *planner) add(a *graph.Action) {
+	if err := p.g.Add(a); err != nil {
+		panic(err)
+	}
+}
+
+// inProcess makes an action running one of sycbuild's own tools.
+func (p *planner) inProcess(desc, tool string, args []string, in, out []*graph.Node) *graph.Action {
+	main := p.opt.Mains[tool]
+	return &graph.Action{
+		Desc: desc,
+		Tool: &graph.Tool{Name: tool, Path: p.self.Path, Version: p.self.Version},
+		Argv: append([]string{"sycbuild", tool}, args...),
+		Main: func(args []string, stdio clopt.Stdio) int { return main(tool, args, stdio) },
+		In:   in,
+		Out:  out,
+	}
+}
+
+func graphTool(t *tools.Tool) *graph.Tool {
+	return &graph.Tool{Name: t.Role, Path: t.Path, Version: t.Version}
+}

@@ -1,0 +1,226 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/sycbuild/sycbuild/configs"
+	"github.com/sycbuild/sycbuild/graph"
+	"github.com/sycbuild/sycbuild/tools"
+)
+
+// target is a config target with the tools found for it.
+type target struct {
+	cfg   *configs.Target
+	tools map[string]*tools.Tool
+}
+
+func (t *target) spirv() bool { return t.cfg.Kind == configs.SPIR64 || t.cfg.Kind == configs.SPIR64Gen }
+
+// need lists the tools a kind runs, with the LLVM generation of the LLVM
+// ones (llvm-spirv-15 is the only translator there is, and it reads LLVM 15
+// bitcode; NVPTX code generation uses LLVM 19). spirv-val is optional.
+func need(k configs.Kind) (roles []string, llvm map[string]int) {
+	switch k {
+	case configs.SPIR64:
+		return []string{configs.ToolLLVMAs, configs.ToolLLVMSPIRV}, map[string]int{configs.ToolLLVMAs: 15, configs.ToolLLVMSPIRV: 15}
+	case configs.SPIR64Gen:
+		return []string{configs.ToolLLVMAs, configs.ToolLLVMSPIRV, configs.ToolOcloc}, map[string]int{configs.ToolLLVMAs: 15, configs.ToolLLVMSPIRV: 15}
+	case configs.NVPTX64:
+		return []string{configs.ToolLLC, configs.ToolPtxas, configs.ToolFatbinary}, map[string]int{configs.ToolLLC: 19}
+	}
+	return nil, nil
+}
+
+// resolveTools finds every tool the build needs, and checks that each
+// target can read the IR. Everything missing is reported at once, naming
+// the target that needs it; optional targets with missing tools are left
+// out with a warning instead.
+func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
+	var errs errorList
+	var out []*target
+	for _, tc := range p.cfg.Targets {
+		where := p.cfg.Position(fmt.Sprintf("targets[%d]", tc.Index))
+		t := &target{cfg: tc, tools: map[string]*tools.Tool{}}
+		var problems []string
+		if t.spirv() && in.llvm > 15 {
+			problems = append(problems, fmt.Sprintf("its IR must be readable by LLVM 15 (llvm-spirv-15 reads only LLVM 15 bitcode), but %s needs LLVM %d", in.why, in.llvm))
+		}
+		if tc.Kind == configs.NVPTX64 && in.llvm > 19 {
+			problems = append(problems, fmt.Sprintf("llc-19 cannot read %s (LLVM %d)", in.why, in.llvm))
+		}
+		roles, llvm := need(tc.Kind)
+		for _, role := range roles {
+			tool, err := p.finder.Find(role, llvm[role])
+			if err != nil {
+				problems = append(problems, "needs "+role+": "+err.Error())
+				continue
+			}
+			t.tools[role] = tool
+		}
+		if t.spirv() {
+			if val, err := p.finder.Find(configs.ToolSPIRVVal, 0); err == nil {
+				t.tools[configs.ToolSPIRVVal] = val
+			} else if !p.warnedVal {
+				p.warnedVal = true
+				p.warn("warning: SPIR-V modules will not be validated (ocloc does not validate its input either): " + err.Error())
+			}
+		}
+		switch {
+		case len(problems) == 0:
+			out = append(out, t)
+		case tc.Optional:
+			p.warn(fmt.Sprintf("warning: %s: skipping optional target %s: it %s", where, tc.Name, strings.Join(problems, "; ")))
+		default:
+			for _, pr := range problems {
+				errs = append(errs, fmt.Sprintf("%s: target %s %s", where, tc.Name, pr))
+			}
+		}
+	}
+	var link *tools.Tool
+	if in.needs {
+		role, llvm := configs.ToolLLVMLink, p.linkLLVM(in, out)
+		if len(in.files) == 1 {
+			role = configs.ToolLLVMDis
+		}
+		tool, err := p.finder.Find(role, llvm)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s: the inputs need %s: %v", p.cfg.Position("inputs"), role, err))
+		}
+		link = tool
+	}
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	if len(out) == 0 {
+		return nil, nil, errors.New("no target can be built (every optional target was skipped)")
+	}
+	return out, link, nil
+}
+
+// wrapInput is one file table for the wrapper, with the descriptor's
+// target string and image format.
+type wrapInput struct {
+	table          *graph.Node
+	target, format string
+}
+
+// postLinkArgs are the sycl-post-link options the DPC++ driver passes
+// (clang/test/Driver/sycl-post-link-options.cpp), except the ESIMD
+// lowering sycbuild does not have, with text output (-S): the external
+// tools read it, and the modules stay readable.
+func postLinkArgs(cfg *configs.Config, t *configs.Target) []string {
+	args := []string{"-device-globals", "-properties", "-spec-const=" + string(t.SpecConstants)}
+	switch cfg.Split {
+	case configs.SplitPerSource:
+		args = append(args, "-split=source")
+	case configs.SplitPerKernel:
+		args = append(args, "-split=kernel")
+	case configs.SplitAuto:
+		args = append(args, "-split=auto")
+	}
+	args = append(args, "-emit-only-kernels-as-entry-points", "-emit-param-info", "-symbols",
+		"-emit-exported-symbols", "-emit-imported-symbols", "-split-esimd", "-S")
+	return append(args, t.Options[configs.ToolPostLink]...)
+}
+
+// target adds one target's actions and returns the table for the wrapper.
+func (p *planner) target(t *target, linked *graph.Node, in *inputSet) wrapInput {
+	tc := t.cfg
+	dir := filepath.Join(p.cfg.BuildDir, tc.Name)
+	at := func(name string) string { return filepath.Join(dir, name) }
+	label := "[" + tc.Name + "] "
+
+	t0 := p.g.File(at(Stem+".table"), graph.Table)
+	post := p.inProcess(label+"sycl-post-link", "sycl-post-link",
+		append(postLinkArgs(p.cfg, tc), "-o", t0.Path, linked.Path),
+		[]*graph.Node{linked}, []*graph.Node{t0})
+	post.OwnsNamed = true
+	p.add(post)
+	if tc.Kind == configs.LLVMIR {
+		name := "llvm_ir"
+		if a := arch(in.triple); a != "" {
+			name = "llvm_" + a
+		}
+		return wrapInput{table: t0, target: name, format: "none"}
+	}
+
+	code := p.g.File(at("code.list"), graph.List)
+	p.add(p.inProcess(label+"file-table-tform --extract=Code", "file-table-tform",
+		[]string{"--extract=Code", "--drop_titles", "-o", code.Path, t0.Path},
+		[]*graph.Node{t0}, []*graph.Node{code}))
+
+	f := &graph.Fanout{List: code, Dir: dir}
+	// step adds a step reading the given placeholders and, when ext is not
+	// empty, writing module_<i>.<ext>, listed in <ext>.list.
+	step := func(role string, args []string, in []graph.StepInput, ext string) {
+		s := &graph.Step{Tool: graphTool(t.tools[role]), Args: args, In: in}
+		if ext != "" {
+			s.Out = &graph.StepOutput{Placeholder: ph(ext), Ext: ext, List: p.g.File(at(ext+".list"), graph.List)}
+		}
+		f.Steps = append(f.Steps, s)
+	}
+	from := func(ext string) int {
+		for k, s := range f.Steps {
+			if s.Out != nil && s.Out.Ext == ext {
+				return k
+			}
+		}
+		return -1 // the module itself
+	}
+	opts := func(role string) []string { return tc.Options[role] }
+	var desc string
+	var targetName, format string
+	switch tc.Kind {
+	case configs.SPIR64, configs.SPIR64Gen:
+		step(configs.ToolLLVMAs, tools.LLVMAsArgs(ph("ll"), ph("bc"), opts(configs.ToolLLVMAs)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "bc")
+		step(configs.ToolLLVMSPIRV, tools.LLVMSPIRVArgs(ph("bc"), ph("spv"), opts(configs.ToolLLVMSPIRV)), []graph.StepInput{{Placeholder: ph("bc"), From: from("bc")}}, "spv")
+		if t.tools[configs.ToolSPIRVVal] != nil {
+			step(configs.ToolSPIRVVal, tools.SPIRVValArgs(ph("spv"), opts(configs.ToolSPIRVVal)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "")
+		}
+		desc, targetName, format = "llvm-spirv", "spir64", "spirv"
+		if tc.Kind == configs.SPIR64Gen {
+			step(configs.ToolOcloc, tools.OclocArgs(ph("spv"), ph("bin"), tc.Devices, opts(configs.ToolOcloc)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "bin")
+			desc, targetName, format = "ocloc", "spir64_gen", "native"
+		}
+	case configs.NVPTX64:
+		step(configs.ToolLLC, tools.LLCArgs(ph("ll"), ph("ptx"), tc.Arch, opts(configs.ToolLLC)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "ptx")
+		step(configs.ToolPtxas, tools.PtxasArgs(ph("ptx"), ph("cubin"), tc.Arch, opts(configs.ToolPtxas)), []graph.StepInput{{Placeholder: ph("ptx"), From: from("ptx")}}, "cubin")
+		step(configs.ToolFatbinary, tools.FatbinaryArgs(ph("ptx"), ph("cubin"), ph("fatbin"), tc.Arch, opts(configs.ToolFatbinary)),
+			[]graph.StepInput{{Placeholder: ph("ptx"), From: from("ptx")}, {Placeholder: ph("cubin"), From: from("cubin")}}, "fatbin")
+		desc, targetName, format = "ptxas", "nvptx64", "native"
+	}
+	fan := &graph.Action{Desc: label + desc, Fanout: f, In: []*graph.Node{code}}
+	for _, s := range f.Steps {
+		if s.Out != nil {
+			fan.Out = append(fan.Out, s.Out.List)
+		}
+	}
+	p.add(fan)
+	images := fan.Out[len(fan.Out)-1]
+
+	t1 := p.g.File(at("images.table"), graph.Table)
+	p.add(p.inProcess(label+"file-table-tform --replace=Code,Code", "file-table-tform",
+		[]string{"--replace=Code,Code", "-o", t1.Path, t0.Path, images.Path},
+		[]*graph.Node{t0, images}, []*graph.Node{t1}))
+	return wrapInput{table: t1, target: targetName, format: format}
+}
+
+// ph is the fan-out placeholder of a per-module file with extension ext:
+// its stem names the outputs module_<i>.<ext>, as llvm-foreach
+// --deterministic names them.
+func ph(ext string) string { return Stem + "." + ext }
+
+// wrap adds the wrapper action, which writes the output object.
+func (p *planner) wrap(in []wrapInput) {
+	out := p.g.File(p.cfg.Output, graph.Plain)
+	args := []string{"-o", out.Path, "-host=" + p.cfg.Host, "-batch", "-kind=sycl"}
+	var ins []*graph.Node
+	for _, w := range in {
+		args = append(args, "-target="+w.target, "-format="+w.format, w.table.Path)
+		ins = append(ins, w.table)
+	}
+	p.add(p.inProcess("clang-offload-wrapper "+out.Path, "clang-offload-wrapper", args, ins, []*graph.Node{out}))
+}
