@@ -3,6 +3,7 @@ package wrapper_test
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sycbuild/sycbuild/internal/testenv"
+	"github.com/sycbuild/sycbuild/wrapper"
 	"github.com/sycbuild/sycbuild/wrapper/wrappertest"
 )
 
@@ -131,5 +133,35 @@ func makeImage(b *testing.B, name string, mib int) {
 	}
 	if err := f.Close(); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// BenchmarkManyImages writes, to io.Discard, the object for 256 images of
+// 64 KiB, each with 100 entries and two property sets: the per-image cost of
+// a per-kernel split.
+func BenchmarkManyImages(b *testing.B) {
+	dir := b.TempDir()
+	var images []wrapper.Image
+	for i := range 256 {
+		name := filepath.Join(dir, fmt.Sprintf("img%d.spv", i))
+		if err := os.WriteFile(name, make([]byte, 64<<10), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		img := wrapper.Image{Kind: wrapper.OFK_SYCL, Target: "spir64", Format: wrapper.SYCL_DEVICE_BINARY_TYPE_SPIRV, File: name}
+		for e := range 100 {
+			img.Entries = append(img.Entries, fmt.Sprintf("_ZTSZ4mainE10kernel_%d_%d", i, e))
+		}
+		img.PropertySets = []wrapper.PropertySet{
+			{Name: "SYCL/devicelib req mask", Properties: []wrapper.Property{{Name: "DeviceLibReqMask", Type: wrapper.SYCL_PROPERTY_TYPE_UINT32}}},
+			{Name: "SYCL/device requirements", Properties: []wrapper.Property{{Name: "aspects", Type: wrapper.SYCL_PROPERTY_TYPE_BYTE_ARRAY, Bytes: rawByteArray([]byte{1, 0, 0, 0})}}},
+		}
+		images = append(images, img)
+	}
+	b.SetBytes(256 * 64 << 10)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := wrapper.Write(io.Discard, images, wrapper.Options{Host: "x86_64-unknown-linux-gnu"}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
