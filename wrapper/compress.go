@@ -15,8 +15,10 @@ import (
 // without the size. Their format is SYCL_DEVICE_BINARY_TYPE_COMPRESSED_NONE
 // (4), the one compressed value of the runtime's enum, whatever the format
 // of the image inside: the runtime learns that from the decompressed bytes.
-// The encoder runs without concurrent blocks, so its output depends only on
-// the input and the level.
+// The level is a zstd level (negative: fastest, up to 22: best), mapped to
+// the nearest of the encoder's four speeds, so that different levels may
+// give the same bytes. The encoder runs without concurrent blocks, so its
+// output depends only on the input and the level.
 
 // compressFile compresses the size bytes of the file called name into a new
 // temporary file and returns its name (set whenever a file was made, so that
@@ -37,6 +39,9 @@ func compressFile(name string, size uint64, level int) (tmp string, csize uint64
 			err = cerr
 		}
 	}()
+	if level == 0 {
+		level = 3 // zstd's level 0 means its default level, 3
+	}
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(level)))
 	if err != nil {
 		return tmp, 0, err
