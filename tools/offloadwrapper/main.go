@@ -77,12 +77,13 @@ const (
 	defaultCompressionThreshold = 512
 )
 
-// helpLine is one option's --help entry; continuation lines of help are
-// indented to the description column when the options are defined.
-type helpLine struct{ name, valueDesc, help string }
+// helpLine is one option's --help entry (by option name); continuation
+// lines of help are indented to the description column when the options
+// are defined.
+type helpLine struct{ valueDesc, help string }
 
 var optionHelp = map[string]helpLine{
-	"batch": {"batch", "", `All input files are treated as a table file.  One table file per target.
+	"batch": {"", `All input files are treated as a table file.  One table file per target.
 Table files consist of a table of filenames that provide
 Code, Symbols, Properties, etc.
 Example input table file in batch mode:
@@ -93,23 +94,23 @@ Example usage:
   clang-offload-wrapper -batch -host=x86_64-unknown-linux-gnu
     -kind=openmp -target=spir64_gen table1.txt
     -kind=openmp -target=spir64     table2.txt`},
-	"compile-opts": {"compile-opts", "string", "compile options passed to the offload runtime"},
-	"desc-name": {"desc-name", "name", `Specifies offload descriptor symbol name: '.<offload kind>.<name>',
+	"compile-opts": {"string", "compile options passed to the offload runtime"},
+	"desc-name": {"name", `Specifies offload descriptor symbol name: '.<offload kind>.<name>',
 and makes it globally visible`},
-	"emit-reg-funcs": {"emit-reg-funcs", "", "Emit [un-]registration functions"},
-	"entries":        {"entries", "filename", "File listing all offload function entries, SYCL offload only"},
-	"format":         {"format", "value", "device binary image formats:"},
-	"host": {"host", "triple", `Target triple for the output module. If omitted, the host
+	"emit-reg-funcs": {"", "Emit [un-]registration functions"},
+	"entries":        {"filename", "File listing all offload function entries, SYCL offload only"},
+	"format":         {"value", "device binary image formats:"},
+	"host": {"triple", `Target triple for the output module. If omitted, the host
 triple is used.`},
-	"kind":                          {"kind", "value", "offload kind:"},
-	"link-opts":                     {"link-opts", "string", "link options passed to the offload runtime"},
-	"o":                             {"o", "filename", "Output filename"},
-	"offload-compress":              {"offload-compress", "", "Compress device images with zstd (--offload-compression-threshold, --offload-compression-level)"},
-	"offload-compression-level":     {"offload-compression-level", "int", "zstd compression level of --offload-compress (default 10)"},
-	"offload-compression-threshold": {"offload-compression-threshold", "int", "With --offload-compress, compress only images of at least this many bytes (default 512)"},
-	"properties":                    {"properties", "filename", "File listing device binary image properties, SYCL offload only"},
-	"target":                        {"target", "string", "offload target triple"},
-	"v":                             {"v", "", "verbose output"},
+	"kind":                          {"value", "offload kind:"},
+	"link-opts":                     {"string", "link options passed to the offload runtime"},
+	"o":                             {"filename", "Output filename"},
+	"offload-compress":              {"", "Compress device images with zstd (--offload-compression-threshold, --offload-compression-level)"},
+	"offload-compression-level":     {"int", "zstd compression level of --offload-compress (default 10)"},
+	"offload-compression-threshold": {"int", "With --offload-compress, compress only images of at least this many bytes (default 512)"},
+	"properties":                    {"filename", "File listing device binary image properties, SYCL offload only"},
+	"target":                        {"string", "offload target triple"},
+	"v":                             {"", "verbose output"},
 }
 
 var kindValues = []clopt.EnumValue{
@@ -126,15 +127,13 @@ var formatValues = []clopt.EnumValue{
 // label, " - " (the layout of clopt.PrintHelp, which mirrors LLVM's).
 func descColumn() int {
 	width := len("--help-list") // the widest generic option
-	for _, h := range optionHelp {
-		l := len(h.name) + 2
-		if len(h.name) == 1 {
-			l = len(h.name) + 1
-			if h.valueDesc != "" {
-				l += len(h.valueDesc) + 3
-			}
-		} else if h.valueDesc != "" {
-			l += len(h.valueDesc) + 3
+	for name, h := range optionHelp {
+		l := len("--") + len(name) // "--name"; "-o" for one letter
+		if len(name) == 1 {
+			l--
+		}
+		if h.valueDesc != "" {
+			l += len("=<>") + len(h.valueDesc) // "=<desc>"; " <desc>" for one letter
 		}
 		width = max(width, l)
 	}
