@@ -114,6 +114,9 @@ func (dl *DataLayout) parseItem(item string) error {
 	}
 	parts := strings.Split(item, ":")
 	head := parts[0]
+	if head == "" {
+		return errors.New("missing specification letter")
+	}
 	switch head[0] {
 	case 'e', 'E':
 		if len(item) != 1 {

@@ -30,6 +30,11 @@ func TestParseErrors(t *testing.T) {
 		{"attributes #0 = { \"a\"= }\n", "e.ll:1:24: expected a string attribute value, found '}'"},
 		{"!n = !{!0, \n", "e.ll:2:1: expected a type, found end of input"},
 		{"@a = global i32 0 ~\n", "e.ll:1:19: unexpected character"},
+		{"%T = type { [2 x %T] }\n", "e.ll:1:1: invalid recursive type '%T'"},
+		{"%T = type { i8, %U }\n%U = type <{ %T }>\n", "e.ll:1:1: invalid recursive type '%T'"},
+		{"%T = type [2 x %T]\n", "e.ll:1:1: invalid recursive type '%T'"},
+		{"%F = type void (%F)\n", "e.ll:1:1: invalid recursive type '%F'"},
+		{"target datalayout = \":\"\n", "e.ll:1:21: invalid data layout \":\": :: missing specification letter"},
 	} {
 		m, err := Parse("e.ll", []byte(tc.src))
 		if err == nil {

@@ -42,6 +42,9 @@ func parseModule(file string, src []byte) (*Module, error) {
 	p := &parser{m: m, file: file, src: src, lx: lexer{src: src, end: len(src)}, lines: &m.lines}
 	p.parseTop()
 	if len(p.errs) == 0 {
+		p.checkRecursiveStructs()
+	}
+	if len(p.errs) == 0 {
 		p.resolve()
 	}
 	if len(p.errs) > 0 {
@@ -283,12 +286,75 @@ func (p *parser) parseTypeDef(e *Entity) {
 	default:
 		// A non-struct named type is an alias of that type.
 		at := p.parseType()
+		if reachesType(at, nt, map[*Type]bool{}) {
+			p.fail(t.start, "invalid recursive type '%"+e.Name+"'")
+		}
 		name := nt.Name
 		*nt = *at
 		if at.Kind == StructType {
 			nt.Name = name
 		}
 		nt.defined = true
+	}
+}
+
+// reachesType reports whether t mentions target, not looking inside named
+// structs.
+func reachesType(t, target *Type, seen map[*Type]bool) bool {
+	if t == target {
+		return true
+	}
+	if t == nil || seen[t] || (t.Kind == StructType && t.Name != "") {
+		return false
+	}
+	seen[t] = true
+	if reachesType(t.Elem, target, seen) || reachesType(t.Ret, target, seen) {
+		return true
+	}
+	for _, f := range t.Fields {
+		if reachesType(f, target, seen) {
+			return true
+		}
+	}
+	for _, f := range t.TargetTypes {
+		if reachesType(f, target, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkRecursiveStructs reports structs that contain themselves by value
+// (LLVM rejects them; their size would be infinite).
+func (p *parser) checkRecursiveStructs() {
+	state := map[*Type]uint8{} // 1: being visited, 2: done
+	var visit func(t *Type) bool
+	visit = func(t *Type) bool {
+		switch t.Kind {
+		case ArrayType, VectorType:
+			return visit(t.Elem)
+		case StructType:
+			switch state[t] {
+			case 1:
+				return true
+			case 2:
+				return false
+			}
+			state[t] = 1
+			for _, f := range t.Fields {
+				if visit(f) {
+					return true
+				}
+			}
+			state[t] = 2
+		}
+		return false
+	}
+	for _, e := range p.m.Entities {
+		if e.Kind == KindTypeDef && visit(e.TypeDef) {
+			p.addErr(p.errorAt(e.Off, "invalid recursive type '%"+e.Name+"'"))
+			return
+		}
 	}
 }
 

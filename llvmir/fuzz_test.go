@@ -1,0 +1,95 @@
+package llvmir
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/testenv"
+)
+
+var errPos = regexp.MustCompile(`^f\.ll:[0-9]+:[0-9]+: `)
+
+// FuzzParse runs the lexer and parser on arbitrary input: it must never
+// panic, an error must be an ErrorList of "file:line:col: message", and a
+// module that parses must write back byte-identical and survive the
+// writer, constant and layout code.
+//
+//	go test ./llvmir -run '^$' -fuzz FuzzParse -parallel 1 -fuzztime 10m
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{richSrc, typedSrc, planSrc, "", "@a = global i32 0\n", "define void @f() {\n  ret void\n}\n"} {
+		f.Add([]byte(s))
+	}
+	if s, err := gen.String(gen.Small()); err == nil {
+		f.Add([]byte(s))
+	}
+	c := gen.Small()
+	c.Typed = true
+	if s, err := gen.String(c); err == nil {
+		f.Add([]byte(s))
+	}
+	for _, p := range conformanceFiles(f) {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		m, err := Parse("f.ll", src)
+		if err != nil {
+			var list ErrorList
+			if !errors.As(err, &list) || len(list) == 0 {
+				t.Fatalf("error %T %v is not an ErrorList", err, err)
+			}
+			for _, e := range list {
+				if !errPos.MatchString(e.Error()) {
+					t.Fatalf("error without position: %q", e.Error())
+				}
+			}
+			return
+		}
+		var out bytes.Buffer
+		if err := m.Write(&out); err != nil || !bytes.Equal(out.Bytes(), src) {
+			t.Fatalf("not byte-identical (%v)", err)
+		}
+		p := m.NewPlan()
+		for _, e := range m.Entities {
+			switch {
+			case e.Func != nil:
+				p.MakeDeclaration(e)
+				p.AddFnAttr(e, Attr{Key: "k", String: true})
+				for _, c := range e.Func.Calls {
+					_ = c.FnType.String()
+				}
+			case e.Var != nil:
+				if k, err := m.Initializer(e); err == nil && k != nil {
+					m.DataLayout.Bytes(k)
+				}
+				m.DataLayout.AllocSize(e.Var.Type)
+			case e.TypeDef != nil:
+				m.DataLayout.Layout(e.TypeDef)
+				_ = e.TypeDef.String()
+			}
+		}
+		p.Write(&bytes.Buffer{})
+	})
+}
+
+// conformanceFiles lists the shared conformance IR, if present (the fuzz
+// seeds do without it).
+func conformanceFiles(tb testing.TB) []string {
+	root := filepath.Join(testenv.RepoRoot(tb), "..", "shared", "conformance", "intel-llvm")
+	var files []string
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".ll") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	return files
+}
