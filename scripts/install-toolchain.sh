@@ -9,7 +9,8 @@ packages=(
   llvm-spirv-15 spirv-tools             # SPIR-V translation and validation
   intel-opencl-icd                      # ocloc: ahead-of-time compiles for Intel GPUs (no GPU needed)
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers   # running kernels on the CPU in tests
-  gcc-aarch64-linux-gnu qemu-user       # the wrapper's aarch64 objects, checked under emulation
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user   # the wrapper's aarch64 objects, checked under emulation
+  zstd                                  # cross-checks of compressed images
   cmake ninja-build bazel-bootstrap make   # the build-system integration examples
 )
 

@@ -414,8 +414,10 @@ func (s *Set) PrintHelp(w io.Writer, hidden bool) {
 		fmt.Fprintf(w, "\n%s:\n\n", c)
 		opts := byCat[c]
 		sort.SliceStable(opts, func(i, j int) bool { return opts[i].Name < opts[j].Name })
+		// Continuation lines of a help text line up with its first line.
+		cont := "\n" + strings.Repeat(" ", 2+width+3)
 		for _, o := range opts {
-			fmt.Fprintf(w, "  %-*s - %s\n", width, o.label(), o.Help)
+			fmt.Fprintf(w, "  %-*s - %s\n", width, o.label(), strings.ReplaceAll(o.Help, "\n", cont))
 			for _, e := range o.Enum {
 				fmt.Fprintf(w, "    %-*s -   %s\n", width-2, "="+e.Name, e.Help)
 			}

@@ -92,3 +92,21 @@ func TestHelp(t *testing.T) {
 		t.Errorf("options not sorted:\n%s", h)
 	}
 }
+
+func TestHelpIndentsContinuationLines(t *testing.T) {
+	s := New("tool", "", "[options]")
+	s.String("host", "triple", "", "Target triple.\nSecond line.")
+	var out bytes.Buffer
+	s.PrintHelp(&out, false)
+	lines := strings.Split(out.String(), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "Target triple.") {
+			col := strings.Index(l, "Target")
+			if got := strings.Index(lines[i+1], "Second"); got != col {
+				t.Errorf("continuation at column %d, want %d:\n%s", got, col, out.String())
+			}
+			return
+		}
+	}
+	t.Fatalf("help lacks the option:\n%s", out.String())
+}

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/sycbuild/sycbuild/tools/clopt"
 	"github.com/sycbuild/sycbuild/wrapper"
@@ -123,30 +122,8 @@ var formatValues = []clopt.EnumValue{
 	{Name: "spirv", Help: "SPIRV binary"}, {Name: "llvmbc", Help: "LLVMIR bitcode"},
 }
 
-// descColumn is where --help puts descriptions: two spaces, the widest
-// label, " - " (the layout of clopt.PrintHelp, which mirrors LLVM's).
-func descColumn() int {
-	width := len("--help-list") // the widest generic option
-	for name, h := range optionHelp {
-		l := len("--") + len(name) // "--name"; "-o" for one letter
-		if len(name) == 1 {
-			l--
-		}
-		if h.valueDesc != "" {
-			l += len("=<>") + len(h.valueDesc) // "=<desc>"; " <desc>" for one letter
-		}
-		width = max(width, l)
-	}
-	for _, v := range append(append([]clopt.EnumValue{}, kindValues...), formatValues...) {
-		width = max(width, len(v.Name)+3)
-	}
-	return 2 + width + 3
-}
-
-// help returns an option's help text with its continuation lines indented.
-func help(name string) string {
-	return strings.ReplaceAll(optionHelp[name].help, "\n", "\n"+strings.Repeat(" ", descColumn()))
-}
+// help returns an option's help text (clopt indents its continuation lines).
+func help(name string) string { return optionHelp[name].help }
 
 // flags are the parsed options.
 type flags struct {
