@@ -10,55 +10,72 @@ import (
 // and the input's comments travel with it; LLVM's printer writes none, and
 // a kept comment that mentions another function (as test expectations
 // do) would be read as part of the module. A ';' cannot start a line
-// inside an IR string, which never spans lines.
+// inside an IR string, which never spans lines. Kept text goes to the
+// underlying writer in as few writes as possible.
 type commentFilter struct {
-	w       io.Writer
-	midLine bool   // inside a line that is being kept
-	dropped bool   // inside a comment line
-	indent  []byte // leading blanks of a line not yet decided
+	w     io.Writer
+	state int // lineStart, inLine or inComment
+	// pending holds the blanks that began the current line in an earlier
+	// Write, until it is known whether the line is kept.
+	pending []byte
 }
 
+const (
+	lineStart = iota
+	inLine
+	inComment
+)
+
 func (f *commentFilter) Write(p []byte) (int, error) {
-	n := len(p)
-	for len(p) > 0 {
-		switch {
-		case f.dropped:
-			i := bytes.IndexByte(p, '\n')
-			if i < 0 {
-				return n, nil
+	keep := 0  // p[keep:] is not written yet
+	start := 0 // where the current line begins in p (state lineStart)
+	write := func(b []byte) error {
+		if len(b) == 0 {
+			return nil
+		}
+		_, err := f.w.Write(b)
+		return err
+	}
+	for i := 0; i < len(p); {
+		switch f.state {
+		case inComment:
+			j := bytes.IndexByte(p[i:], '\n')
+			if j < 0 {
+				return len(p), nil
 			}
-			p = p[i+1:]
-			f.dropped = false
-		case f.midLine:
-			i := bytes.IndexByte(p, '\n')
-			if i < 0 {
-				_, err := f.w.Write(p)
-				return n, err
+			i += j + 1
+			keep, start, f.state = i, i, lineStart
+		case inLine:
+			j := bytes.IndexByte(p[i:], '\n')
+			if j < 0 {
+				return len(p), write(p[keep:])
 			}
-			if _, err := f.w.Write(p[:i+1]); err != nil {
-				return n, err
-			}
-			p = p[i+1:]
-			f.midLine = false
-		default: // at the start of a line, possibly after some blanks
-			c := p[0]
-			switch c {
+			i += j + 1
+			start, f.state = i, lineStart
+		default:
+			switch p[i] {
 			case ' ', '\t':
-				f.indent = append(f.indent, c)
-				p = p[1:]
+				i++
 			case ';':
-				f.indent = f.indent[:0]
-				f.dropped = true
-			default:
-				if len(f.indent) > 0 {
-					if _, err := f.w.Write(f.indent); err != nil {
-						return n, err
-					}
-					f.indent = f.indent[:0]
+				if err := write(p[keep:start]); err != nil {
+					return len(p), err
 				}
-				f.midLine = true
+				f.pending = f.pending[:0]
+				f.state = inComment
+			default:
+				if len(f.pending) > 0 {
+					if err := write(f.pending); err != nil {
+						return len(p), err
+					}
+					f.pending = f.pending[:0]
+				}
+				f.state = inLine
 			}
 		}
 	}
-	return n, nil
+	if f.state == lineStart {
+		f.pending = append(f.pending, p[start:]...)
+		return len(p), write(p[keep:start])
+	}
+	return len(p), write(p[keep:])
 }

@@ -14,15 +14,25 @@ import (
 // usesBF16 reports whether a module declares a bfloat16 device-library
 // function (SPIR targets only), so that the libraries must ship with it.
 func (r *run) usesBF16(p *split.Part) bool {
-	if !strings.Contains(r.m.Triple, "spir") {
-		return false
-	}
-	for _, e := range r.m.Entities {
-		if p.Written(e) && !p.Defines(e) && split.IsBF16DeviceLibDecl(e) {
+	for _, e := range r.bf16Decls {
+		if p.Written(e) && !p.Defines(e) {
 			return true
 		}
 	}
 	return false
+}
+
+// findBF16Decls lists the module's bfloat16 device-library declarations
+// (SPIR targets only), once, so that each module's check is cheap.
+func (r *run) findBF16Decls() {
+	if !strings.Contains(r.m.Triple, "spir") {
+		return
+	}
+	for _, e := range r.m.Entities {
+		if split.IsBF16DeviceLibDecl(e) {
+			r.bf16Decls = append(r.bf16Decls, e)
+		}
+	}
 }
 
 // bf16Libs are the bfloat16 device libraries, in the order they get IDs.

@@ -15,13 +15,50 @@ type groupResult struct {
 	warnings []string
 	halves   bool // the group had both SYCL and ESIMD entry points
 	modified bool
-	err      error
+	bf16     bool // a module uses the bfloat16 device library
+	// rows are the table rows of mods, per table, when the worker already
+	// wrote their files (see run.early).
+	rows [][]Row
+	err  error
 }
 
-// makeGroup runs the per-group steps that do not write anything: extract
-// and clean the group's module, split off its ESIMD part, lower spec
-// constants, build each module's plan. It runs on several groups at once.
+// makeGroup runs the per-group steps: extract and clean the group's
+// module, split off its ESIMD part, lower spec constants, build each
+// module's plan and, when the group's ID is known in advance (run.early),
+// write its files. It runs on several groups at once.
 func (r *run) makeGroup(i int) (res groupResult) {
+	res = r.buildGroup(i)
+	if res.err != nil || !r.early {
+		return res
+	}
+	res.rows = make([][]Row, len(r.tables))
+	for _, mod := range res.mods {
+		rows, err := r.files(mod, i, "")
+		if err != nil {
+			res.err = err
+			return res
+		}
+		for t, row := range rows {
+			if row != nil {
+				res.rows[t] = append(res.rows[t], *row)
+			}
+		}
+	}
+	res.release()
+	return res
+}
+
+// release gives the group's module memory back once its files are
+// written. Default-value copies share their module's state, so only the
+// modules themselves are released.
+func (res *groupResult) release() {
+	for _, mod := range res.mods {
+		mod.Part.Release()
+	}
+}
+
+// buildGroup makes group i's modules without writing anything.
+func (r *run) buildGroup(i int) (res groupResult) {
 	p := r.sp.Part(i)
 	res.warnings = append(res.warnings, p.Warnings...)
 	parts, joined := r.sp.SplitESIMD(p, r.o.SplitESIMD)
@@ -41,6 +78,7 @@ func (r *run) makeGroup(i int) (res groupResult) {
 				res.defaults = append(res.defaults, def)
 			}
 		}
+		res.bf16 = res.bf16 || r.usesBF16(q)
 		res.mods = append(res.mods, mod)
 	}
 	return res
@@ -113,11 +151,16 @@ func (r *run) produce(n int, use func(i int, res groupResult) error) error {
 
 // emitAll writes every module and fills the tables, in the reference's
 // order: each group's modules get the next ID (ESIMD first, then SYCL),
-// its default-value copies the one after.
+// its default-value copies the one after. When no group can have
+// default-value copies, a group's ID is its index and the workers write
+// the files themselves (run.early); the tables are filled in order here
+// either way.
 func (r *run) emitAll(st *state) error {
+	n := len(r.sp.Groups())
+	r.early = n > 1 && !r.o.DefaultSpecConstImage
 	id := 0
 	bf16 := false
-	err := r.produce(len(r.sp.Groups()), func(i int, res groupResult) error {
+	err := r.produce(n, func(i int, res groupResult) error {
 		for _, w := range res.warnings {
 			r.diag.Warning(w)
 		}
@@ -128,13 +171,22 @@ func (r *run) emitAll(st *state) error {
 			return err
 		}
 		st.modified = st.modified || res.modified
+		bf16 = bf16 || res.bf16
+		if res.rows != nil {
+			for t, rows := range res.rows {
+				for _, row := range rows {
+					r.tables[t].Add(row)
+				}
+			}
+			id++
+			return nil
+		}
 		irName := ""
 		if !st.modified && !r.outputsGiven() {
 			irName = r.o.Input
 			r.diag.Note("no modifications to the input LLVM IR have been made")
 		}
 		for _, mod := range res.mods {
-			bf16 = bf16 || r.usesBF16(mod.Part)
 			if err := r.save(mod, id, irName); err != nil {
 				return err
 			}
@@ -148,6 +200,7 @@ func (r *run) emitAll(st *state) error {
 			}
 			id++
 		}
+		res.release()
 		return nil
 	})
 	if err != nil {
@@ -173,26 +226,44 @@ func (r *run) checkHalves(st *state, res groupResult) error {
 	return nil
 }
 
-// save writes one module (unless irName names an input left as it is),
-// its symbol file and, per table, its property file and row.
+// save writes one module's files and adds its rows to the tables.
 func (r *run) save(mod *Module, id int, irName string) error {
+	rows, err := r.files(mod, id, irName)
+	if err != nil {
+		return err
+	}
+	for t, row := range rows {
+		if row != nil {
+			r.tables[t].Add(*row)
+		}
+	}
+	return nil
+}
+
+// files writes one module as module id (unless irName names an input left
+// as it is), its symbol file and, per table that takes the module, its
+// property file; it returns the module's row for each table (nil where the
+// table's target does not take it). It touches no shared state but the
+// outputs, so workers may call it.
+func (r *run) files(mod *Module, id int, irName string) ([]*Row, error) {
 	esimd := mod.Part.Status == split.ESIMDOnly
 	row := Row{Code: irName}
 	if row.Code == "" {
 		row.Code = r.naming.IR(esimd, id)
 		split.AddStatus(mod.Plan, mod.Part.Status, mod.DefaultValues)
 		if err := r.out.write(row.Code, func(w io.Writer) error { return mod.Plan.Write(&commentFilter{w: w}) }); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if r.o.Symbols {
 		row.Symbols = r.naming.Sym(esimd, id)
 		if err := r.out.writeBytes(row.Symbols, []byte(mod.Part.SymbolTable())); err != nil {
-			return err
+			return nil, err
 		}
 	}
+	rows := make([]*Row, len(r.tables))
 	var reqs *Requirements
-	for _, t := range r.tables {
+	for i, t := range r.tables {
 		if t.Output.Target != "" {
 			if reqs == nil {
 				rq := r.requirements(mod.Part)
@@ -207,15 +278,15 @@ func (r *run) save(mod *Module, id int, irName string) error {
 			trow.Properties = r.naming.Prop(t.Output.Target, esimd, id)
 			data, err := r.hooks.Properties(r.o, mod, t.Output.Target)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if err := r.out.writeBytes(trow.Properties, data); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		t.Add(trow)
+		rows[i] = &trow
 	}
-	return nil
+	return rows, nil
 }
 
 // irOnly is -ir-output-only: the first group's (only) module, cleaned,

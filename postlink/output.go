@@ -2,9 +2,11 @@ package postlink
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"os"
 	"strconv"
+	"sync"
 )
 
 // outputs writes the files of one run. Every file is written under a
@@ -13,26 +15,47 @@ import (
 // removed again, so a failed run leaves nothing behind.
 type outputs struct {
 	stdout  io.Writer
+	mu      sync.Mutex
 	written []string
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// bufs recycles the buffers modules are rendered into: each file is
+// rendered in memory and written with one system call.
+var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 // write creates path with the bytes produced by fill ("-" is stdout).
 func (o *outputs) write(path string, fill func(io.Writer) error) error {
 	if path == "-" {
-		return fill(o.stdout)
+		bw := bufio.NewWriter(o.stdout)
+		if err := fill(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	buf := bufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufs.Put(buf)
+	if err := fill(buf); err != nil {
+		return err
+	}
+	return o.writeBytes(path, buf.Bytes())
+}
+
+// writeBytes creates path with data: under a temporary name beside it,
+// then renamed into place.
+func (o *outputs) writeBytes(path string, data []byte) error {
+	if path == "-" {
+		_, err := o.stdout.Write(data)
+		return err
 	}
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
 		return errorf("error opening the file '%s': %s", path, errText(err))
 	}
-	bw := bufio.NewWriterSize(f, 256<<10)
-	err = fill(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
+	_, err = f.Write(data)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -41,22 +64,18 @@ func (o *outputs) write(path string, fill func(io.Writer) error) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		if _, ok := err.(*Error); ok {
-			return err
-		}
 		return errorf("error writing the file '%s': %s", path, errText(err))
 	}
+	o.mu.Lock()
 	o.written = append(o.written, path)
+	o.mu.Unlock()
 	return nil
-}
-
-// writeBytes creates path with data.
-func (o *outputs) writeBytes(path string, data []byte) error {
-	return o.write(path, func(w io.Writer) error { _, err := w.Write(data); return err })
 }
 
 // discard removes everything written so far.
 func (o *outputs) discard() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	for _, p := range o.written {
 		os.Remove(p)
 	}

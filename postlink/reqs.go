@@ -13,7 +13,7 @@ import (
 func (r *run) requirements(p *split.Part) Requirements {
 	var req Requirements
 	seen := map[string]bool{}
-	names := r.aspectNames()
+	names := r.aspects
 	for _, e := range r.m.Entities {
 		if e.Func == nil || !p.Defines(e) {
 			continue

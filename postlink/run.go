@@ -110,6 +110,13 @@ type run struct {
 	tables []*Table
 	sp     *split.Splitter
 	given  bool // -o was given
+	// early says workers write a group's files as soon as they make them,
+	// which they can when each group's ID is its index.
+	early bool
+	// aspects maps !sycl_aspects values to names (target filtering).
+	aspects map[int64]string
+	// bf16Decls are the module's bfloat16 device-library declarations.
+	bf16Decls []*llvmir.Entity
 }
 
 func (r *run) outputsGiven() bool { return r.given }
@@ -152,6 +159,8 @@ func (r *run) process() error {
 		return errorf("%s", err)
 	}
 	r.sp = split.New(m, cfg)
+	r.aspects = r.aspectNames()
+	r.findBF16Decls()
 	splitOccurred := r.sp.SplitOccurred()
 	modified = modified || splitOccurred
 	if o.DeviceGlobals {

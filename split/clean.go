@@ -1,6 +1,8 @@
 package split
 
 import (
+	"slices"
+
 	"github.com/sycbuild/sycbuild/llvmir"
 )
 
@@ -43,6 +45,7 @@ type Part struct {
 	dropComdat map[int32]bool
 	comdatSel  map[string]string // comdat name → new selection kind
 	aliasDecl  map[int32]bool    // aliases written as declarations
+	decls      []int32           // what is written as a declaration, in module order
 }
 
 // Written reports whether the part writes e (as a definition, declaration
@@ -95,7 +98,7 @@ func comdatOf(e *llvmir.Entity) string {
 func (s *Splitter) clean(base *Part, sel []int32, entries, marked []*llvmir.Entity, hasVirtual, warn, whole bool, status ESIMDStatus) *Part {
 	in, ents := s.in, s.M.Entities
 	p := &Part{s: s, Entries: entries, Status: status, HasVirtual: hasVirtual,
-		st: make([]uint8, len(ents)), linkage: map[int32]llvmir.Linkage{}}
+		st: s.newState(), linkage: map[int32]llvmir.Linkage{}}
 	if !s.cfg.AllowDeps {
 		p.marked = marked
 	}
@@ -146,8 +149,8 @@ func (s *Splitter) clean(base *Part, sel []int32, entries, marked []*llvmir.Enti
 	s.globalDCE(p, defs, whole)
 
 	if warn {
-		for _, e := range ents {
-			if e.Func != nil && p.st[e.Index] == stDecl && !isIntrinsicOrBuiltin(e.Name) {
+		for _, i := range p.decls {
+			if e := ents[i]; e.Func != nil && !isIntrinsicOrBuiltin(e.Name) {
 				p.Warnings = append(p.Warnings, "Undefined function "+e.Name+" found in "+s.cfg.ModuleName+". This may result in runtime errors.")
 			}
 		}
@@ -254,14 +257,17 @@ func (s *Splitter) internalize(p *Part, defs []int32) {
 // declarations alike).
 func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 	in, ents := s.in, s.M.Entities
-	live := make([]bool, len(ents))
-	var queue []int32
+	live := s.marks.get()
+	defer s.marks.put(live)
+	decl := s.marks.get()
+	defer s.marks.put(decl)
+	var queue, decls []int32
 	var mark func(i int32)
 	mark = func(i int32) {
-		if live[i] {
+		if live.has(i) {
 			return
 		}
-		live[i] = true
+		live.add(i)
 		queue = append(queue, i)
 		e := ents[i]
 		if c := comdatOf(e); c != "" && !p.dropComdat[i] {
@@ -293,40 +299,46 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 			}
 		}
 	}
-	decl := make([]bool, len(ents))
 	for k := 0; k < len(queue); k++ {
 		for _, t := range in.refs(ents[queue[k]]) {
-			if in.removed[t] {
-				continue
-			}
+			ti := int32(t.Index)
 			switch {
-			case t.Alias != nil:
-				mark(int32(t.Index))
-			case p.st[t.Index] == stDef:
-				mark(int32(t.Index))
-			case t.Func != nil || t.Var != nil:
-				decl[t.Index] = true
+			case in.removed[t]:
+			case t.Alias != nil || p.st[ti] == stDef:
+				mark(ti)
+			case (t.Func != nil || t.Var != nil) && !decl.has(ti):
+				decl.add(ti)
+				decls = append(decls, ti)
 			}
 		}
 	}
-	for i, e := range ents {
-		switch {
-		case live[i] && e.Alias != nil:
-			p.st[i] = stAlias
-			if pt := e.Alias.Points; pt == nil || !live[pt.Index] || p.st[pt.Index] != stDef {
-				// An alias must point to a definition; like CloneModule,
-				// write one that cannot as a declaration of its name.
-				if p.aliasDecl == nil {
-					p.aliasDecl = map[int32]bool{}
-				}
-				p.aliasDecl[int32(i)] = true
-			}
-		case live[i]:
-			p.st[i] = stDef
-		case decl[i]:
-			p.st[i] = stDecl
-		default:
+	// Only what was selected, reached or referenced changes state.
+	for _, i := range defs {
+		if !live.has(i) {
 			p.st[i] = stNone
+		}
+	}
+	for _, i := range queue {
+		e := ents[i]
+		if e.Alias == nil {
+			p.st[i] = stDef
+			continue
+		}
+		p.st[i] = stAlias
+		if pt := e.Alias.Points; pt == nil || !live.has(int32(pt.Index)) || p.st[pt.Index] != stDef {
+			// An alias must point to a definition; like CloneModule,
+			// write one that cannot as a declaration of its name.
+			if p.aliasDecl == nil {
+				p.aliasDecl = map[int32]bool{}
+			}
+			p.aliasDecl[i] = true
+		}
+	}
+	slices.Sort(decls)
+	for _, i := range decls {
+		if !live.has(i) {
+			p.st[i] = stDecl
+			p.decls = append(p.decls, i)
 		}
 	}
 }

@@ -25,8 +25,8 @@ func (s *Splitter) SplitESIMD(p *Part, separate bool) (parts []*Part, joined boo
 		}
 	}
 	var esimdFuncs []*llvmir.Entity
-	for _, e := range s.M.Entities {
-		if e.Func != nil && p.st[e.Index] != stNone && IsESIMD(e) {
+	for _, e := range s.esimd {
+		if p.st[e.Index] != stNone {
 			esimdFuncs = append(esimdFuncs, e)
 		}
 	}
@@ -53,6 +53,7 @@ func (s *Splitter) SplitESIMD(p *Part, separate bool) (parts []*Part, joined boo
 	syclSel := s.closure(syclEntries, nil, p.st, func(e *llvmir.Entity) bool { return !IsESIMD(e) })
 	sycl := s.clean(p, syclSel, syclEntries, p.marked, p.HasVirtual, !s.cfg.AllowDeps, false, SYCLOnly)
 	if separate {
+		p.Release()
 		return []*Part{esimd, sycl}, false
 	}
 	var union []int32
@@ -64,5 +65,8 @@ func (s *Splitter) SplitESIMD(p *Part, separate bool) (parts []*Part, joined boo
 	entries := append(append([]*llvmir.Entity(nil), esimdEntries...), syclEntries...)
 	linked := s.clean(p, union, entries, p.marked, p.HasVirtual, false, false, SYCLAndESIMD)
 	linked.Warnings = sycl.Warnings
+	p.Release()
+	esimd.Release()
+	sycl.Release()
 	return []*Part{linked}, true
 }

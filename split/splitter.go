@@ -1,6 +1,8 @@
 package split
 
 import (
+	"sync"
+
 	"github.com/sycbuild/sycbuild/llvmir"
 )
 
@@ -45,17 +47,53 @@ type Splitter struct {
 	split  bool
 	g      *graph
 	md     *mdIndex
+	// roots are the global variables that are not discardable if unused:
+	// every module starts with them.
+	roots []*llvmir.Entity
+	// esimd are the module's ESIMD functions.
+	esimd []*llvmir.Entity
+	marks markPool
+	// states recycles the per-module state arrays (Part.Release).
+	states sync.Pool
+}
+
+// newState returns a zeroed per-module state array.
+func (s *Splitter) newState() []uint8 {
+	if st, ok := s.states.Get().(*[]uint8); ok {
+		clear(*st)
+		return *st
+	}
+	return make([]uint8, len(s.M.Entities))
+}
+
+// Release gives the part's memory back for the next parts; the part must
+// not be used afterwards (nor its plan written). Value copies of a Part
+// share its state: release only one of them, after all are done with.
+func (p *Part) Release() {
+	if p.st != nil {
+		st := p.st
+		p.st = nil
+		p.s.states.Put(&st)
+	}
 }
 
 // New analyses m: entry points, groups and, when splitting, the graph.
 func New(m *llvmir.Module, cfg Config) *Splitter {
-	s := &Splitter{M: m, cfg: cfg, in: newInfo(m)}
+	s := &Splitter{M: m, cfg: cfg, in: newInfo(m), marks: markPool{n: len(m.Entities)}}
 	s.in.removed = cfg.Removed
 	s.in.rewritten = cfg.Rewritten
 	s.groups = s.in.groups(cfg.Scope, cfg.OnlyKernels)
 	s.split = !cfg.NoSplit && (len(s.groups) > 1 || len(s.groups[0].Entries) > 0)
 	s.g = buildGraph(s.in, cfg.AllowDeps)
 	s.md = newMDIndex(m)
+	for _, e := range m.Entities {
+		if e.Kind == llvmir.KindGlobalVar && !s.in.removed[e] && !discardable(s.in.linkage(e)) {
+			s.roots = append(s.roots, e)
+		}
+		if IsESIMD(e) {
+			s.esimd = append(s.esimd, e)
+		}
+	}
 	return s
 }
 
@@ -99,11 +137,12 @@ func (s *Splitter) everything() []int32 {
 // extra entities start the walk as well.
 func (s *Splitter) closure(entries []*llvmir.Entity, extra []*llvmir.Entity, within []uint8, include func(*llvmir.Entity) bool) []int32 {
 	ents := s.M.Entities
-	seen := make([]bool, len(ents))
+	seen := s.marks.get()
+	defer s.marks.put(seen)
 	var queue []int32
 	push := func(i int32) {
-		if !seen[i] {
-			seen[i] = true
+		if !seen.has(i) {
+			seen.add(i)
 			queue = append(queue, i)
 		}
 	}
@@ -113,11 +152,9 @@ func (s *Splitter) closure(entries []*llvmir.Entity, extra []*llvmir.Entity, wit
 	for _, e := range entries {
 		push(int32(e.Index))
 	}
-	for _, e := range ents {
-		if e.Kind == llvmir.KindGlobalVar && !s.in.removed[e] && !discardable(s.in.linkage(e)) {
-			if within == nil || within[e.Index] != 0 {
-				push(int32(e.Index))
-			}
+	for _, e := range s.roots {
+		if within == nil || within[e.Index] != 0 {
+			push(int32(e.Index))
 		}
 	}
 	for k := 0; k < len(queue); k++ {

@@ -5,6 +5,9 @@
 package syclpostlink
 
 import (
+	"os"
+	"runtime/debug"
+
 	"github.com/sycbuild/sycbuild/postlink"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 )
@@ -173,8 +176,23 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 		return clopt.Report(stdio.Err, err)
 	}
 	o := f.options()
+	limitMemory(o.Input)
 	if err := postlink.Run(&o, postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0}); err != nil {
 		return clopt.Report(stdio.Err, err)
 	}
 	return 0
+}
+
+// limitMemory keeps the heap near what splitting needs. The input text and
+// its parsed entities stay live for the whole run while every module is
+// made and dropped; a soft limit of 2.5 times the input (plus room for
+// small inputs) makes the collector run before the heap doubles, keeping
+// peak memory under three times the input. GOMEMLIMIT, when set, wins.
+func limitMemory(input string) {
+	if os.Getenv("GOMEMLIMIT") != "" || input == "-" {
+		return
+	}
+	if st, err := os.Stat(input); err == nil {
+		debug.SetMemoryLimit(st.Size()*5/2 + 32<<20)
+	}
 }

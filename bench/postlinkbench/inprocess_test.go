@@ -1,0 +1,39 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sycbuild/sycbuild/postlink"
+)
+
+// BenchmarkSplitKernel runs sycl-post-link -split=kernel -symbols -S
+// in-process on a generated module (SYCBUILD_BENCH_KERNELS kernels, 5000 by
+// default), for profiling:
+//
+//	go test ./bench/postlinkbench -run - -bench SplitKernel -benchtime 1x -cpuprofile cpu.out
+func BenchmarkSplitKernel(b *testing.B) {
+	dir := b.TempDir()
+	in := filepath.Join(dir, "big.ll")
+	if err := writeModule(in, benchConfig(5000)); err != nil {
+		b.Fatal(err)
+	}
+	info, _ := os.Stat(in)
+	b.SetBytes(info.Size())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out := filepath.Join(dir, "out")
+		os.RemoveAll(out)
+		if err := os.Mkdir(out, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		o := postlink.Options{Input: in, Outputs: []postlink.Output{{File: filepath.Join(out, "out.table")}},
+			Split: postlink.SplitKernel, SplitGiven: true, Symbols: true, Assembly: true}
+		var stderr bytes.Buffer
+		if err := postlink.Run(&o, postlink.IO{Stdout: &stderr, Stderr: &stderr, Argv0: "sycl-post-link"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
