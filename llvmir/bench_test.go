@@ -1,0 +1,60 @@
+package llvmir
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/sycbuild/sycbuild/bench/gen"
+)
+
+// BenchmarkParse loads the generated benchmark module (5000 kernels, about
+// 65 MB; SYCBUILD_BENCH_KERNELS overrides the count) from memory, with
+// every reference resolved, for profiling:
+//
+//	go test ./llvmir -run '^$' -bench Parse -benchtime 5x -cpuprofile cpu.out
+//
+// The comparison with LLVM is bench/llvmirbench.
+func BenchmarkParse(b *testing.B) {
+	c := gen.Big()
+	if n, err := strconv.Atoi(os.Getenv("SYCBUILD_BENCH_KERNELS")); err == nil && n > 0 {
+		c.Kernels = n
+	}
+	var src bytes.Buffer
+	if err := gen.Write(&src, c); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(src.Len()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Parse("big.ll", src.Bytes()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWriteSplit writes one kernel's closure of the benchmark module
+// (every other entity dropped, metadata pruned, unnamed globals
+// renumbered).
+func BenchmarkWriteSplit(b *testing.B) {
+	var src bytes.Buffer
+	if err := gen.Write(&src, gen.Big()); err != nil {
+		b.Fatal(err)
+	}
+	m, err := Parse("big.ll", src.Bytes())
+	if err != nil {
+		b.Fatal(err)
+	}
+	keep := closure([]*Entity{m.Global(gen.KernelName(3))}, nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := m.NewPlan()
+		p.KeepOnly(func(e *Entity) bool { return keep[e] })
+		var out bytes.Buffer
+		if err := p.Write(&out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
