@@ -2,7 +2,6 @@ package props
 
 import (
 	"encoding/binary"
-	"errors"
 
 	"github.com/sycbuild/sycbuild/llvmir"
 )
@@ -105,30 +104,6 @@ func addHostPipes(r *Registry, img *Image) error {
 			return err
 		}
 		r.Add(SetHostPipes, NewUint32Array(id, []uint32{size}))
-	}
-	return nil
-}
-
-// CheckDeviceImageScope returns the reference's error when a device global
-// with device_image_scope is used by functions of more than one image
-// (-device-globals): such a variable must live in exactly one image. Each
-// image is given by the functions it defines; the message is the
-// reference's, without the "sycl-post-link: " prefix.
-func CheckDeviceImageScope(m *llvmir.Module, images [][]*llvmir.Entity) error {
-	owner := map[*llvmir.Entity]int{}
-	for i, fns := range images {
-		for _, f := range fns {
-			for _, g := range f.Globals {
-				if g.Var == nil || !IsDeviceGlobal(m, g) || !HasDeviceImageScope(m, g) {
-					continue
-				}
-				if prev, ok := owner[g]; ok && prev != i {
-					return errors.New(`device_global variable '` + g.Name +
-						`' with property "device_image_scope" is used in more than one device image.`)
-				}
-				owner[g] = i
-			}
-		}
 	}
 	return nil
 }

@@ -254,9 +254,11 @@ func rewriteBody(m *llvmir.Module, e *llvmir.Entity, edits []callEdit) (inner st
 	composed := b.String()
 
 	rauw := map[string]string{}
+	removed := map[string]bool{}
 	for _, ed := range edits {
 		if ed.result != "" {
 			rauw[ed.result] = ed.replacement
+			removed[ed.result] = isDigits(ed.result)
 		}
 	}
 
@@ -272,6 +274,9 @@ func rewriteBody(m *llvmir.Module, e *llvmir.Entity, edits []callEdit) (inner st
 	}
 	toks := scanLocals(composed)
 	number := map[string]int{}
+	// The input's own numbers must run in sequence (as LLVM requires), so
+	// that the new numbers follow from the old ones.
+	expect := next
 	for _, t := range toks {
 		if !t.def || !t.numbered() {
 			continue
@@ -279,10 +284,20 @@ func rewriteBody(m *llvmir.Module, e *llvmir.Entity, edits []callEdit) (inner st
 		if _, dup := number[t.name]; dup {
 			return "", 0, 0, fmt.Errorf("@%s: value %%%s is defined twice", e.Name, t.name)
 		}
-		if t.start < firstEdit && t.name != strconv.Itoa(next) {
-			line, col := m.Position(start + t.start)
-			return "", 0, 0, &llvmir.Error{File: m.File, Line: line, Col: col,
-				Msg: fmt.Sprintf("unnamed value %%%s of @%s is out of sequence (expected %%%d); cannot renumber", t.name, e.Name, next)}
+		if isDigits(t.name) {
+			for removed[strconv.Itoa(expect)] {
+				expect++ // defined by a lowered call, gone
+			}
+			if t.name != strconv.Itoa(expect) {
+				off := t.start
+				if off >= firstEdit {
+					off = firstEdit
+				}
+				line, col := m.Position(start + off)
+				return "", 0, 0, &llvmir.Error{File: m.File, Line: line, Col: col,
+					Msg: fmt.Sprintf("unnamed value %%%s of @%s is out of sequence (expected %%%d); cannot renumber", t.name, e.Name, expect)}
+			}
+			expect++
 		}
 		number[t.name] = next
 		next++

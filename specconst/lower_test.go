@@ -456,3 +456,26 @@ declare i32 @_Z37__sycl_getScalar2020SpecConstantValueIiET_PKcPKvS4_(ptr, ptr, p
 		}
 	}
 }
+
+// Input whose unnamed values are out of sequence cannot be renumbered.
+func TestLowerBadNumbering(t *testing.T) {
+	src := `%spec_id = type { i32 }
+@n = private constant [2 x i8] c"n\00"
+@v = internal constant %spec_id { i32 1 }
+define void @k() {
+entry:
+  %0 = call i32 @_Z37__sycl_getScalar2020SpecConstantValueIiET_PKcPKvS4_(ptr @n, ptr @v, ptr null)
+  %2 = add i32 %0, 1
+  ret void
+}
+declare i32 @_Z37__sycl_getScalar2020SpecConstantValueIiET_PKcPKvS4_(ptr, ptr, ptr)
+`
+	m, err := llvmir.Parse("in.ll", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Lower(m, m.NewPlan(), Options{Mode: Native})
+	if err == nil || !strings.Contains(err.Error(), "unnamed value %2 of @k is out of sequence (expected %1)") {
+		t.Errorf("error %v", err)
+	}
+}
