@@ -7,7 +7,7 @@ BIN := bin/sycbuild
 # The conformance test writes its report here; make test prints it.
 REPORT := out/conformance.txt
 
-.PHONY: all demo test toolchain build lint clean
+.PHONY: all demo test toolchain build lint clean gpu-test
 
 all: build
 
@@ -19,6 +19,11 @@ build:
 
 demo: toolchain build
 	examples/quickstart/run.sh $(BIN)
+
+# On a machine with an NVIDIA GPU and CUDA: build device images for nvptx64,
+# run every kernel through a small CUDA-driver runtime, check every value.
+gpu-test: build
+	examples/cuda/gpu-test.sh $(BIN)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt: these files need formatting:"; echo "$$out"; exit 1; fi
