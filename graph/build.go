@@ -251,7 +251,7 @@ func (b *builder) do(ctx, stop context.Context, pool Pool, a *Action) {
 	}
 	b.set(a, stateBuilt)
 	b.prog.finished(a.Desc, true)
-	if text := out.Bytes(); len(text) > 0 {
+	if text := withoutChatter(out.Bytes(), a.Tool); len(text) > 0 {
 		b.prog.Printf("%s", text)
 	}
 }

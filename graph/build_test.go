@@ -198,14 +198,16 @@ func TestCommandChangeAndNoCache(t *testing.T) {
 func TestFailure(t *testing.T) {
 	tb := newTestBuild(t)
 	tb.write("in.txt", "x")
-	tb.sh("bad", `echo partial > "$2"; echo "line 1" >&2; echo "oops: $1" >&2; exit 3`, []string{"in.txt"}, []string{"bad.out"}, "in.txt", "bad.out")
+	// "bad" fails once "good" runs, so that "good" is running then.
+	tb.sh("bad", `while [ ! -e good.started ]; do sleep 0.01; done; echo partial > "$2"; echo "line 1" >&2; echo "oops: $1" >&2; exit 3`, []string{"in.txt"}, []string{"bad.out"}, "in.txt", "bad.out")
 	tb.sh("after bad", `cp "$1" "$2"`, []string{"bad.out"}, []string{"after.out"}, "bad.out", "after.out")
-	tb.sh("good", `sleep 0.2; cp "$1" "$2"`, []string{"in.txt"}, []string{"good.out"}, "in.txt", "good.out")
+	tb.sh("good", `touch good.started; sleep 0.2; cp "$1" "$2"`, []string{"in.txt"}, []string{"good.out"}, "in.txt", "good.out")
 	tb.sh("after good", `cp "$1" "$2"`, []string{"good.out"}, []string{"good2.out"}, "good.out", "good2.out")
 
 	for _, keepGoing := range []bool{false, true} {
 		os.RemoveAll(filepath.Join(tb.dir, ".state"))
 		os.Remove(filepath.Join(tb.dir, "good2.out"))
+		os.Remove(filepath.Join(tb.dir, "good.started"))
 		opt := tb.opts()
 		opt.KeepGoing = keepGoing
 		res, err := tb.g.Build(context.Background(), opt)
@@ -213,7 +215,7 @@ func TestFailure(t *testing.T) {
 			t.Fatalf("-k=%v: err = %v, want ErrFailed", keepGoing, err)
 		}
 		want := "FAILED: bad (exit status 3)\n" +
-			`  $ sh -c 'echo partial > "$2"; echo "line 1" >&2; echo "oops: $1" >&2; exit 3' sh in.txt bad.out.tmp` + "\n" +
+			`  $ sh -c 'while [ ! -e good.started ]; do sleep 0.01; done; echo partial > "$2"; echo "line 1" >&2; echo "oops: $1" >&2; exit 3' sh in.txt bad.out.tmp` + "\n" +
 			"  | line 1\n  | oops: in.txt\n"
 		if !strings.Contains(tb.log.String(), want) {
 			t.Errorf("-k=%v: failure report:\n%s\nwant it to contain:\n%s", keepGoing, tb.log.String(), want)

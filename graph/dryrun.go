@@ -59,11 +59,12 @@ func (b *builder) dryRun() error {
 			if d == "." || made[d] {
 				continue
 			}
-			made[d] = true
-			if fi, err := os.Stat(b.path(d)); err == nil && fi.IsDir() {
-				continue
+			if fi, err := os.Stat(b.path(d)); err != nil || !fi.IsDir() {
+				fmt.Fprintf(w, "mkdir -p %s\n", shellWord(d))
 			}
-			fmt.Fprintf(w, "mkdir -p %s\n", shellWord(d))
+			for ; d != "." && d != "/" && !made[d]; d = filepath.Dir(d) {
+				made[d] = true // mkdir -p made its parents too
+			}
 		}
 		if a.Fanout != nil {
 			for k := range a.Fanout.Steps {

@@ -250,7 +250,7 @@ func (b *builder) runJob(ctx, stop context.Context, pool Pool, a *Action, j *job
 	b.res.JobsRan++
 	b.mu.Unlock()
 	b.prog.finished(desc, true)
-	if text := out.Bytes(); len(text) > 0 {
+	if text := withoutChatter(out.Bytes(), a.Fanout.tools()...); len(text) > 0 {
 		b.prog.Printf("%s", text)
 	}
 	return nil

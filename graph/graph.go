@@ -59,6 +59,10 @@ type Tool struct {
 	Name    string // role, for messages ("llvm-spirv")
 	Path    string // what is run, as printed ("llvm-spirv-15", "/opt/bin/ocloc")
 	Version string // the tool's own version text, or a content hash
+	// Chatter are lines the tool prints on every success ("Build
+	// succeeded."); they are not shown when it succeeds. A failing
+	// command's output is always shown whole.
+	Chatter []string
 }
 
 func (t *Tool) identity() string {

@@ -190,3 +190,24 @@ func runMain(desc string, argv []string, main MainFunc, output *tailBuffer) (err
 	}
 	return nil
 }
+
+// withoutChatter drops the tools' success chatter from a successful
+// command's output.
+func withoutChatter(out []byte, tools ...*Tool) []byte {
+	drop := map[string]bool{}
+	for _, t := range tools {
+		for _, c := range t.Chatter {
+			drop[c] = true
+		}
+	}
+	if len(drop) == 0 || len(out) == 0 {
+		return out
+	}
+	var b bytes.Buffer
+	for _, l := range strings.SplitAfter(string(out), "\n") {
+		if l != "" && !drop[strings.TrimRight(l, "\r\n")] {
+			b.WriteString(l)
+		}
+	}
+	return b.Bytes()
+}

@@ -46,12 +46,12 @@ func (p *planner) inputs() (*inputSet, error) {
 		}
 		if info.LLVM != 0 {
 			if set.llvm != 0 && set.llvm != info.LLVM {
-				errs = append(errs, fmt.Sprintf("%s: inputs[%d]: %s is LLVM %d IR (%s), but %s (LLVM %d IR); one llvm-link cannot read both",
-					where, i, path, info.LLVM, info.Why, set.why, set.llvm))
+				errs = append(errs, fmt.Sprintf("%s: inputs[%d]: %s needs LLVM %d (%s), but %s; no one llvm-link reads both",
+					where, i, path, info.LLVM, info.Why, set.why))
 				continue
 			}
 			if set.llvm == 0 {
-				set.llvm, set.why = info.LLVM, path+": "+info.Why
+				set.llvm, set.why = info.LLVM, fmt.Sprintf("%s needs LLVM %d (%s)", path, info.LLVM, info.Why)
 			}
 		}
 		if set.triple == "" {

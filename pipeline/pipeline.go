@@ -189,5 +189,9 @@ func (p *planner) inProcess(desc, tool string, args []string, in, out []*graph.N
 }
 
 func graphTool(t *tools.Tool) *graph.Tool {
-	return &graph.Tool{Name: t.Role, Path: t.Path, Version: t.Version}
+	gt := &graph.Tool{Name: t.Role, Path: t.Path, Version: t.Version}
+	if t.Role == "ocloc" {
+		gt.Chatter = tools.OclocChatter
+	}
+	return gt
 }

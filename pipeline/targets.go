@@ -45,11 +45,12 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 		where := p.cfg.Position(fmt.Sprintf("targets[%d]", tc.Index))
 		t := &target{cfg: tc, tools: map[string]*tools.Tool{}}
 		var problems []string
+		// Each problem completes "target <name> …".
 		if t.spirv() && in.llvm > 15 {
-			problems = append(problems, fmt.Sprintf("its IR must be readable by LLVM 15 (llvm-spirv-15 reads only LLVM 15 bitcode), but %s needs LLVM %d", in.why, in.llvm))
+			problems = append(problems, fmt.Sprintf("cannot use the inputs: llvm-spirv-15 reads only LLVM 15 IR, and %s", in.why))
 		}
 		if tc.Kind == configs.NVPTX64 && in.llvm > 19 {
-			problems = append(problems, fmt.Sprintf("llc-19 cannot read %s (LLVM %d)", in.why, in.llvm))
+			problems = append(problems, fmt.Sprintf("cannot use the inputs: llc-19 reads IR up to LLVM 19, and %s", in.why))
 		}
 		roles, llvm := need(tc.Kind)
 		for _, role := range roles {
@@ -72,7 +73,7 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 		case len(problems) == 0:
 			out = append(out, t)
 		case tc.Optional:
-			p.warn(fmt.Sprintf("warning: %s: skipping optional target %s: it %s", where, tc.Name, strings.Join(problems, "; ")))
+			p.warn(fmt.Sprintf("warning: %s: skipping optional target %s, which %s", where, tc.Name, strings.Join(problems, "; ")))
 		default:
 			for _, pr := range problems {
 				errs = append(errs, fmt.Sprintf("%s: target %s %s", where, tc.Name, pr))

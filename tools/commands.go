@@ -80,12 +80,17 @@ func SPIRVValArgs(in string, extra []string) []string {
 }
 
 // OclocArgs compiles SPIR-V for Intel GPUs: all devices in one call, which
-// writes one file, exactly out (a fat binary when there are several).
+// writes one file, exactly out (a fat binary when there are several). It
+// does not pass -q: that also silences ocloc's error messages ("Error:
+// Cannot get HW Info for device …"); its success lines are OclocChatter.
 func OclocArgs(in, out string, devices, extra []string) []string {
 	args := []string{"compile", "-file", in, "-spirv_input", "-device", strings.Join(devices, ","),
-		"-output", out, "-output_no_suffix", "-q"}
+		"-output", out, "-output_no_suffix"}
 	return append(args, extra...)
 }
+
+// OclocChatter are the lines ocloc prints on every successful compile.
+var OclocChatter = []string{"Compilation from IR - skipping loading of FCL", "Build succeeded."}
 
 // LLCArgs compiles LLVM IR to PTX for arch (sm_90).
 func LLCArgs(in, out, arch string, extra []string) []string {

@@ -13,7 +13,7 @@ import (
 func TestCommandLines(t *testing.T) {
 	tests := []struct{ got, want []string }{
 		{OclocArgs("m.spv", "m.bin", []string{"pvc", "acm-g10"}, []string{"-options", "-g"}),
-			strings.Fields("compile -file m.spv -spirv_input -device pvc,acm-g10 -output m.bin -output_no_suffix -q -options -g")},
+			strings.Fields("compile -file m.spv -spirv_input -device pvc,acm-g10 -output m.bin -output_no_suffix -options -g")},
 		{LLCArgs("m.ll", "m.ptx", "sm_90", nil), strings.Fields("-march=nvptx64 -mcpu=sm_90 m.ll -o m.ptx")},
 		{PtxasArgs("m.ptx", "m.cubin", "sm_90a", []string{"-O3"}), strings.Fields("-arch=sm_90a m.ptx -o m.cubin -O3")},
 		{FatbinaryArgs("m.ptx", "m.cubin", "m.fatbin", "sm_90", nil),

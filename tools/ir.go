@@ -106,7 +106,7 @@ func scanText(data []byte, info *IRInfo) {
 		}
 		if info.LLVM != 15 && info.LLVM != 19 {
 			if loc := llvm19Only.FindIndex(code); loc != nil {
-				info.LLVM, info.Why = 19, fmt.Sprintf("%q at line %d needs LLVM 19", code[loc[0]:loc[1]], line)
+				info.LLVM, info.Why = 19, fmt.Sprintf("%q at line %d", code[loc[0]:loc[1]], line)
 			}
 		}
 		switch {
