@@ -62,7 +62,7 @@ func bodySpan(text []byte) (open, close int, ok bool) {
 
 // skipString returns the offset of the closing quote of the string whose
 // opening quote is at i (LLVM strings have no escaped quotes: \22).
-func skipString(text []byte, i int) int {
+func skipString[T string | []byte](text T, i int) int {
 	for j := i + 1; j < len(text); j++ {
 		if text[j] == '"' {
 			return j
@@ -123,11 +123,11 @@ func scanLocals(text string) []localToken {
 			lineStart = true
 			continue
 		case c == '"':
-			i = skipString([]byte(text), i)
+			i = skipString(text, i)
 		case c == '@' || c == '!' || c == '#' || c == '$':
 			j := i + 1
 			if j < len(text) && text[j] == '"' {
-				j = skipString([]byte(text), j) + 1
+				j = skipString(text, j) + 1
 			} else {
 				for j < len(text) && isIdentByte(text[j]) {
 					j++
@@ -138,7 +138,7 @@ func scanLocals(text string) []localToken {
 			j := i + 1
 			switch {
 			case j < len(text) && text[j] == '"':
-				j = skipString([]byte(text), j) + 1
+				j = skipString(text, j) + 1
 			case j < len(text) && text[j] == '?':
 				j++
 				for j < len(text) && text[j] >= '0' && text[j] <= '9' {
@@ -195,7 +195,7 @@ func entryUnnamed(inner string) bool {
 		default:
 			j := i
 			if inner[j] == '"' {
-				j = skipString([]byte(inner), j) + 1
+				j = skipString(inner, j) + 1
 			} else {
 				for j < len(inner) && isIdentByte(inner[j]) {
 					j++
@@ -374,28 +374,28 @@ func onlySpace(b []byte) bool {
 // name itself when free, else the name followed by the next value of a
 // counter shared by all names of the function.
 type namer struct {
-	taken map[string]bool
+	e     *llvmir.Entity
+	taken map[string]bool // the function's names, collected on first use
 	last  int
 }
 
-// newNamer collects the names already used in function e.
-func newNamer(e *llvmir.Entity) *namer {
-	n := &namer{taken: map[string]bool{}}
-	for _, p := range e.Func.Params {
-		if p.Name != "" {
-			n.taken[p.Name] = true
-		}
-	}
-	for _, t := range scanLocals(string(e.Text)) {
-		if !t.numbered() {
-			n.taken[t.name] = true
-		}
-	}
-	return n
-}
+func newNamer(e *llvmir.Entity) *namer { return &namer{e: e} }
 
 // name returns a fresh name based on base.
 func (n *namer) name(base string) string {
+	if n.taken == nil {
+		n.taken = map[string]bool{}
+		for _, p := range n.e.Func.Params {
+			if p.Name != "" {
+				n.taken[p.Name] = true
+			}
+		}
+		for _, t := range scanLocals(string(n.e.Text)) {
+			if !t.numbered() {
+				n.taken[t.name] = true
+			}
+		}
+	}
 	name := base
 	for n.taken[name] {
 		n.last++

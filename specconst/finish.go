@@ -165,15 +165,15 @@ func globalRefs(text string) []string {
 				i++
 			}
 		case '"':
-			i = skipString([]byte(text), i)
+			i = skipString(text, i)
 		case '!':
 			if i+1 < len(text) && text[i+1] == '"' {
-				i = skipString([]byte(text), i+1)
+				i = skipString(text, i+1)
 			}
 		case '@':
 			j := i + 1
 			if j < len(text) && text[j] == '"' {
-				k := skipString([]byte(text), j)
+				k := skipString(text, j)
 				out = append(out, unescapeName(text[j+1:k]))
 				i = k
 				continue

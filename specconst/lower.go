@@ -121,6 +121,9 @@ type lowering struct {
 	// unreferenced are dropped as GlobalDCE and StripDeadPrototypes would.
 	candidates []*llvmir.Entity
 	lowered    map[*llvmir.Entity]bool // declarations whose calls were lowered
+
+	symIDs     map[*llvmir.Entity]string // symbolic-ID strings read so far
+	defaultsOf map[*llvmir.Entity]*value // default values read so far
 }
 
 // funcState collects the edits of one function.
@@ -155,6 +158,7 @@ func Lower(m *llvmir.Module, p *llvmir.Plan, o Options) (*Result, error) {
 		ids: map[string][]scID{}, offsets: map[string]uint64{}, descs: map[string][]uint32{},
 		declTypes: map[string]string{}, funcIndex: map[*llvmir.Entity]*funcState{},
 		lowered: map[*llvmir.Entity]bool{},
+		symIDs:  map[*llvmir.Entity]string{}, defaultsOf: map[*llvmir.Entity]*value{},
 	}
 	res := &Result{}
 	spirEmulated := isSPIRTriple(m.Triple) && o.Mode == Emulation
@@ -390,6 +394,17 @@ func (l *lowering) symbolicID(c *llvmir.Call, arg int) (string, error) {
 	if g == nil || g.Var == nil {
 		return "", l.errAt(c.Start, "the symbolic ID of this spec constant is not a string constant (argument %d: %s)", arg+1, c.Args[arg].Value)
 	}
+	if s, ok := l.symIDs[g]; ok {
+		return s, nil
+	}
+	s, err := l.readSymbolicID(c, g)
+	if err == nil {
+		l.symIDs[g] = s
+	}
+	return s, err
+}
+
+func (l *lowering) readSymbolicID(c *llvmir.Call, g *llvmir.Entity) (string, error) {
 	init, err := l.m.Initializer(g)
 	if err != nil {
 		return "", err
@@ -422,6 +437,17 @@ func (l *lowering) defaultValue(c *llvmir.Call, arg int) (*value, error) {
 	if g == nil || g.Var == nil || g.Var.IsDeclaration() {
 		return nil, l.errAt(c.Start, "the default value of this spec constant is not an initialized global (argument %d: %s)", arg+1, c.Args[arg].Value)
 	}
+	if v, ok := l.defaultsOf[g]; ok {
+		return v, nil
+	}
+	v, err := l.readDefault(c, g)
+	if err == nil {
+		l.defaultsOf[g] = v
+	}
+	return v, err
+}
+
+func (l *lowering) readDefault(c *llvmir.Call, g *llvmir.Entity) (*value, error) {
 	init, err := l.m.Initializer(g)
 	if err != nil {
 		return nil, err
