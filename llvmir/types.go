@@ -33,7 +33,8 @@ const (
 )
 
 // Type is an LLVM type. Named structs are shared: every %name of a module
-// is the same *Type, whose Fields are those of its definition.
+// is the same *Type, whose Fields are those of its definition. Basic types
+// (i32, ptr, …) are shared between modules. Types are read-only.
 type Type struct {
 	Kind      TypeKind
 	Bits      uint32 // IntType: the width
