@@ -482,7 +482,7 @@ func (l *lowering) declare(name string, ret *llvmir.Type, params []*llvmir.Type,
 	}
 	l.declTypes[name] = sig.String()
 	if g := l.m.Global(name); g != nil && l.kept(g) {
-		if g.Func == nil || g.Func.Type().String() != sig.String() {
+		if g.Func == nil || funcSig(g.Func) != sig.String() {
 			return l.errAt(at, "@%s exists in the module with another type", name)
 		}
 		return nil
@@ -490,6 +490,25 @@ func (l *lowering) declare(name string, ret *llvmir.Type, params []*llvmir.Type,
 	params2 := strings.TrimSuffix(strings.SplitN(sig.String(), " (", 2)[1], ")")
 	l.decls = append(l.decls, "declare "+ret.String()+" @"+name+"("+params2+")")
 	return nil
+}
+
+// funcSig is a function's type as text ("i32 (i32, i32)"), built without
+// Function.Type, which caches and so must not run concurrently.
+func funcSig(f *llvmir.Function) string {
+	var b strings.Builder
+	b.WriteString(f.RetType.String())
+	b.WriteString(" (")
+	for i := range f.Params {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.Params[i].Type.String())
+	}
+	if f.VarArg {
+		b.WriteString(", ...")
+	}
+	b.WriteString(")")
+	return b.String()
 }
 
 // emitNative emits the native form of a value of type ty whose default is

@@ -479,3 +479,38 @@ declare i32 @_Z37__sycl_getScalar2020SpecConstantValueIiET_PKcPKvS4_(ptr, ptr, p
 		t.Errorf("error %v", err)
 	}
 }
+
+// Output modules of one input are lowered concurrently (sycl-post-link
+// makes several at once); lowering only reads the module.
+func TestLowerConcurrently(t *testing.T) {
+	m, err := llvmir.Parse("in.ll", []byte(header+opaqueBody))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := make([]string, 8)
+	done := make(chan int)
+	for i := range outs {
+		go func() {
+			defer func() { done <- i }()
+			p := m.NewPlan()
+			mode := []Mode{Native, Emulation, DefaultValues}[i%3]
+			if _, err := Lower(m, p, Options{Mode: mode}); err != nil {
+				t.Error(err)
+				return
+			}
+			var b bytes.Buffer
+			if err := p.Write(&b); err != nil {
+				t.Error(err)
+			}
+			outs[i] = b.String()
+		}()
+	}
+	for range outs {
+		<-done
+	}
+	for i := 3; i < len(outs); i++ {
+		if outs[i] != outs[i-3] {
+			t.Errorf("run %d differs from run %d", i, i-3)
+		}
+	}
+}
