@@ -5,7 +5,9 @@ package pipeline_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -442,5 +444,101 @@ func TestQuickstart(t *testing.T) {
 	if !strings.Contains(string(out), want) || !strings.Contains(string(out), "  spec constants: uid9b2d4c6f1a3e5d70____ZL9threshold\n") ||
 		!strings.Contains(string(out), "main: "+strconv.Itoa(4*targets)+" device images were registered before main\n") {
 		t.Errorf("run.sh output:\n%s\nwant it to contain:\n%s", out, want)
+	}
+}
+
+// TestExamples builds every examples/<kind> config: the dry run always
+// (nvptx64 needs CUDA, which is reported as missing where it is absent),
+// the build where the tools are installed, with one image per module.
+func TestExamples(t *testing.T) {
+	root := filepath.Join(testenv.RepoRoot(t), "examples")
+	for _, tc := range []struct {
+		name   string
+		tools  []string
+		images int
+	}{
+		{"llvm_ir", nil, 2},
+		{"spir64", []string{"llvm-as-15", "llvm-spirv-15", "spirv-val"}, 4},
+		{"spir64_gen", []string{"llvm-as-15", "llvm-spirv-15", "spirv-val", "ocloc"}, 2},
+		{"nvptx64", []string{"llc-19", "ptxas", "fatbinary"}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// A copy, with the quickstart beside it as the configs expect.
+			dir := t.TempDir()
+			for _, d := range []string{tc.name, "quickstart"} {
+				os.MkdirAll(filepath.Join(dir, d), 0o755)
+				entries, _ := os.ReadDir(filepath.Join(root, d))
+				for _, e := range entries {
+					if e.Type().IsRegular() {
+						b, _ := os.ReadFile(filepath.Join(root, d, e.Name()))
+						os.WriteFile(filepath.Join(dir, d, e.Name()), b, 0o755)
+					}
+				}
+			}
+			p := &project{t: t, dir: filepath.Join(dir, tc.name), env: os.Environ()}
+			missing := false
+			for _, tool := range tc.tools {
+				missing = missing || !testenv.HaveTool(tool)
+			}
+			if tc.name == "nvptx64" && missing {
+				_, stderr, code := p.run("-n")
+				if code != 2 || !strings.Contains(stderr, "target nvptx64 needs ptxas: ptxas was not found") {
+					t.Errorf("nvptx64 without CUDA: exit %d\n%s", code, stderr)
+				}
+				return
+			}
+			needTools(t, append(tc.tools, "cc")...)
+			if _, stderr, code := p.run("-n"); code != 0 {
+				t.Fatalf("-n: exit %d\n%s", code, stderr)
+			}
+			p.build()
+			var n int
+			for _, l := range p.images() {
+				if strings.HasPrefix(l, "image ") {
+					n++
+				}
+			}
+			if n != tc.images {
+				t.Errorf("%d images, want %d", n, tc.images)
+			}
+		})
+	}
+}
+
+// TestGraphAndTrace: "sycbuild graph" writes the graph as DOT, and -trace
+// a Chrome trace with one event per action run and per module job.
+func TestGraphAndTrace(t *testing.T) {
+	needTools(t, "llvm-as-15", "llvm-spirv-15", "spirv-val")
+	p := newProject(t, "p", "inputs: [vector_ops.ll]\nsplit: per_kernel\ntargets:\n  - kind: spir64\n", "vector_ops.ll")
+	dot, stderr, code := p.run("graph")
+	for _, want := range []string{"digraph sycbuild {\n", "\"f:out/spir64/module.table\" [label=\"out/spir64/module.table\", shape=note]\n",
+		"label=\"[spir64] llvm-spirv\\nfor each line of out/spir64/code.list: llvm-as-15 → llvm-spirv-15 → spirv-val\"]\n"} {
+		if code != 0 || !strings.Contains(dot, want) {
+			t.Errorf("sycbuild graph (exit %d) lacks %q:\n%s%s", code, want, dot, stderr)
+		}
+	}
+	if p.exists("out") {
+		t.Error("sycbuild graph built something")
+	}
+	p.build("-trace", "trace.json")
+	var trace struct {
+		TraceEvents []struct {
+			Name, Cat, Ph string
+			Tid           int
+		}
+	}
+	if err := json.Unmarshal(p.read("trace.json"), &trace); err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, e := range trace.TraceEvents {
+		if e.Ph == "X" {
+			count[e.Cat]++
+		}
+	}
+	// 2 modules; 4 actions in-process; each job runs 3 commands.
+	want := map[string]int{"job": 2, "fan-out": 1, "sycl-post-link": 1, "file-table-tform": 2, "clang-offload-wrapper": 1, "llvm-as": 2, "llvm-spirv": 2, "spirv-val": 2}
+	if fmt.Sprint(count) != fmt.Sprint(want) {
+		t.Errorf("trace events by category: %v, want %v", count, want)
 	}
 }

@@ -240,6 +240,9 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 		}
 		opt.Pool = pool
 		restore = chain(restore, func() { pool.Close() })
+		if f.verbose {
+			warn("jobs: " + pool.String())
+		}
 	}
 	return &session{plan: plan, opt: opt, versions: versions, restore: restore}, 0
 }

@@ -1,0 +1,31 @@
+package graph
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestProgress(t *testing.T) {
+	var tty, plain bytes.Buffer
+	for _, p := range []*Progress{NewProgress(&tty, true), NewProgress(&plain, false)} {
+		p.width = 40
+		p.addTotal(2)
+		p.started("[spir64] sycl-post-link")
+		p.finished("[spir64] sycl-post-link", true)
+		p.Printf("a message")
+		p.started("a description much longer than the terminal is wide")
+		p.finished("up to date", false)
+		p.Close()
+	}
+	wantTTY := "\r[0/2] [spir64] sycl-post-link\x1b[K" +
+		"\r[1/2] [spir64] sycl-post-link\x1b[K" +
+		"\r\x1b[Ka message\n\r[1/2] [spir64] sycl-post-link\x1b[K" +
+		"\r[1/2] a description much longer than...\x1b[K" +
+		"\r[2/2] up to date\x1b[K\n"
+	if tty.String() != wantTTY {
+		t.Errorf("terminal:\n%q\nwant\n%q", tty.String(), wantTTY)
+	}
+	if want := "[1/2] [spir64] sycl-post-link\na message\n"; plain.String() != want {
+		t.Errorf("plain:\n%q\nwant\n%q", plain.String(), want)
+	}
+}
