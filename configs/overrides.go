@@ -1,0 +1,97 @@
+package configs
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Overrides are settings given on sycbuild's command line that replace the
+// config's, so that a build rule can pass its own inputs and outputs
+// (sycbuild -config t.yaml -o out.o in1.ll in2.ll). Paths are relative to
+// the config's directory, like the config's own; the zero value changes
+// nothing.
+type Overrides struct {
+	// Inputs replace the config's inputs.
+	Inputs []string
+	// Output replaces the output object.
+	Output string
+	// BuildDir replaces the build directory (and with it the default
+	// output, when neither the config nor Output names one).
+	BuildDir string
+	// Split replaces the split mode.
+	Split Split
+	// Targets keeps only the config's targets with these names, in the
+	// config's order.
+	Targets []string
+}
+
+// Override applies o to c and checks the result as Load checks a config.
+// Problems are reported as "command line: …", all of them at once.
+func (c *Config) Override(o Overrides) error {
+	var errs []string
+	errorf := func(format string, args ...any) {
+		errs = append(errs, "command line: "+fmt.Sprintf(format, args...))
+	}
+	if o.BuildDir != "" {
+		if !c.outputGiven() {
+			c.Output = filepath.Join(filepath.Clean(o.BuildDir), DefaultOutput)
+		}
+		c.BuildDir = filepath.Clean(o.BuildDir)
+	}
+	if o.Output != "" {
+		c.Output = filepath.Clean(o.Output)
+	}
+	if len(o.Inputs) > 0 {
+		c.Inputs = c.Inputs[:0:0]
+		seen := map[string]bool{}
+		for _, in := range o.Inputs {
+			in = filepath.Clean(in)
+			switch ext := filepath.Ext(in); {
+			case ext != ".ll" && ext != ".bc":
+				errorf("input %q is not LLVM IR (expected a .ll or .bc file)", in)
+			case seen[in]:
+				errorf("input %q is given twice", in)
+			}
+			seen[in] = true
+			c.Inputs = append(c.Inputs, in)
+		}
+	}
+	if slices.Contains(c.Inputs, c.Output) {
+		errorf("the output %q is also an input", c.Output)
+	}
+	if o.Split != "" {
+		if !oneOf(o.Split, Splits) {
+			errorf("unknown split mode %q (want %s)", o.Split, list(Splits))
+		}
+		c.Split = o.Split
+	}
+	if len(o.Targets) > 0 {
+		var names []string
+		byName := map[string]*Target{}
+		for _, t := range c.Targets {
+			names = append(names, t.Name)
+			byName[t.Name] = t
+		}
+		keep := map[*Target]bool{}
+		for _, n := range o.Targets {
+			if t := byName[n]; t != nil {
+				keep[t] = true
+			} else {
+				errorf("%s names no target %q (its targets: %s)%s", c.File, n, strings.Join(names, ", "), didYouMean(n, names))
+			}
+		}
+		c.Targets = slices.DeleteFunc(c.Targets, func(t *Target) bool { return !keep[t] })
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s", strings.Join(errs, "\n"))
+	}
+	return nil
+}
+
+// outputGiven reports whether the config file itself set output.
+func (c *Config) outputGiven() bool {
+	_, ok := c.pos["output"]
+	return ok
+}
