@@ -25,6 +25,9 @@ type Overrides struct {
 	// Targets keeps only the config's targets with these names, in the
 	// config's order.
 	Targets []string
+	// Given maps a path above to the way it was written on the command
+	// line, for messages; paths not in it are shown as they are.
+	Given map[string]string
 }
 
 // Override applies o to c and checks the result as Load checks a config.
@@ -33,6 +36,12 @@ func (c *Config) Override(o Overrides) error {
 	var errs []string
 	errorf := func(format string, args ...any) {
 		errs = append(errs, "command line: "+fmt.Sprintf(format, args...))
+	}
+	shown := func(p string) string {
+		if g, ok := o.Given[p]; ok {
+			return g
+		}
+		return p
 	}
 	if o.BuildDir != "" {
 		if !c.outputGiven() {
@@ -50,16 +59,16 @@ func (c *Config) Override(o Overrides) error {
 			in = filepath.Clean(in)
 			switch ext := filepath.Ext(in); {
 			case ext != ".ll" && ext != ".bc":
-				errorf("input %q is not LLVM IR (expected a .ll or .bc file)", in)
+				errorf("input %q is not LLVM IR (expected a .ll or .bc file)", shown(in))
 			case seen[in]:
-				errorf("input %q is given twice", in)
+				errorf("input %q is given twice", shown(in))
 			}
 			seen[in] = true
 			c.Inputs = append(c.Inputs, in)
 		}
 	}
 	if slices.Contains(c.Inputs, c.Output) {
-		errorf("the output %q is also an input", c.Output)
+		errorf("the output %q is also an input", shown(c.Output))
 	}
 	if o.Split != "" {
 		if !oneOf(o.Split, Splits) {

@@ -62,6 +62,7 @@ func TestOverrideErrors(t *testing.T) {
 		{"not IR", Overrides{Inputs: []string{"a.o"}}, `command line: input "a.o" is not LLVM IR (expected a .ll or .bc file)`},
 		{"twice", Overrides{Inputs: []string{"a.ll", "./a.ll"}}, `command line: input "a.ll" is given twice`},
 		{"output is input", Overrides{Inputs: []string{"x.ll"}, Output: "x.ll"}, `command line: the output "x.ll" is also an input`},
+		{"as given", Overrides{Inputs: []string{"../a.o"}, Given: map[string]string{"../a.o": "a.o"}}, `command line: input "a.o" is not LLVM IR (expected a .ll or .bc file)`},
 		{"split", Overrides{Split: "per-kernel"}, `command line: unknown split mode "per-kernel" (want off, per_source, per_kernel or auto)`},
 		{"target", Overrides{Targets: []string{"spir46"}}, `command line: targets.yaml names no target "spir46" (its targets: llvm_ir, spir64); did you mean "spir64"?`},
 		{"all at once", Overrides{Inputs: []string{"a.o"}, Split: "x"},
