@@ -78,9 +78,11 @@ type builder struct {
 	log  *buildLog
 	prog *Progress
 
-	mu    sync.Mutex
-	state []state
-	res   Result
+	mu       sync.Mutex
+	state    []state
+	res      Result
+	captures map[int]*os.File // per job slot; see capture
+	stopAll  func()           // stops the starting of new work
 }
 
 // Build brings the graph's outputs up to date.
@@ -95,7 +97,9 @@ func (g *Graph) Build(ctx context.Context, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build log: %w", err)
 	}
-	b := &builder{g: g, opt: opt, log: log, prog: opt.Progress, state: make([]state, len(g.actions))}
+	b := &builder{g: g, opt: opt, log: log, prog: opt.Progress, state: make([]state, len(g.actions)),
+		captures: map[int]*os.File{}, stopAll: func() {}}
+	defer b.closeCaptures()
 	b.res.Actions = len(g.actions)
 	if opt.DryRun {
 		err = b.dryRun()
@@ -121,6 +125,7 @@ func (b *builder) run(ctx context.Context) error {
 	// running commands finish. ctx (interrupts) kills them.
 	stop, stopAll := context.WithCancel(ctx)
 	defer stopAll()
+	b.stopAll = stopAll
 	b.prog.addTotal(len(b.g.actions))
 	pending := make([]int, len(b.g.actions))
 	done := make(chan *Action)
@@ -142,7 +147,7 @@ func (b *builder) run(ctx context.Context) error {
 		a := <-done
 		running--
 		if b.get(a) == stateFailed && !b.opt.KeepGoing {
-			stopAll()
+			b.stopAll()
 		}
 		for _, u := range a.users {
 			if pending[u.id]--; pending[u.id] == 0 {
@@ -221,14 +226,20 @@ func (b *builder) do(ctx, stop context.Context, pool Pool, a *Action) {
 		b.prog.Printf("%s", ShellQuote(b.printed(a)))
 	}
 	t0 := time.Now()
-	out := newTail()
+	var text []byte
 	if a.Main != nil {
 		for _, o := range a.Out {
 			os.MkdirAll(filepath.Dir(b.path(o.Path)), 0o755)
 		}
+		out := newTail()
 		err = runMain(a.Desc, a.Argv, a.Main, out)
+		text = out.Bytes()
 	} else {
-		err = runCommand(ctx, b.opt.Dir, a.Desc, a.Argv, paths(a.Out), out)
+		var capture *os.File
+		if capture, err = b.capture(tok.Slot()); err == nil {
+			err = runCommand(ctx, b.opt.Dir, a.Desc, a.Argv, paths(a.Out), capture)
+			text = readTail(capture)
+		}
 	}
 	pool.Release(tok)
 	b.opt.Trace.add(a.Desc, a.Tool.Name, tok.Slot(), t0, time.Now(), map[string]string{"output": name})
@@ -251,7 +262,7 @@ func (b *builder) do(ctx, stop context.Context, pool Pool, a *Action) {
 	}
 	b.set(a, stateBuilt)
 	b.prog.finished(a.Desc, true)
-	if text := withoutChatter(out.Bytes(), a.Tool); len(text) > 0 {
+	if text = withoutChatter(text, a.Tool); len(text) > 0 {
 		b.prog.Printf("%s", text)
 	}
 }

@@ -106,15 +106,33 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 		// The fan-out as a whole, on a lane of its own (it holds no token).
 		b.opt.Trace.add(a.Desc, "fan-out", fanoutLane+a.id, t0, time.Now(), map[string]string{"jobs": strconv.Itoa(len(items))})
 	}()
+	// The jobs' up-to-date checks run here, one after the other (they
+	// only stat and hash files); a job that must run gets a token first
+	// and then a goroutine, so at most one goroutine per token exists
+	// however long the list is.
 	jobs := make([]*job, len(items))
 	errs := make([]error, len(items))
 	var wg sync.WaitGroup
 	for i, item := range items {
 		jobs[i] = f.job(i, item)
+		if stop.Err() != nil {
+			errs[i] = errNotRun
+			continue
+		}
+		run, err := b.checkJob(a, jobs[i])
+		if err != nil || run == nil {
+			errs[i] = err
+			continue
+		}
+		tok, err := pool.Acquire(stop)
+		if err != nil {
+			errs[i] = errNotRun
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = b.runJob(ctx, stop, pool, a, jobs[i])
+			errs[i] = b.runJob(ctx, pool, tok, a, run)
 		}()
 	}
 	wg.Wait()
@@ -181,9 +199,16 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 	b.prog.finished(a.Desc, true)
 }
 
-// runJob brings one item's chain up to date. It holds one token for the
-// whole chain: its commands run one after the other.
-func (b *builder) runJob(ctx, stop context.Context, pool Pool, a *Action, j *job) error {
+// jobRun is a job that must run, with what its record needs.
+type jobRun struct {
+	*job
+	desc  string
+	parts keyParts
+	prev  *record
+}
+
+// checkJob returns the job to run, or nil when its record is up to date.
+func (b *builder) checkJob(a *Action, j *job) (*jobRun, error) {
 	desc := a.Desc + " " + j.item
 	item, err := b.log.state(b.opt.Dir, j.item)
 	if err != nil {
@@ -191,66 +216,71 @@ func (b *builder) runJob(ctx, stop context.Context, pool Pool, a *Action, j *job
 			err = fmt.Errorf("%s (named by %s) does not exist", j.item, a.Fanout.List.Path)
 		}
 		b.jobFailed(desc, err)
-		return err
+		return nil, err
 	}
 	parts := makeKey(a.Fanout.tools(), j.argvs, []fileState{item})
 	name := j.name()
-	prev := b.log.get(name)
 	if ok, reasons := b.upToDate(name, parts); ok {
 		b.mu.Lock()
 		b.res.JobsCached++
 		b.mu.Unlock()
 		b.prog.finished(desc, false)
-		return nil
+		return nil, nil
 	} else if b.opt.Explain {
 		b.explain(name, reasons)
 	}
-	tok, err := pool.Acquire(stop)
-	if err != nil {
-		return errNotRun
-	}
-	b.prog.started(desc)
+	return &jobRun{job: j, desc: desc, parts: parts, prev: b.log.get(name)}, nil
+}
+
+// runJob runs one item's chain on the token it was given: its commands
+// run one after the other, their output going to the slot's capture file.
+func (b *builder) runJob(ctx context.Context, pool Pool, tok Token, a *Action, j *jobRun) error {
+	b.prog.started(j.desc)
 	t0 := time.Now()
-	out := newTail()
+	capture, err := b.capture(tok.Slot())
 	for k, argv := range j.argvs {
+		if err != nil {
+			break
+		}
 		if b.opt.Verbose {
 			b.prog.Printf("%s", ShellQuote(argv))
 		}
 		s0 := time.Now()
 		step := a.Fanout.Steps[k]
-		err = runCommand(ctx, b.opt.Dir, desc+" ("+step.Tool.Name+")", argv, j.outputs[k], out)
+		err = runCommand(ctx, b.opt.Dir, j.desc+" ("+step.Tool.Name+")", argv, j.outputs[k], capture)
 		b.opt.Trace.add(step.Tool.Name+" "+j.item, step.Tool.Name, tok.Slot(), s0, time.Now(), nil)
-		if err != nil {
-			break
-		}
+	}
+	var text []byte
+	if err == nil {
+		text = readTail(capture)
 	}
 	pool.Release(tok)
-	b.opt.Trace.add(desc, "job", tok.Slot(), t0, time.Now(), map[string]string{"item": j.item})
+	b.opt.Trace.add(j.desc, "job", tok.Slot(), t0, time.Now(), map[string]string{"item": j.item})
 	if err != nil {
 		if ctx.Err() != nil {
 			return errNotRun
 		}
-		b.jobFailed(desc, err)
+		b.jobFailed(j.desc, err)
 		return err
 	}
 	var outs []fileState
 	for _, o := range j.allOutputs() {
 		st, err := b.log.state(b.opt.Dir, o)
 		if err != nil {
-			b.jobFailed(desc, err)
+			b.jobFailed(j.desc, err)
 			return err
 		}
 		outs = append(outs, st)
 	}
-	if err := b.record(name, parts, outs, prev); err != nil {
-		b.jobFailed(desc, err)
+	if err := b.record(j.name(), j.parts, outs, j.prev); err != nil {
+		b.jobFailed(j.desc, err)
 		return err
 	}
 	b.mu.Lock()
 	b.res.JobsRan++
 	b.mu.Unlock()
-	b.prog.finished(desc, true)
-	if text := withoutChatter(out.Bytes(), a.Fanout.tools()...); len(text) > 0 {
+	b.prog.finished(j.desc, true)
+	if text = withoutChatter(text, a.Fanout.tools()...); len(text) > 0 {
 		b.prog.Printf("%s", text)
 	}
 	return nil
@@ -260,6 +290,9 @@ func (b *builder) jobFailed(desc string, err error) {
 	b.mu.Lock()
 	b.res.JobsFailed++
 	b.mu.Unlock()
+	if !b.opt.KeepGoing {
+		b.stopAll() // no new job or action starts after a failure
+	}
 	b.prog.finished(desc, true)
 	var ce *CommandError
 	if errors.As(err, &ce) {

@@ -265,6 +265,14 @@ func (l *buildLog) state(dir, path string) (fileState, error) {
 	return st, nil
 }
 
+// hashBuffers are the read buffers of hashFile, reused: a build hashes
+// every output it writes, thousands of files in a big fan-out.
+var hashBuffers = sync.Pool{New: func() any { return new([64 << 10]byte) }}
+
+// readerOnly hides an *os.File's WriteTo, which would make io.CopyBuffer
+// allocate a buffer of its own.
+type readerOnly struct{ io.Reader }
+
 // hashFile returns the first 128 bits of the file's SHA-256, in hex.
 func hashFile(path string) (string, error) {
 	f, err := os.Open(path)
@@ -273,7 +281,9 @@ func hashFile(path string) (string, error) {
 	}
 	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	buf := hashBuffers.Get().(*[64 << 10]byte)
+	defer hashBuffers.Put(buf)
+	if _, err := io.CopyBuffer(h, readerOnly{f}, buf[:]); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16]), nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,7 +54,7 @@ func (e *CommandError) Error() string {
 }
 
 // tailBuffer keeps the last max bytes written to it; tools that print
-// megabytes cannot make sycbuild hold them.
+// megabytes cannot make sycbuild hold them. In-process tools write to one.
 type tailBuffer struct {
 	mu    sync.Mutex
 	buf   []byte
@@ -61,7 +62,10 @@ type tailBuffer struct {
 	total int64
 }
 
-func newTail() *tailBuffer { return &tailBuffer{max: 64 << 10} }
+func newTail() *tailBuffer { return &tailBuffer{max: tailBytes} }
+
+// tailBytes is how much of a command's output is kept.
+const tailBytes = 64 << 10
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
@@ -77,13 +81,65 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 func (t *tailBuffer) Bytes() []byte {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.total > int64(len(t.buf)) {
-		// Cut to a line start so the tail does not begin mid-line.
-		if i := bytes.IndexByte(t.buf, '\n'); i >= 0 {
-			return append([]byte(nil), t.buf[i+1:]...)
+	return cutToLine(append([]byte(nil), t.buf...), t.total > int64(len(t.buf)))
+}
+
+// cutToLine drops a partial first line from a truncated tail.
+func cutToLine(b []byte, truncated bool) []byte {
+	if truncated {
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			return b[i+1:]
 		}
 	}
-	return append([]byte(nil), t.buf...)
+	return b
+}
+
+// External commands write their output straight into a capture file, one
+// per job slot, unlinked and reused: no pipe, no copying goroutine, no
+// allocation per command (what a fan-out of thousands of commands pays
+// while it waits).
+
+// capture returns the capture file of a job slot, emptied.
+func (b *builder) capture(slot int) (*os.File, error) {
+	b.mu.Lock()
+	f := b.captures[slot]
+	b.mu.Unlock()
+	if f == nil {
+		var err error
+		if f, err = os.CreateTemp("", "sycbuild-output-"); err != nil {
+			return nil, err
+		}
+		os.Remove(f.Name())
+		b.mu.Lock()
+		b.captures[slot] = f
+		b.mu.Unlock()
+	}
+	if err := f.Truncate(0); err != nil {
+		return nil, err
+	}
+	_, err := f.Seek(0, io.SeekStart)
+	return f, err
+}
+
+func (b *builder) closeCaptures() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, f := range b.captures {
+		f.Close()
+	}
+	b.captures = nil
+}
+
+// readTail returns the last tailBytes of what was written to f.
+func readTail(f *os.File) []byte {
+	end, err := f.Seek(0, io.SeekCurrent)
+	if err != nil || end == 0 {
+		return nil
+	}
+	start := max(end-tailBytes, 0)
+	buf := make([]byte, end-start)
+	n, _ := f.ReadAt(buf, start)
+	return cutToLine(buf[:n], start > 0)
 }
 
 // tempName is where an output is written while its command runs; it is
@@ -114,7 +170,7 @@ func withTempOutputs(argv, outs []string) (run []string, temps map[string]string
 // runCommand runs an external command in dir and moves its outputs into
 // place. The command runs in its own process group; cancelling ctx kills
 // the group, and temporary outputs are removed on any failure.
-func runCommand(ctx context.Context, dir, desc string, argv, outs []string, output *tailBuffer) error {
+func runCommand(ctx context.Context, dir, desc string, argv, outs []string, output *os.File) error {
 	run, temps := withTempOutputs(argv, outs)
 	at := func(p string) string {
 		if dir != "" && !filepath.IsAbs(p) {
@@ -131,7 +187,12 @@ func runCommand(ctx context.Context, dir, desc string, argv, outs []string, outp
 		os.MkdirAll(filepath.Dir(at(o)), 0o755)
 	}
 	removeTemps() // leftovers of an earlier, killed build
-	cmd := exec.CommandContext(ctx, run[0], run[1:]...)
+	prog := run[0]
+	if p, ok := lookPath(prog); ok {
+		prog = p // exec.Command would search PATH again
+	}
+	cmd := exec.CommandContext(ctx, prog, run[1:]...)
+	cmd.Args[0] = run[0]
 	cmd.Dir = dir
 	cmd.Stdout = output
 	cmd.Stderr = output
@@ -149,7 +210,7 @@ func runCommand(ctx context.Context, dir, desc string, argv, outs []string, outp
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
-		return &CommandError{Desc: desc, Argv: run, Status: status, Output: output.Bytes()}
+		return &CommandError{Desc: desc, Argv: run, Status: status, Output: readTail(output)}
 	}
 	var missing []string
 	for _, o := range outs {
@@ -170,9 +231,30 @@ func runCommand(ctx context.Context, dir, desc string, argv, outs []string, outp
 	}
 	if len(missing) > 0 {
 		removeTemps()
-		return &CommandError{Desc: desc, Argv: run, Status: "exit status 0", Output: output.Bytes(), Missing: missing}
+		return &CommandError{Desc: desc, Argv: run, Status: "exit status 0", Output: readTail(output), Missing: missing}
 	}
 	return nil
+}
+
+// lookPaths caches PATH lookups: exec.Command searches PATH for every
+// command, a dozen stat calls each time in a fan-out of thousands.
+var lookPaths sync.Map
+
+// lookPath resolves a program name found on PATH (names with a slash are
+// left to exec). PATH is the process's and does not change during a build.
+func lookPath(name string) (string, bool) {
+	if strings.Contains(name, "/") {
+		return "", false
+	}
+	if p, ok := lookPaths.Load(name); ok {
+		return p.(string), true
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", false
+	}
+	lookPaths.Store(name, p)
+	return p, true
 }
 
 // runMain runs an in-process tool. A panic in it is a failure of the

@@ -20,6 +20,7 @@ type Trace struct {
 	mu     sync.Mutex
 	start  time.Time
 	events []traceEvent
+	meta   map[string]string
 }
 
 type traceEvent struct {
@@ -49,6 +50,17 @@ func (t *Trace) add(name, cat string, slot int, from, to time.Time, args map[str
 		Dur: max(to.Sub(from).Microseconds(), 1),
 		Pid: 1, Tid: slot, Args: args,
 	})
+}
+
+// SetMeta records a fact about the whole build (written as the trace's
+// "otherData", which trace viewers show as metadata).
+func (t *Trace) SetMeta(key, value string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.meta == nil {
+		t.meta = map[string]string{}
+	}
+	t.meta[key] = value
 }
 
 // Events returns the number of events recorded.
@@ -83,10 +95,14 @@ func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 		}
 		meta = append(meta, traceEvent{Name: "thread_name", Ph: "M", Pid: 1, Tid: lane, Args: map[string]string{"name": name}})
 	}
+	t.mu.Lock()
+	other := maps.Clone(t.meta)
+	t.mu.Unlock()
 	data, err := json.MarshalIndent(struct {
-		TraceEvents     []traceEvent `json:"traceEvents"`
-		DisplayTimeUnit string       `json:"displayTimeUnit"`
-	}{append(meta, events...), "ms"}, "", " ")
+		TraceEvents     []traceEvent      `json:"traceEvents"`
+		DisplayTimeUnit string            `json:"displayTimeUnit"`
+		OtherData       map[string]string `json:"otherData,omitempty"`
+	}{append(meta, events...), "ms", other}, "", " ")
 	if err != nil {
 		return 0, err
 	}

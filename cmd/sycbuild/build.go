@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/sycbuild/sycbuild/configs"
 	"github.com/sycbuild/sycbuild/graph"
@@ -100,6 +101,14 @@ func build(args []string, stdio clopt.Stdio) int {
 		}
 	}
 	if f.trace != "" {
+		// sycbuild's own CPU time (its children's is not included): what
+		// coordinating the build cost.
+		var ru syscall.Rusage
+		if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+			s.opt.Trace.SetMeta("sycbuild_user_seconds", fmt.Sprintf("%.3f", time.Duration(ru.Utime.Nano()).Seconds()))
+			s.opt.Trace.SetMeta("sycbuild_system_seconds", fmt.Sprintf("%.3f", time.Duration(ru.Stime.Nano()).Seconds()))
+		}
+		s.opt.Trace.SetMeta("wall_seconds", fmt.Sprintf("%.3f", res.Elapsed.Seconds()))
 		if terr := s.opt.Trace.WriteFile(f.trace); terr != nil {
 			fmt.Fprintf(stdio.Err, "sycbuild: writing the trace: %v\n", terr)
 		}

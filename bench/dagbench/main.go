@@ -1,0 +1,312 @@
+// Command dagbench measures sycbuild's build executor on the synthetic SYCL
+// module of bench/gen, in one run on one machine:
+//
+//		go run ./bench/dagbench                      # the numbers of BENCHMARKS.md
+//		go run ./bench/dagbench -kernels 40 -noop 200 -runs 3   # a quick look
+//
+//	 1. AOT fan-out: the module split per kernel (-kernels modules) for
+//	    spir64_gen through llvm-as-15, llvm-spirv-15, spirv-val and ocloc, on
+//	    -j job slots. After a warm-up build, the per-module images are deleted
+//	    and rebuilt with -trace: from the trace, the fan-out's wall time, the
+//	    sum of its jobs' times, and the efficiency Σ(job times) / (wall × j)
+//	    (goal ≥ 0.9); from sycbuild's own rusage, the CPU time it spent while
+//	    its children worked (goal < 2% of the wall time).
+//	 2. The same work as the DPC++ driver does it: one "sycbuild llvm-foreach"
+//	    per tool, without -j (sequential, the reference's default), taken from
+//	    sycbuild's own -n output, timed with the same outputs deleted.
+//	 3. No-op rebuild: a build of -noop images (a -noop-kind target, split per
+//	    kernel) is run again -runs times with nothing to do (goal < 100 ms).
+//
+// Wall times depend on the machine and its load; the ratios are taken
+// within one run.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sycbuild/sycbuild/bench/gen"
+)
+
+type options struct {
+	kernels, body, jobs, noop, runs, aotRuns int
+	devices, noopKind, dir, binary           string
+}
+
+func main() {
+	var o options
+	flag.IntVar(&o.kernels, "kernels", 240, "kernels of the AOT module (one split module each)")
+	flag.IntVar(&o.body, "body", 40, "arithmetic instructions per function of the AOT module")
+	flag.IntVar(&o.jobs, "j", 2, "job slots of the builds")
+	flag.StringVar(&o.devices, "devices", "pvc", "ocloc devices, comma-separated")
+	flag.IntVar(&o.noop, "noop", 1000, "images of the no-op rebuild")
+	flag.StringVar(&o.noopKind, "noop-kind", "spir64", "target kind of the no-op rebuild (llvm_ir needs no external tool)")
+	flag.IntVar(&o.aotRuns, "aot-runs", 2, "timed fan-out rebuilds, alternating with the sequential pattern (the best of each is compared)")
+	flag.IntVar(&o.runs, "runs", 10, "timed no-op rebuilds (the median and best are printed)")
+	flag.StringVar(&o.dir, "dir", "", "work directory (default: a temporary one, removed)")
+	flag.StringVar(&o.binary, "sycbuild", "", "sycbuild binary (default: built from this tree)")
+	flag.Parse()
+	if err := run(o); err != nil {
+		fmt.Fprintln(os.Stderr, "dagbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(o options) error {
+	dir := o.dir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "dagbench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	bin := o.binary
+	if bin == "" {
+		bin = filepath.Join(dir, "sycbuild")
+		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/sycbuild").CombinedOutput(); err != nil {
+			return fmt.Errorf("building sycbuild: %v\n%s", err, out)
+		}
+	}
+	bin, _ = filepath.Abs(bin)
+	fmt.Printf("dagbench: %d CPUs, GOMAXPROCS %d, -j %d, load average %s\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), o.jobs, loadavg())
+	defer func() { fmt.Printf("\ndagbench: load average at the end %s\n", loadavg()) }()
+	if err := aot(o, bin, filepath.Join(dir, "aot")); err != nil {
+		return err
+	}
+	return noop(o, bin, filepath.Join(dir, "noop"))
+}
+
+// project writes a generated module and a config into dir.
+func project(dir string, c gen.Config, config string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	text, err := gen.String(c)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "device.ll"), []byte(text), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "targets.yaml"), []byte(config), 0o644)
+}
+
+// sycbuild runs the binary in dir and returns its wall time.
+func sycbuild(bin, dir string, args ...string) (time.Duration, string, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	t0 := time.Now()
+	err := cmd.Run()
+	d := time.Since(t0)
+	if err != nil {
+		return d, out.String(), fmt.Errorf("sycbuild %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	}
+	return d, out.String(), nil
+}
+
+func removeImages(dir string) error {
+	bins, err := filepath.Glob(filepath.Join(dir, "out", "spir64_gen", "module_*.bin"))
+	if err != nil {
+		return err
+	}
+	for _, b := range bins {
+		if err := os.Remove(b); err != nil {
+			return err
+		}
+	}
+	if len(bins) == 0 {
+		return fmt.Errorf("no images to delete in %s", dir)
+	}
+	return nil
+}
+
+type traceFile struct {
+	TraceEvents []struct {
+		Cat string  `json:"cat"`
+		Ph  string  `json:"ph"`
+		Ts  float64 `json:"ts"`
+		Dur float64 `json:"dur"`
+	} `json:"traceEvents"`
+	OtherData map[string]string `json:"otherData"`
+}
+
+func aot(o options, bin, dir string) error {
+	c := gen.Config{Kernels: o.kernels, Helpers: max(o.kernels/4, 1), Body: o.body, CallsPerKernel: 2,
+		Sources: 8, SpecConsts: min(8, o.kernels), Unnamed: 4, Typed: true, Seed: 1}
+	devices := strings.Join(strings.Split(o.devices, ","), ", ")
+	config := fmt.Sprintf("inputs: [device.ll]\nsplit: per_kernel\ntargets:\n  - kind: spir64_gen\n    devices: [%s]\n", devices)
+	if err := project(dir, c, config); err != nil {
+		return err
+	}
+	j := strconv.Itoa(o.jobs)
+	fmt.Printf("\n== AOT fan-out: %d kernels split per kernel, spir64_gen for %s, -j %s\n", o.kernels, o.devices, j)
+	d, _, err := sycbuild(bin, dir, "-j", j)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("warm-up build (post-link and everything): %.2fs\n", d.Seconds())
+	var best *fanout
+	var seqBest time.Duration
+	for r := range o.aotRuns {
+		f, err := timedFanout(o, bin, dir)
+		if err != nil {
+			return err
+		}
+		if best == nil || f.wall < best.wall {
+			best = f
+		}
+		seq, err := sequentialForeach(bin, dir)
+		if err != nil {
+			return err
+		}
+		if r == 0 || seq < seqBest {
+			seqBest = seq
+		}
+		fmt.Printf("run %d: sycbuild fan-out %.2fs (efficiency %.3f), sequential llvm-foreach %.2fs\n",
+			r+1, f.fanWall, f.jobs/(f.fanWall*float64(o.jobs)), seq.Seconds())
+	}
+	f := best
+	n := float64(o.kernels)
+	fmt.Printf("best sycbuild run: rebuild of the %d images %.2fs wall (process)\n", o.kernels, f.wall.Seconds())
+	fmt.Printf("fan-out: %.2fs wall; Σ job times %.2fs (per job %.0f ms: llvm-as %.0f, llvm-spirv %.0f, spirv-val %.0f, ocloc %.0f)\n",
+		f.fanWall, f.jobs, 1000*f.jobs/n, 1000*f.steps["llvm-as"]/n, 1000*f.steps["llvm-spirv"]/n,
+		1000*f.steps["spirv-val"]/n, 1000*f.steps["ocloc"]/n)
+	fmt.Printf("efficiency Σ(job times) / (wall × %d): %.3f (goal ≥ 0.9)\n", o.jobs, f.jobs/(f.fanWall*float64(o.jobs)))
+	fmt.Printf("sycbuild's own CPU while it ran: %.3fs user + %.3fs system = %.2f%% of the wall time (goal < 2%%)\n",
+		f.user, f.sys, 100*(f.user+f.sys)/f.wall.Seconds())
+	fmt.Printf("same work as 4 sequential \"sycbuild llvm-foreach\" (no -j), best: %.2fs wall; sycbuild's fan-out: %.2fx that speed\n",
+		seqBest.Seconds(), seqBest.Seconds()/f.fanWall)
+	return nil
+}
+
+// fanout is one timed rebuild of every module's chain.
+type fanout struct {
+	wall          time.Duration // the sycbuild process
+	fanWall, jobs float64       // the fan-out's span, Σ job spans (s)
+	steps         map[string]float64
+	user, sys     float64 // sycbuild's own CPU (s)
+}
+
+// timedFanout deletes the images and rebuilds them with a trace.
+func timedFanout(o options, bin, dir string) (*fanout, error) {
+	if err := removeImages(dir); err != nil {
+		return nil, err
+	}
+	wall, log, err := sycbuild(bin, dir, "-j", strconv.Itoa(o.jobs), "-trace", "trace.json")
+	if err != nil {
+		return nil, err
+	}
+	if !strings.Contains(log, fmt.Sprintf("%d module jobs run", o.kernels)) {
+		return nil, fmt.Errorf("the timed build did not rerun every module:\n%s", log)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "trace.json"))
+	if err != nil {
+		return nil, err
+	}
+	var tr traceFile
+	if err := json.Unmarshal(data, &tr); err != nil {
+		return nil, err
+	}
+	f := &fanout{wall: wall, steps: map[string]float64{}}
+	for _, e := range tr.TraceEvents {
+		if e.Ph != "X" {
+			continue
+		}
+		switch e.Cat {
+		case "fan-out":
+			f.fanWall += e.Dur / 1e6
+		case "job":
+			f.jobs += e.Dur / 1e6
+		case "llvm-as", "llvm-spirv", "spirv-val", "ocloc":
+			f.steps[e.Cat] += e.Dur / 1e6
+		}
+	}
+	f.user, _ = strconv.ParseFloat(tr.OtherData["sycbuild_user_seconds"], 64)
+	f.sys, _ = strconv.ParseFloat(tr.OtherData["sycbuild_system_seconds"], 64)
+	return f, nil
+}
+
+// sequentialForeach deletes the images and rebuilds them the DPC++
+// driver's way: the llvm-foreach lines of sycbuild's own dry run, each
+// running its tool over every module, one at a time.
+func sequentialForeach(bin, dir string) (time.Duration, error) {
+	if err := removeImages(dir); err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(bin, "-n")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("sycbuild -n: %v", err)
+	}
+	var foreach []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.Contains(l, " llvm-foreach ") {
+			foreach = append(foreach, l)
+		}
+	}
+	if len(foreach) != 4 {
+		return 0, fmt.Errorf("expected 4 llvm-foreach lines in the dry run, got:\n%s", out)
+	}
+	sh := exec.Command("bash", "-e", "-c", strings.Join(foreach, "\n"))
+	sh.Dir = dir
+	t0 := time.Now()
+	if out, err := sh.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("the llvm-foreach commands: %v\n%s", err, out)
+	}
+	return time.Since(t0), nil
+}
+
+func noop(o options, bin, dir string) error {
+	c := gen.Config{Kernels: o.noop, Helpers: max(o.noop/10, 1), Body: 2, CallsPerKernel: 1,
+		Sources: 10, SpecConsts: min(8, o.noop), Unnamed: 4, Typed: true, Seed: 1}
+	config := fmt.Sprintf("inputs: [device.ll]\nsplit: per_kernel\ntargets:\n  - kind: %s\n", o.noopKind)
+	if err := project(dir, c, config); err != nil {
+		return err
+	}
+	fmt.Printf("\n== no-op rebuild: %d images (%s, split per kernel)\n", o.noop, o.noopKind)
+	d, _, err := sycbuild(bin, dir, "-j", strconv.Itoa(o.jobs))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("first build: %.2fs\n", d.Seconds())
+	var times []float64
+	for range o.runs {
+		d, log, err := sycbuild(bin, dir)
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(log, ": 0 actions run") {
+			return fmt.Errorf("the rebuild was not a no-op:\n%s", log)
+		}
+		times = append(times, d.Seconds()*1000)
+	}
+	sort.Float64s(times)
+	fmt.Printf("no-op rebuild (process start to exit, %d runs): median %.1f ms, best %.1f ms (goal < 100 ms)\n",
+		len(times), times[len(times)/2], times[0])
+	return nil
+}
+
+// loadavg is the 1-minute load average (the machine may be shared; the
+// ratios are fair only when it stays below the number of CPUs).
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Fields(string(b))[0]
+}
