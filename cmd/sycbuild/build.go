@@ -37,7 +37,8 @@ type buildFlags struct {
 	verbose   bool
 	explain   bool
 	trace     string
-	dotOut    string // graph subcommand: -o
+	dotOut    string    // graph subcommand: -o
+	host      hostFlags // -o, -M, --no-cache, inputs…: hostflags.go
 }
 
 func parseBuildFlags(name string, args []string, stderr io.Writer, graphMode bool) (*buildFlags, error) {
@@ -54,19 +55,22 @@ func parseBuildFlags(name string, args []string, stderr io.Writer, graphMode boo
 		fs.BoolVar(&f.verbose, "v", false, "print each command as it runs")
 		fs.BoolVar(&f.explain, "explain", false, "say why each action runs")
 		fs.StringVar(&f.trace, "trace", "", "write a Chrome trace of the build to `file`")
+		f.host.register(fs)
 	}
 	fs.Usage = func() {
 		if graphMode {
 			fmt.Fprintf(stderr, "Usage: sycbuild graph [-config targets.yaml] [-o file.dot]\n\nWrites the build graph in Graphviz's DOT language.\n\n")
 		} else {
-			fmt.Fprintf(stderr, "Usage: sycbuild [-config targets.yaml] [build flags]\n\nBuilds the host object the config describes (docs/targets.md).\n\n")
+			fmt.Fprintf(stderr, "Usage: sycbuild [-config targets.yaml] [build flags] [device inputs]\n\nBuilds the host object the config describes (docs/targets.md).\nDevice inputs given here replace the config's.\n\n")
 		}
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
-	if fs.NArg() > 0 {
+	if !graphMode {
+		f.host.inputs = fs.Args()
+	} else if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", name, fs.Arg(0))
 		fs.Usage()
 		return nil, errors.New("usage")
@@ -124,6 +128,12 @@ func build(args []string, stdio clopt.Stdio) int {
 		fmt.Fprintf(stdio.Err, "sycbuild: %v\n", err)
 		return exitFailed
 	}
+	if !f.dryRun {
+		if err := f.host.writeDepfile(s.cfg, s.plan.Output, s.plan.Graph); err != nil {
+			fmt.Fprintf(stdio.Err, "sycbuild: %v\n", err)
+			return exitFailed
+		}
+	}
 	fmt.Fprintln(stdio.Err, summary(s.plan, res, f.dryRun))
 	return 0
 }
@@ -170,6 +180,7 @@ func flagStatus(err error, stderr io.Writer) int {
 // session is a planned build: the config's directory is the working
 // directory until restore.
 type session struct {
+	cfg      *configs.Config
 	plan     *pipeline.Plan
 	opt      graph.Options
 	versions *tools.VersionCache
@@ -190,6 +201,10 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 		} else {
 			errf("%v", err)
 		}
+		return nil, exitUsage
+	}
+	if err := f.host.apply(cfg); err != nil {
+		errf("%v", err)
 		return nil, exitUsage
 	}
 	self := selfCommand()
@@ -216,7 +231,10 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 	fail := func(code int) (*session, int) { restore(); return nil, code }
 
 	stateDir := filepath.Join(cfg.BuildDir, pipeline.StateDirName)
-	versions := tools.LoadVersionCache(filepath.Join(stateDir, "tools"))
+	if f.host.noCache {
+		stateDir = "" // nothing cached, no state kept: the host caches
+	}
+	versions := tools.LoadVersionCache(stateFile(stateDir, "tools"))
 	warn := func(msg string) { fmt.Fprintln(stdio.Err, "sycbuild: "+msg) }
 	plan, err := pipeline.New(cfg, pipeline.Options{Versions: versions, Warn: warn})
 	if err != nil {
@@ -234,7 +252,7 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 		Explain:   f.explain,
 		Verbose:   f.verbose,
 		Progress:  graph.NewProgress(stdio.Err, tty),
-		StateDir:  plan.StateDir,
+		StateDir:  stateDir,
 		Self:      self,
 	}
 	if f.dryRun {
@@ -253,7 +271,15 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 			warn("jobs: " + pool.String())
 		}
 	}
-	return &session{plan: plan, opt: opt, versions: versions, restore: restore}, 0
+	return &session{cfg: cfg, plan: plan, opt: opt, versions: versions, restore: restore}, 0
+}
+
+// stateFile is name in the state directory, or "" when there is none.
+func stateFile(dir, name string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, name)
 }
 
 func chain(a, b func()) func() { return func() { b(); a() } }
