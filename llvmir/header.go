@@ -24,8 +24,8 @@ var callingConvs = map[string]bool{
 	"x86_64_sysvcc": true, "win64cc": true, "cfguard_checkcc": true,
 }
 
-// spanTo returns the span from t's start to the start of the current token
-// (the token and the blanks after it).
+// spanFrom returns the span from start to the start of the current token
+// (a consumed token and the blanks after it).
 func (p *parser) spanFrom(start int) span {
 	return span{int32(start), int32(p.tok.start)}
 }

@@ -481,7 +481,6 @@ var paramAttrKeywords = map[string]bool{
 	"nofpclass": true, "align": true, "alignstack": true, "allocalign": true, "allocptr": true,
 	"readnone": true, "readonly": true, "writeonly": true, "writable": true, "dead_on_unwind": true,
 	"preallocated": true, "elementtype": true, "range": true, "initializes": true, "captures": true,
-	"inrange": false,
 }
 
 // parseAttr parses one attribute at the current token: a string attribute,
