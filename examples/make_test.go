@@ -52,7 +52,14 @@ func TestMakeExample(t *testing.T) {
 	makeTools(t)
 	dir := fresh(t, "make")
 
-	out := makeRun(t, dir, nil, "-j4")
+	// make -n runs the sycbuild line ('+') but passes -n on: nothing is
+	// written, and sycbuild prints its commands instead.
+	out := makeRun(t, dir, nil, "-n")
+	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil || !strings.Contains(out, "clang-offload-wrapper -o out/device_images.o") {
+		t.Fatalf("make -n built something, or sycbuild did not print its commands:\n%s", out)
+	}
+
+	out = makeRun(t, dir, nil, "-j4")
 	if got, want := steps(out), (ran{true, true, true}); got != want {
 		t.Fatalf("first build ran %+v, want %+v\n%s", got, want, out)
 	}
@@ -63,6 +70,9 @@ func TestMakeExample(t *testing.T) {
 		}
 	}
 	upToDate(t, dir)
+	if d, want := string(readFile(t, filepath.Join(dir, "out", "device_images.o.d"))), "out/device_images.o: \\\n  targets.yaml \\\n  device/scale.ll \\\n  device/stats.ll\n"; !strings.HasPrefix(d, want) {
+		t.Errorf("the depfile is %q, want it to start with %q", d, want)
+	}
 
 	for _, tc := range []struct {
 		touch string
