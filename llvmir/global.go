@@ -1,5 +1,7 @@
 package llvmir
 
+import "sync"
+
 // Linkage is a global value's linkage type as LLVM spells it.
 type Linkage string
 
@@ -73,7 +75,8 @@ type Function struct {
 	// body or header references other than as the callee of a direct call.
 	AddressTaken []*Entity
 
-	typ *Type // the function type, built on demand
+	typ     *Type // the function type, built on demand
+	typOnce sync.Once
 
 	declAt    span   // "define" / "declare"
 	attrEnd   int32  // where added function attributes go
@@ -83,14 +86,15 @@ type Function struct {
 }
 
 // Type returns the function's type (return type, parameter types, varargs).
+// It is safe to call from several goroutines.
 func (f *Function) Type() *Type {
-	if f.typ == nil {
+	f.typOnce.Do(func() {
 		ps := make([]*Type, len(f.Params))
 		for i := range f.Params {
 			ps[i] = f.Params[i].Type
 		}
 		f.typ = &Type{Kind: FuncType, Ret: f.RetType, Fields: ps, VarArg: f.VarArg}
-	}
+	})
 	return f.typ
 }
 

@@ -3,6 +3,7 @@ package llvmir
 import (
 	"io"
 	"os"
+	"sync"
 )
 
 // Kind says what a top-level entity is.
@@ -137,9 +138,10 @@ type Module struct {
 	comdats   map[string]*Entity // comdats $name
 	types     map[string]*Type   // named types, by name (numbered ones as "0", "1", …)
 	lines     []int              // offsets of line starts, built on demand for messages
-	maxMD     int                // highest numbered metadata id, -1 when none
-	maxGroup  int                // highest attribute group id, -1 when none
-	maxGlobal int                // highest unnamed global number, -1 when none
+	linesOnce sync.Once
+	maxMD     int // highest numbered metadata id, -1 when none
+	maxGroup  int // highest attribute group id, -1 when none
+	maxGlobal int // highest unnamed global number, -1 when none
 }
 
 // Parse reads a module from src; file names it in messages. On error the
@@ -230,6 +232,7 @@ func (m *Module) Attrs(e *Entity) Attrs {
 
 // Position returns the 1-based line and column of a byte offset.
 func (m *Module) Position(off int) (line, col int) {
+	m.linesOnce.Do(func() { position(m.Src, &m.lines, 0) }) // several goroutines may report errors
 	return position(m.Src, &m.lines, off)
 }
 
