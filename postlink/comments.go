@@ -1,9 +1,30 @@
 package postlink
 
 import (
+	"bufio"
 	"bytes"
 	"io"
+	"sync"
+
+	"github.com/sycbuild/sycbuild/llvmir"
 )
+
+// planWriters recycles the buffered writers plans are written through.
+// llvmir buffers its output in a 256 KiB bufio.Writer, and bufio reuses a
+// writer it is given when that is large enough: handing it a pooled one
+// saves that allocation for every module.
+var planWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 256<<10) }}
+
+// writePlan writes plan to w without its comment lines.
+func writePlan(w io.Writer, plan *llvmir.Plan) error {
+	bw := planWriters.Get().(*bufio.Writer)
+	defer planWriters.Put(bw)
+	bw.Reset(&commentFilter{w: w})
+	if err := plan.Write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
 
 // commentFilter drops the comment lines (first non-blank character ';') of
 // the IR written through it. sycbuild keeps every entity's source text,

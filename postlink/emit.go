@@ -251,7 +251,7 @@ func (r *run) files(mod *Module, id int, irName string) ([]*Row, error) {
 	if row.Code == "" {
 		row.Code = r.naming.IR(esimd, id)
 		split.AddStatus(mod.Plan, mod.Part.Status, mod.DefaultValues)
-		if err := r.out.write(row.Code, func(w io.Writer) error { return mod.Plan.Write(&commentFilter{w: w}) }); err != nil {
+		if err := r.out.write(row.Code, func(w io.Writer) error { return writePlan(w, mod.Plan) }); err != nil {
 			return nil, err
 		}
 	}
@@ -306,6 +306,6 @@ func (r *run) irOnly(st *state) error {
 			return errorf("some modules had to be split, '-ir-output-only' can't be used")
 		}
 		mod := res.mods[0]
-		return r.out.write(r.o.Outputs[0].File, func(w io.Writer) error { return mod.Plan.Write(&commentFilter{w: w}) })
+		return r.out.write(r.o.Outputs[0].File, func(w io.Writer) error { return writePlan(w, mod.Plan) })
 	})
 }

@@ -18,15 +18,17 @@ func (p *Part) Plan() *llvmir.Plan {
 	for _, e := range p.marked {
 		marked[e] = true
 	}
-	usedComdat := map[string]bool{}
-	for _, e := range m.Entities {
-		i := int32(e.Index)
-		if !e.Kind.IsGlobalValue() {
+	ents := m.Entities
+	usedComdat := s.marks.get()
+	defer s.marks.put(usedComdat)
+	for _, i := range s.gvs {
+		st := p.st[i]
+		if st == stNone {
+			plan.Drop(ents[i])
 			continue
 		}
-		switch p.st[i] {
-		case stNone:
-			plan.Drop(e)
+		e := ents[i]
+		switch st {
 		case stDef:
 			if l, ok := p.linkage[i]; ok && l != s.in.linkage(e) {
 				plan.SetLinkage(e, l)
@@ -34,11 +36,11 @@ func (p *Part) Plan() *llvmir.Plan {
 			if marked[e] && e.Func != nil {
 				plan.AddFnAttr(e, llvmir.Attr{Key: attrEntryPoint, String: true})
 			}
-			if c := comdatOf(e); c != "" {
-				// Dropping a one-member comdat from an internalized
-				// definition needs an edit llvmir does not offer yet;
-				// keeping it is valid IR, so the comdat stays.
-				usedComdat[c] = true
+			// A one-member comdat of an internalized definition goes in
+			// the reference; llvmir cannot drop a definition's comdat yet,
+			// and keeping it is valid IR, so it stays (p.dropComdat).
+			if c := s.defComdat[i]; c >= 0 {
+				usedComdat.add(c)
 			}
 			if r, ok := s.in.rewritten[e]; ok {
 				plan.ReplaceText(e, r.Text)
@@ -56,13 +58,17 @@ func (p *Part) Plan() *llvmir.Plan {
 			}
 		}
 	}
-	for _, e := range m.Entities {
-		if e.Kind == llvmir.KindComdat {
-			if !usedComdat[e.Name] {
-				plan.Drop(e)
-			} else if sel, ok := p.comdatSel[e.Name]; ok && e.Comdat != nil && e.Comdat.Selection != sel {
-				plan.ReplaceText(e, "$"+quoteName(e.Name)+" = comdat "+sel+"\n")
-			}
+	// Comdats no written definition is in go (the writer would leave them
+	// out too, but only after it looked at each of them); those whose
+	// members were all internalized change their selection kind.
+	for _, c := range s.comdats {
+		if !usedComdat.has(c) {
+			plan.Drop(ents[c])
+		}
+	}
+	for name, sel := range p.comdatSel {
+		if c := m.ComdatNamed(name); c != nil && c.Comdat != nil && c.Comdat.Selection != sel {
+			plan.ReplaceText(c, "$"+quoteName(name)+" = comdat "+sel+"\n")
 		}
 	}
 	p.fixKernelLists(plan)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/sycbuild/sycbuild/postlink"
@@ -17,7 +18,7 @@ import (
 func BenchmarkSplitKernel(b *testing.B) {
 	dir := b.TempDir()
 	in := filepath.Join(dir, "big.ll")
-	if err := writeModule(in, benchConfig(5000)); err != nil {
+	if err := writeModule(in, benchConfig(benchKernels())); err != nil {
 		b.Fatal(err)
 	}
 	info, _ := os.Stat(in)
@@ -36,4 +37,13 @@ func BenchmarkSplitKernel(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// benchKernels is the module size of the in-process benchmark:
+// SYCBUILD_BENCH_KERNELS, 5000 by default.
+func benchKernels() int {
+	if n, err := strconv.Atoi(os.Getenv("SYCBUILD_BENCH_KERNELS")); err == nil && n > 0 {
+		return n
+	}
+	return 5000
 }

@@ -2,7 +2,7 @@
 // the synthetic SYCL module of bench/gen, in one run on one machine:
 //
 //	go run ./bench/postlinkbench            # 5000 and 13,000 kernels
-//	go run ./bench/postlinkbench -kernels 5000 -runs 3
+//	go run ./bench/postlinkbench -kernels 5000 -runs 3 -dir /dev/shm/plb
 //
 // For each size it writes the module, then runs, alternately and -runs
 // times each, "sycbuild sycl-post-link -split=kernel -symbols -S" (a
@@ -31,9 +31,10 @@ import (
 func main() {
 	sizes := flag.String("kernels", "5000,13000", "comma-separated module sizes (kernels)")
 	runs := flag.Int("runs", 3, "timed runs of each command per size (the best counts)")
-	keep := flag.String("dir", "", "work directory (default: a temporary one, removed)")
+	keep := flag.String("dir", "", "work directory (default: a temporary one, removed); the outputs are written there")
+	binary := flag.String("sycbuild", "", "sycbuild binary to time (default: built from this tree)")
 	flag.Parse()
-	if err := run(*sizes, *runs, *keep); err != nil {
+	if err := run(*sizes, *runs, *keep, *binary); err != nil {
 		fmt.Fprintln(os.Stderr, "postlinkbench:", err)
 		os.Exit(1)
 	}
@@ -74,7 +75,7 @@ type measurement struct {
 	maxRSS int64 // bytes
 }
 
-func run(sizes string, runs int, dir string) error {
+func run(sizes string, runs int, dir, bin string) error {
 	llvmAs, err := exec.LookPath("llvm-as-19")
 	if err != nil {
 		return fmt.Errorf("llvm-as-19 not found: %v", err)
@@ -86,15 +87,19 @@ func run(sizes string, runs int, dir string) error {
 		}
 		defer os.RemoveAll(d)
 		dir = d
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
 	}
-	bin := filepath.Join(dir, "sycbuild")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/sycbuild")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("building sycbuild: %v", err)
+	if bin == "" {
+		bin = filepath.Join(dir, "sycbuild")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/sycbuild")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("building sycbuild: %v", err)
+		}
 	}
-	fmt.Printf("machine: %d CPUs (GOMAXPROCS %d), %s/%s\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH)
+	fmt.Printf("machine: %d CPUs, %s/%s; files in %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, dir)
 	for _, s := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
