@@ -40,7 +40,7 @@ func (h *hostFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.split, "split", "", "split `mode` instead of the config's (off, per_source, per_kernel, auto)")
 	fs.StringVar(&h.targets, "targets", "", "build only the config's targets with these `names` (comma-separated)")
 	fs.StringVar(&h.depfile, "M", "", "after the build, write a make-style depfile to `file`: the output depends on the config, the device inputs and the files they name")
-	fs.StringVar(&h.depfile, "depfile", "", "the same as -M")
+	fs.StringVar(&h.depfile, "depfile", "", "write the depfile to `file`: the same as -M")
 	fs.BoolVar(&h.phony, "MP", false, "with -M, also write an empty rule per prerequisite (as gcc -MP), so make does not fail when one is deleted; ninja rejects them")
 	fs.BoolVar(&h.noCache, "no-cache", false, "for hosts that cache by themselves (Bazel): keep no action cache or other state; write only the output and the build directory's intermediate files")
 }
