@@ -5,10 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
+
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
 
 // Write writes the table in the file-table format, with the title line when
@@ -85,39 +84,15 @@ func (t *Table) WriteFile(name string, titles bool) error {
 	return WriteFileAtomic(name, func(w io.Writer) error { return t.Write(w, titles) })
 }
 
-var tempSeq atomic.Uint64
-
-// WriteFileAtomic creates the file called name with the bytes fill writes:
-// it writes a temporary file in the same directory and renames it into
-// place, so that readers never see a partial file and a failure leaves the
-// old file (or none). The file gets the usual mode (0666 less the umask).
-func WriteFileAtomic(name string, fill func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(name)
-	var f *os.File
-	for {
-		tmp := filepath.Join(dir, fmt.Sprintf(".%s.tmp%d-%d", base, os.Getpid(), tempSeq.Add(1)))
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if !errors.Is(err, os.ErrExist) {
-			break
-		}
+// WriteFileAtomic creates the file called name with the bytes fill writes,
+// through a temporary file renamed into place (internal/atomicfile): readers
+// never see a partial file and a failure leaves the old file (or none).
+// File-system errors read as LLVM's FileError: '<file>': <errno text>.
+func WriteFileAtomic(name string, fill func(io.Writer) error) error {
+	err := atomicfile.Write(name, fill)
+	var fe *atomicfile.Error
+	if errors.As(err, &fe) {
+		return fmt.Errorf("'%s': %w", name, fe.Err)
 	}
-	if err != nil {
-		return fmt.Errorf("'%s': %w", name, underlying(err))
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = fill(f); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("'%s': %w", name, underlying(err))
-	}
-	if err = os.Rename(f.Name(), name); err != nil {
-		return fmt.Errorf("'%s': %w", name, underlying(err))
-	}
-	return nil
+	return err
 }

@@ -10,8 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
 
 // Options say how Run runs the jobs.
@@ -148,7 +149,7 @@ func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
 		return res, runErr
 	}
 	if spec.OutFileList != "" && len(res.Failures) == 0 {
-		err := writeFileAtomic(spec.OutFileList, func(w io.Writer) error {
+		err := atomicfile.Write(spec.OutFileList, func(w io.Writer) error {
 			_, err := io.WriteString(w, listText(res.Outputs))
 			return err
 		})
@@ -284,37 +285,4 @@ func closeAll(files ...*os.File) {
 			os.Remove(f.Name())
 		}
 	}
-}
-
-var tempSeq atomic.Uint64
-
-// writeFileAtomic creates the file called name with the bytes fill writes,
-// through a temporary file in the same directory and a rename, so that no
-// reader sees a partial file. The mode is the usual 0666 less the umask.
-func writeFileAtomic(name string, fill func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(name)
-	var f *os.File
-	for {
-		tmp := filepath.Join(dir, fmt.Sprintf(".%s.tmp%d-%d", base, os.Getpid(), tempSeq.Add(1)))
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if !errors.Is(err, os.ErrExist) {
-			break
-		}
-	}
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = fill(f); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), name)
 }

@@ -44,7 +44,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
 
 // Image is one device image to wrap, with what the runtime is told about it.
@@ -135,27 +136,8 @@ func Write(w io.Writer, images []Image, opt Options) error {
 // WriteFile writes the object for images to the file called name, through a
 // temporary file in the same directory renamed into place, so that a failure
 // leaves no partial output.
-func WriteFile(name string, images []Image, opt Options) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = Write(f, images, opt); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), name)
+func WriteFile(name string, images []Image, opt Options) error {
+	return atomicfile.Write(name, func(w io.Writer) error { return Write(w, images, opt) })
 }
 
 // check reports what in img cannot be wrapped.
