@@ -2,9 +2,12 @@ package graph
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
 
 // Sources returns the files the graph reads that no action writes, in the
@@ -52,8 +55,8 @@ type Depfile struct {
 	PhonyPrerequisites bool
 }
 
-// WriteFile writes the depfile to path atomically (a temporary file in the
-// same directory, renamed), so a reader never sees half of it.
+// WriteFile writes the depfile to path atomically (internal/atomicfile),
+// so a reader never sees half of it.
 func (d *Depfile) WriteFile(path string) error {
 	text, err := d.text()
 	if err != nil {
@@ -62,26 +65,10 @@ func (d *Depfile) WriteFile(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, text)
 		return err
-	}
-	_, werr := tmp.WriteString(text)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("depfile %s: %w", path, werr)
-	}
-	return nil
+	})
 }
 
 // text is the depfile's content: "t1 t2: \" then one prerequisite per
