@@ -227,19 +227,21 @@ func (b *builder) do(ctx, stop context.Context, pool Pool, a *Action) {
 	}
 	t0 := time.Now()
 	var text []byte
+	for _, o := range a.Out {
+		os.MkdirAll(filepath.Dir(b.path(o.Path)), 0o755)
+	}
 	if a.Main != nil {
-		for _, o := range a.Out {
-			os.MkdirAll(filepath.Dir(b.path(o.Path)), 0o755)
-		}
 		out := newTail()
 		err = runMain(a.Desc, a.Argv, a.Main, out)
 		text = out.Bytes()
+		b.log.forget() // it may write files the graph does not name
 	} else {
 		var capture *os.File
 		if capture, err = b.capture(tok.Slot()); err == nil {
 			err = runCommand(ctx, b.opt.Dir, a.Desc, a.Argv, paths(a.Out), capture)
 			text = readTail(capture)
 		}
+		b.log.forget(paths(a.Out)...)
 	}
 	pool.Release(tok)
 	b.opt.Trace.add(a.Desc, a.Tool.Name, tok.Slot(), t0, time.Now(), map[string]string{"output": name})
@@ -494,6 +496,7 @@ func (b *builder) record(name string, kp keyParts, outs []fileState, prev *recor
 		}
 		if st, err := b.log.state(b.opt.Dir, o.path); err == nil && st.hash == o.hash {
 			os.Remove(b.path(o.path))
+			b.log.forget(o.path)
 		}
 	}
 	return nil

@@ -110,6 +110,10 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 	// only stat and hash files); a job that must run gets a token first
 	// and then a goroutine, so at most one goroutine per token exists
 	// however long the list is.
+	if err := os.MkdirAll(b.path(f.Dir), 0o755); err != nil {
+		b.fail(a, err)
+		return
+	}
 	jobs := make([]*job, len(items))
 	errs := make([]error, len(items))
 	var wg sync.WaitGroup
@@ -167,6 +171,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 			list.WriteString(j.outputs[k][0])
 			list.WriteByte('\n')
 		}
+		b.log.forget(s.Out.List.Path)
 		if err := writeAtomic(b.path(s.Out.List.Path), list.Bytes()); err != nil {
 			b.fail(a, err)
 			return
@@ -248,6 +253,7 @@ func (b *builder) runJob(ctx context.Context, pool Pool, tok Token, a *Action, j
 		s0 := time.Now()
 		step := a.Fanout.Steps[k]
 		err = runCommand(ctx, b.opt.Dir, j.desc+" ("+step.Tool.Name+")", argv, j.outputs[k], capture)
+		b.log.forget(j.outputs[k]...)
 		b.opt.Trace.add(step.Tool.Name+" "+j.item, step.Tool.Name, tok.Slot(), s0, time.Now(), nil)
 	}
 	var text []byte

@@ -74,12 +74,17 @@ type buildLog struct {
 	records map[string]*record
 	lines   int
 	facts   map[string]fileState // path → last known state
+	// seen holds the states this build has stat'ed, so that a file named
+	// by several tables (a split module: by the post-link table, the code
+	// list and the wrapper's table) is looked at once; what the build
+	// writes is forgotten.
+	seen map[string]fileState
 }
 
 // openLog loads the log in dir and opens it for appending. With readOnly
 // (a dry run) it only loads. dir "" gives an empty log that stores nothing.
 func openLog(dir string, readOnly bool, waiting func()) (*buildLog, error) {
-	l := &buildLog{dir: dir, records: map[string]*record{}, facts: map[string]fileState{}}
+	l := &buildLog{dir: dir, records: map[string]*record{}, facts: map[string]fileState{}, seen: map[string]fileState{}}
 	if dir == "" {
 		return l, nil
 	}
@@ -235,6 +240,37 @@ func (l *buildLog) Close() error {
 // known ones. A missing file is an error satisfying errors.Is(err,
 // fs.ErrNotExist).
 func (l *buildLog) state(dir, path string) (fileState, error) {
+	l.mu.Lock()
+	st, ok := l.seen[path]
+	l.mu.Unlock()
+	if ok {
+		return st, nil
+	}
+	st, err := l.look(dir, path)
+	if err == nil {
+		l.mu.Lock()
+		l.seen[path] = st
+		l.mu.Unlock()
+	}
+	return st, err
+}
+
+// forget drops what this build saw of files it is about to write (or just
+// wrote); with no paths, of every file (an in-process tool writes files
+// the graph does not list).
+func (l *buildLog) forget(paths ...string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(paths) == 0 {
+		clear(l.seen)
+	}
+	for _, p := range paths {
+		delete(l.seen, p)
+	}
+}
+
+// look stats a file and hashes it unless its size and mtime are known.
+func (l *buildLog) look(dir, path string) (fileState, error) {
 	full := path
 	if dir != "" && !filepath.IsAbs(path) {
 		full = filepath.Join(dir, path)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -168,8 +169,9 @@ func withTempOutputs(argv, outs []string) (run []string, temps map[string]string
 }
 
 // runCommand runs an external command in dir and moves its outputs into
-// place. The command runs in its own process group; cancelling ctx kills
-// the group, and temporary outputs are removed on any failure.
+// place (their directories must exist). The command runs in its own
+// process group; cancelling ctx kills the group, and temporary outputs are
+// removed on any failure.
 func runCommand(ctx context.Context, dir, desc string, argv, outs []string, output *os.File) error {
 	run, temps := withTempOutputs(argv, outs)
 	at := func(p string) string {
@@ -182,9 +184,6 @@ func runCommand(ctx context.Context, dir, desc string, argv, outs []string, outp
 		for _, t := range temps {
 			os.Remove(at(t))
 		}
-	}
-	for _, o := range outs {
-		os.MkdirAll(filepath.Dir(at(o)), 0o755)
 	}
 	removeTemps() // leftovers of an earlier, killed build
 	prog := run[0]
@@ -214,19 +213,18 @@ func runCommand(ctx context.Context, dir, desc string, argv, outs []string, outp
 	}
 	var missing []string
 	for _, o := range outs {
-		src := o
-		if t, ok := temps[o]; ok {
-			src = t
-		}
-		if _, err := os.Stat(at(src)); err != nil {
-			missing = append(missing, src)
+		t, ok := temps[o]
+		if !ok { // written under its own name
+			if _, err := os.Stat(at(o)); err != nil {
+				missing = append(missing, o)
+			}
 			continue
 		}
-		if src != o {
-			if err := os.Rename(at(src), at(o)); err != nil {
-				removeTemps()
-				return err
-			}
+		if err := os.Rename(at(t), at(o)); errors.Is(err, fs.ErrNotExist) {
+			missing = append(missing, t)
+		} else if err != nil {
+			removeTemps()
+			return err
 		}
 	}
 	if len(missing) > 0 {

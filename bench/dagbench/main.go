@@ -40,7 +40,7 @@ import (
 
 type options struct {
 	kernels, body, jobs, noop, runs, aotRuns int
-	devices, noopKind, dir, binary           string
+	devices, noopKind, dir, binary, tools    string
 }
 
 func main() {
@@ -55,6 +55,7 @@ func main() {
 	flag.IntVar(&o.runs, "runs", 10, "timed no-op rebuilds (the median and best are printed)")
 	flag.StringVar(&o.dir, "dir", "", "work directory (default: a temporary one, removed)")
 	flag.StringVar(&o.binary, "sycbuild", "", "sycbuild binary (default: built from this tree)")
+	flag.StringVar(&o.tools, "tools", "", "tools: entries of the configs, role=path,… (e.g. stand-ins built from standin/standin.c)")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "dagbench:", err)
@@ -148,7 +149,7 @@ func aot(o options, bin, dir string) error {
 	c := gen.Config{Kernels: o.kernels, Helpers: max(o.kernels/4, 1), Body: o.body, CallsPerKernel: 2,
 		Sources: 8, SpecConsts: min(8, o.kernels), Unnamed: 4, Typed: true, Seed: 1}
 	devices := strings.Join(strings.Split(o.devices, ","), ", ")
-	config := fmt.Sprintf("inputs: [device.ll]\nsplit: per_kernel\ntargets:\n  - kind: spir64_gen\n    devices: [%s]\n", devices)
+	config := fmt.Sprintf("inputs: [device.ll]\nsplit: per_kernel\n%stargets:\n  - kind: spir64_gen\n    devices: [%s]\n", toolsYAML(o.tools), devices)
 	if err := project(dir, c, config); err != nil {
 		return err
 	}
@@ -274,7 +275,7 @@ func sequentialForeach(bin, dir string) (time.Duration, error) {
 func noop(o options, bin, dir string) error {
 	c := gen.Config{Kernels: o.noop, Helpers: max(o.noop/10, 1), Body: 2, CallsPerKernel: 1,
 		Sources: 10, SpecConsts: min(8, o.noop), Unnamed: 4, Typed: true, Seed: 1}
-	config := fmt.Sprintf("inputs: [device.ll]\nsplit: per_kernel\ntargets:\n  - kind: %s\n", o.noopKind)
+	config := fmt.Sprintf("inputs: [device.ll]\nsplit: per_kernel\n%stargets:\n  - kind: %s\n", toolsYAML(o.tools), o.noopKind)
 	if err := project(dir, c, config); err != nil {
 		return err
 	}
@@ -309,4 +310,18 @@ func loadavg() string {
 		return "unknown"
 	}
 	return strings.Fields(string(b))[0]
+}
+
+// toolsYAML turns "role=path,…" into a config's tools: section.
+func toolsYAML(list string) string {
+	if list == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("tools:\n")
+	for _, kv := range strings.Split(list, ",") {
+		role, path, _ := strings.Cut(kv, "=")
+		fmt.Fprintf(&b, "  %s: %q\n", role, path)
+	}
+	return b.String()
 }

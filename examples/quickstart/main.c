@@ -73,6 +73,8 @@ static const char *content(const unsigned char *b, size_t n) {
     return "a SPIR-V module";
   if (n >= 8 && memcmp(b, "!<arch>\n", 8) == 0)
     return "an ocloc fat binary (one ISA per device)";
+  if (n >= 4 && b[0] == 0x50 && b[1] == 0xed && b[2] == 0x55 && b[3] == 0xba)
+    return "a CUDA fat binary (cubin and PTX)";
   if (n >= 4 && memcmp(b, "\x7f" "ELF", 4) == 0)
     return "an ELF device binary";
   if (n >= 4 && memcmp(b, "BC\xc0\xde", 4) == 0)
