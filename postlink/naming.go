@@ -7,12 +7,15 @@ import (
 
 // Naming derives every output file name from one prefix (version A naming):
 //
-//	<prefix>[_esimd]_<id>.bc|.ll|.sym   IR and symbols, shared by all tables
-//	<prefix>[_esimd]_<id>.prop          properties of a table without target
-//	<prefix>_<target>_<id>.prop         properties of an "-o target,file" table
+//	<prefix>[_esimd]_<id>.ll|.sym   IR and symbols, shared by all tables
+//	<prefix>[_esimd]_<id>.prop      properties of a table without target
+//	<prefix>_<target>_<id>.prop     properties of an "-o target,file" table
+//
+// sycbuild writes textual IR only (bitcode needs LLVM itself), so module
+// files always end in .ll, as the reference's do with -S; without -S the
+// reference would write .bc bitcode, which sycbuild cannot produce.
 type Naming struct {
-	Prefix   string
-	Assembly bool // .ll instead of .bc
+	Prefix string
 }
 
 // NewNaming computes the prefix as the reference does: the -out-dir
@@ -27,7 +30,7 @@ func NewNaming(o *Options) Naming {
 	if dir != "" && !strings.HasSuffix(dir, "/") {
 		dir += "/"
 	}
-	return Naming{Prefix: dir + stem(first), Assembly: o.Assembly}
+	return Naming{Prefix: dir + stem(first)}
 }
 
 // parentPath is LLVM's sys::path::parent_path for POSIX paths: "" when the
@@ -68,12 +71,7 @@ func (n Naming) base(esimd bool, id int) string {
 }
 
 // IR is the name of module id's IR file.
-func (n Naming) IR(esimd bool, id int) string {
-	if n.Assembly {
-		return n.base(esimd, id) + ".ll"
-	}
-	return n.base(esimd, id) + ".bc"
-}
+func (n Naming) IR(esimd bool, id int) string { return n.base(esimd, id) + ".ll" }
 
 // Sym is the name of module id's symbol file.
 func (n Naming) Sym(esimd bool, id int) string { return n.base(esimd, id) + ".sym" }

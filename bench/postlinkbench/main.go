@@ -117,6 +117,7 @@ func run(sizes string, runs int, dir, bin string) error {
 		split := []string{bin, "sycl-post-link", "-split=kernel", "-symbols", "-S", in, "-o", filepath.Join(out, "out.table")}
 		as := []string{llvmAs, in, "-o", filepath.Join(dir, "out.bc")}
 		var best [2]measurement
+		nfiles := 0
 		for r := 0; r < runs; r++ {
 			for i, argv := range [][]string{split, as} {
 				os.RemoveAll(out)
@@ -127,15 +128,19 @@ func run(sizes string, runs int, dir, bin string) error {
 				if err != nil {
 					return err
 				}
+				if i == 0 {
+					files, _ := os.ReadDir(out)
+					nfiles = len(files)
+				}
 				if r == 0 || m.wall < best[i].wall {
 					best[i].wall = m.wall
 				}
 				best[i].maxRSS = max(best[i].maxRSS, m.maxRSS)
 			}
 		}
-		files, _ := os.ReadDir(out)
+		os.RemoveAll(out)
 		mb := func(b int64) float64 { return float64(b) / (1 << 20) }
-		fmt.Printf("\n%d kernels: input %.1f MiB, %d output files\n", n, mb(st.Size()), len(files))
+		fmt.Printf("\n%d kernels: input %.1f MiB, %d output files\n", n, mb(st.Size()), nfiles)
 		fmt.Printf("  sycbuild sycl-post-link -split=kernel -symbols -S   %7.2f s   peak RSS %6.0f MiB (%.2f× input)\n",
 			best[0].wall.Seconds(), mb(best[0].maxRSS), float64(best[0].maxRSS)/float64(st.Size()))
 		fmt.Printf("  llvm-as-19                                           %7.2f s   peak RSS %6.0f MiB (%.2f× input)\n",

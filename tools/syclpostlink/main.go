@@ -52,7 +52,8 @@ translation.
 than 'auto'.
 Not part of this implementation: the ESIMD lowering pipeline
 (-lower-esimd is rejected), the invoke_simd lowering and the joint
-matrix builtin transformation; input is textual LLVM IR.`
+matrix builtin transformation. Input and output are textual LLVM IR:
+module files end in .ll whether or not -S is given.`
 
 // flags holds the parsed option values until they are copied into
 // postlink.Options.
@@ -78,7 +79,7 @@ func newFlags(argv0 string) *flags {
 	f.deviceLibDir = s.String("device-lib-dir", "dirname", "", "Directory where sycl fallback device libraries reside")
 	f.force = s.Bool("f", "Enable binary output on terminals")
 	f.irOnly = s.Bool("ir-output-only", "Output single IR file")
-	f.assembly = s.Bool("S", "Write output as LLVM assembly")
+	f.assembly = s.Bool("S", "Write output as LLVM assembly (always: sycbuild writes textual IR, module files end in .ll)")
 	s.Lookup("S").Hidden = true
 	f.splitESIMD = s.Bool("split-esimd", "Split SYCL and ESIMD entry points")
 	f.lowerESIMD = s.Bool("lower-esimd", "Lower ESIMD constructs (not supported: rejected with an error)")
