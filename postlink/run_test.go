@@ -353,7 +353,7 @@ func TestDeterministic(t *testing.T) {
 	for _, jobs := range []int{1, 8} {
 		dir := t.TempDir()
 		t.Chdir(dir)
-		f := parseArgs(t, []string{"-split=kernel", "-symbols", "-S", "-o", "d.table"})
+		f := parseArgs(t, []string{"-split=kernel", "-symbols", "-properties", "-spec-const=native", "-S", "-o", "d.table"})
 		if err := Run(&f, IO{Stdin: strings.NewReader(src.String()), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Argv0: "sycl-post-link", Jobs: jobs}); err != nil {
 			t.Fatal(err)
 		}
@@ -362,7 +362,7 @@ func TestDeterministic(t *testing.T) {
 			outputs[jobs][name] = readFile(t, name)
 		}
 	}
-	if len(outputs[1]) != 81 {
+	if len(outputs[1]) != 121 {
 		t.Fatalf("%d files", len(outputs[1]))
 	}
 	for name, s := range outputs[1] {
