@@ -9,6 +9,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/sycbuild/sycbuild/internal/suggest"
 )
 
 // decode parses data and fills c. Before goccy's strict decoder sees the
@@ -181,7 +182,7 @@ func (w *walker) walkStruct(m *ast.MappingNode, t reflect.Type, path string, at 
 		f, ok := fieldByTag(t, key)
 		if !ok {
 			msg := fmt.Sprintf("unknown field %q", key)
-			if s := suggest(key, tags(t)); s != "" {
+			if s := suggest.Closest(key, tags(t)); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			if path != "" {
@@ -339,37 +340,6 @@ func describeNode(n ast.Node) string {
 		return "a list"
 	}
 	return strings.ToLower(n.Type().String())
-}
-
-// suggest returns the candidate closest to s when it is a plausible typo.
-func suggest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // positions maps value paths to where they are in the file; a path with

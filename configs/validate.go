@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/internal/suggest"
 )
 
 var (
@@ -126,7 +128,7 @@ func (v *validator) target(i int, t *Target, names map[string]int) {
 }
 
 func didYouMean(s string, candidates []string) string {
-	if m := suggest(s, candidates); m != "" {
+	if m := suggest.Closest(s, candidates); m != "" {
 		return fmt.Sprintf("; did you mean %q?", m)
 	}
 	return ""

@@ -23,6 +23,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/internal/suggest"
 )
 
 // Arg is one value given on the command line, with its position: the index
@@ -320,43 +322,17 @@ func (s *Set) unknown(arg, name string) error {
 	return &Error{Msg: msg}
 }
 
-// nearest returns the visible option name closest to name by edit distance,
-// if it is close enough to be a plausible typo.
+// nearest returns the visible option name closest to name, if it is close
+// enough to be a plausible typo.
 func (s *Set) nearest(name string) string {
-	best, bestD := "", 1<<30
+	var names []string
 	for _, o := range s.opts {
-		if o.Hidden {
-			continue
-		}
-		d := editDistance(name, o.Name)
-		if d < bestD || (d == bestD && o.Name < best) {
-			best, bestD = o.Name, d
+		if !o.Hidden {
+			names = append(names, o.Name)
 		}
 	}
-	if bestD > 2 && bestD*3 > len(name) {
-		return ""
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	sort.Strings(names) // ties go to the first name in order
+	return suggest.Closest(name, names)
 }
 
 func (s *Set) versionText() string {
