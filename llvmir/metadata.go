@@ -126,3 +126,21 @@ func (m *Module) MDGlobals(e *Entity) []*Entity {
 	}
 	return out
 }
+
+// Attachment returns the metadata node attached to a function or global
+// variable under kind ("sycl_used_aspects" for !sycl_used_aspects), or nil.
+func (e *Entity) Attachment(kind string) *MDNode {
+	var as []Attachment
+	switch {
+	case e.Func != nil:
+		as = e.Func.Attachments
+	case e.Var != nil:
+		as = e.Var.Attachments
+	}
+	for i := range as {
+		if as[i].Kind == kind {
+			return as[i].Node
+		}
+	}
+	return nil
+}

@@ -36,7 +36,7 @@ func DeviceRequirements(img *Image) (*Requirements, error) {
 	fixed := map[uint32]bool{}
 	multipleWG := false
 	for _, f := range img.functions() {
-		if n := mdAttachment(f, "sycl_used_aspects"); n != nil {
+		if n := f.Attachment("sycl_used_aspects"); n != nil {
 			for i := range n.Ops {
 				v, ok := int64(0), false
 				if pair := n.Ops[i].Target(); pair != nil {
@@ -53,7 +53,7 @@ func DeviceRequirements(img *Image) (*Requirements, error) {
 				}
 			}
 		}
-		if n := mdAttachment(f, "sycl_fixed_targets"); n != nil {
+		if n := f.Attachment("sycl_fixed_targets"); n != nil {
 			for i := range n.Ops {
 				v, ok := mdUint(n, i)
 				if !ok {
@@ -62,7 +62,7 @@ func DeviceRequirements(img *Image) (*Requirements, error) {
 				fixed[uint32(v)] = true
 			}
 		}
-		if n := mdAttachment(f, "work_group_num_dim"); n != nil {
+		if n := f.Attachment("work_group_num_dim"); n != nil {
 			v, ok := mdUint(n, 0)
 			if !ok {
 				return nil, img.malformed(f, "!work_group_num_dim")
@@ -72,7 +72,7 @@ func DeviceRequirements(img *Image) (*Requirements, error) {
 				r.WorkGroupNumDim = &d
 			}
 		}
-		if n := mdAttachment(f, "reqd_work_group_size"); n != nil {
+		if n := f.Attachment("reqd_work_group_size"); n != nil {
 			sizes := make([]uint64, len(n.Ops))
 			for i := range n.Ops {
 				v, ok := mdUint(n, i)
@@ -92,7 +92,7 @@ func DeviceRequirements(img *Image) (*Requirements, error) {
 			kind string
 			dst  **string
 		}{{"sycl_joint_matrix", &r.JointMatrix}, {"sycl_joint_matrix_mad", &r.JointMatrixMad}} {
-			if n := mdAttachment(f, jm.kind); n != nil {
+			if n := f.Attachment(jm.kind); n != nil {
 				s, ok := mdString(n, 0)
 				if !ok {
 					return nil, img.malformed(f, "!"+jm.kind)
@@ -104,7 +104,7 @@ func DeviceRequirements(img *Image) (*Requirements, error) {
 		}
 	}
 	for _, f := range img.EntryPoints {
-		if n := mdAttachment(f, "intel_reqd_sub_group_size"); n != nil {
+		if n := f.Attachment("intel_reqd_sub_group_size"); n != nil {
 			v, ok := mdUint(n, 0)
 			if !ok || len(n.Ops) != 1 {
 				return nil, img.malformed(f, "!intel_reqd_sub_group_size")

@@ -132,29 +132,6 @@ func (img *Image) hasAttr(e *llvmir.Entity, key string) bool {
 	return ok
 }
 
-// mdAttachment returns the metadata node attached to a function or global
-// variable under kind, or nil.
-func mdAttachment(e *llvmir.Entity, kind string) *llvmir.MDNode {
-	var as []llvmir.Attachment
-	switch {
-	case e.Func != nil:
-		as = e.Func.Attachments
-	case e.Var != nil:
-		as = e.Var.Attachments
-	}
-	for i := range as {
-		if as[i].Kind == kind {
-			if as[i].Node != nil {
-				return as[i].Node
-			}
-			if as[i].Ref != nil {
-				return as[i].Ref.Node
-			}
-		}
-	}
-	return nil
-}
-
 // mdUint returns operand i of n as an unsigned integer (LLVM's
 // getZExtValue: the value's bits zero-extended from its type's width).
 func mdUint(n *llvmir.MDNode, i int) (uint64, bool) {

@@ -16,9 +16,9 @@ import (
 func addKernelParamOpt(r *Registry, img *Image) error {
 	s := r.Set(SetKernelParamOpt)
 	for _, f := range img.functions() {
-		n := mdAttachment(f, "sycl_kernel_omit_args")
+		n := f.Attachment("sycl_kernel_omit_args")
 		if n == nil {
-			n = mdAttachment(f, "spir_kernel_omit_args")
+			n = f.Attachment("spir_kernel_omit_args")
 		}
 		if n == nil || len(n.Ops) == 0 {
 			continue
@@ -144,7 +144,7 @@ func demangledPrefix(name string) (string, bool) {
 func addProgramMetadata(r *Registry, img *Image) error {
 	s := r.Set(SetProgramMetadata)
 	for _, f := range img.functions() {
-		if n := mdAttachment(f, "reqd_work_group_size"); n != nil && len(n.Ops) > 0 {
+		if n := f.Attachment("reqd_work_group_size"); n != nil && len(n.Ops) > 0 {
 			vs, err := mdUint32s(img, f, n, "!reqd_work_group_size")
 			if err != nil {
 				return err
@@ -155,7 +155,7 @@ func addProgramMetadata(r *Registry, img *Image) error {
 			{"intel_reqd_sub_group_size", "@reqd_sub_group_size"},
 			{"work_group_num_dim", "@work_group_num_dim"},
 		} {
-			if n := mdAttachment(f, one.md); n != nil {
+			if n := f.Attachment(one.md); n != nil {
 				v, ok := mdUint(n, 0)
 				if !ok || len(n.Ops) != 1 {
 					return img.malformed(f, "!"+one.md)
@@ -163,14 +163,14 @@ func addProgramMetadata(r *Registry, img *Image) error {
 				s.Add(NewUint32(f.Name+one.prop, uint32(v)))
 			}
 		}
-		if n := mdAttachment(f, "max_work_group_size"); n != nil && len(n.Ops) > 0 {
+		if n := f.Attachment("max_work_group_size"); n != nil && len(n.Ops) > 0 {
 			vs, err := mdUint32s(img, f, n, "!max_work_group_size")
 			if err != nil {
 				return err
 			}
 			s.Add(NewUint32Array(f.Name+"@max_work_group_size", vs))
 		}
-		if n := mdAttachment(f, "max_linear_work_group_size"); n != nil {
+		if n := f.Attachment("max_linear_work_group_size"); n != nil {
 			v, ok := mdUint(n, 0)
 			if !ok || len(n.Ops) != 1 {
 				return img.malformed(f, "!max_linear_work_group_size")

@@ -132,24 +132,6 @@ func (in *info) hasAttr(e *llvmir.Entity, key string) bool {
 	return ok
 }
 
-// attachment returns the node attached to a function or global variable
-// under kind, or nil.
-func attachment(e *llvmir.Entity, kind string) *llvmir.MDNode {
-	var as []llvmir.Attachment
-	switch {
-	case e.Func != nil:
-		as = e.Func.Attachments
-	case e.Var != nil:
-		as = e.Var.Attachments
-	}
-	for i := range as {
-		if as[i].Kind == kind {
-			return as[i].Node
-		}
-	}
-	return nil
-}
-
 // IsESIMD reports whether a function is ESIMD code (!sycl_explicit_simd).
 func IsESIMD(e *llvmir.Entity) bool {
 	if e.Func == nil {

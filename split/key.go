@@ -88,7 +88,7 @@ func zext(o *llvmir.MDOperand) (uint64, bool) {
 // aspectsRule appends the used aspects (plain integers or {name, value}
 // pairs), sorted ascending as unsigned values.
 func aspectsRule(b *strings.Builder, e *llvmir.Entity) {
-	if n := attachment(e, "sycl_used_aspects"); n != nil {
+	if n := e.Attachment("sycl_used_aspects"); n != nil {
 		var vals []uint64
 		for i := range n.Ops {
 			op := &n.Ops[i]
@@ -112,7 +112,7 @@ func aspectsRule(b *strings.Builder, e *llvmir.Entity) {
 }
 
 func intListRule(b *strings.Builder, e *llvmir.Entity, kind string) {
-	if n := attachment(e, kind); n != nil {
+	if n := e.Attachment(kind); n != nil {
 		for i := range n.Ops {
 			if v, ok := zext(&n.Ops[i]); ok {
 				b.WriteByte('-')
@@ -124,7 +124,7 @@ func intListRule(b *strings.Builder, e *llvmir.Entity, kind string) {
 }
 
 func stringListRule(b *strings.Builder, e *llvmir.Entity, kind string) {
-	if n := attachment(e, kind); n != nil {
+	if n := e.Attachment(kind); n != nil {
 		for i := range n.Ops {
 			if n.Ops[i].Kind == llvmir.MDString {
 				b.WriteByte('-')
