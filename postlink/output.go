@@ -3,16 +3,20 @@ package postlink
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"strconv"
 	"sync"
+
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
 
 // outputs writes the files of one run. Every file is written under a
-// temporary name beside its final one and renamed into place, so no file
-// is ever half-written; if the run fails, the files it already produced are
-// removed again, so a failed run leaves nothing behind.
+// temporary name beside its final one and renamed into place
+// (internal/atomicfile), so no file is ever half-written; if the run fails,
+// the files it already produced are removed again, so a failed run leaves
+// nothing behind.
 type outputs struct {
 	stdout  io.Writer
 	mu      sync.Mutex
@@ -43,28 +47,23 @@ func (o *outputs) write(path string, fill func(io.Writer) error) error {
 	return o.writeBytes(path, buf.Bytes())
 }
 
-// writeBytes creates path with data: under a temporary name beside it,
-// then renamed into place.
+// writeBytes creates path with data, through internal/atomicfile: under a
+// temporary name beside it, then renamed into place.
 func (o *outputs) writeBytes(path string, data []byte) error {
 	if path == "-" {
 		_, err := o.stdout.Write(data)
 		return err
 	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 	if err != nil {
-		return errorf("error opening the file '%s': %s", path, errText(err))
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return errorf("error writing the file '%s': %s", path, errText(err))
+		var fe *atomicfile.Error
+		if errors.As(err, &fe) {
+			err = fe.Err
+		}
+		return errorf("error writing the file '%s': %s", path, err)
 	}
 	o.mu.Lock()
 	o.written = append(o.written, path)

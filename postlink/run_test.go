@@ -273,6 +273,8 @@ func TestNoPartialOutputs(t *testing.T) {
 			"sycl-post-link: <stdin>:23:3: the symbolic ID of this spec constant is not a string constant"},
 		{"parse error", "define void @f( {\n", []string{"-symbols", "-S", "-o", "o.table"},
 			"sycl-post-link: <stdin>:2:1: error: expected a type"},
+		{"output directory missing", twoUnits, []string{"-split=source", "-symbols", "-S", "-o", "nodir/o.table"},
+			"sycl-post-link: error writing the file 'nodir/o_"},
 		{"missing input", "", []string{"-symbols", "-o", "o.table", "missing.ll"},
 			"sycl-post-link: missing.ll: error: Could not open input file: no such file or directory"},
 	}
