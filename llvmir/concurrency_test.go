@@ -1,6 +1,7 @@
 package llvmir
 
 import (
+	"strings"
 	"sync"
 	"testing"
 )
@@ -31,5 +32,36 @@ func TestConcurrentReaders(t *testing.T) {
 		if ty != types[0] {
 			t.Fatal("Type() built more than once")
 		}
+	}
+}
+
+// Plans of one module are written concurrently by sycl-post-link; an edit
+// that names a struct type the module never mentions must not add it to the
+// module's shared type table.
+func TestConcurrentPlanWrites(t *testing.T) {
+	m, err := Parse("c.ll", []byte("define void @f() {\n  ret void\n}\ndefine void @g() {\n  ret void\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := m.NewPlan()
+			e := m.Global("f")
+			if i%2 == 1 {
+				e = m.Global("g")
+			}
+			p.ReplaceText(e, "define void @"+e.Name+"(ptr byval(%struct.New"+string(rune('A'+i))+") %p) {\n  ret void\n}\n")
+			var b strings.Builder
+			if err := p.Write(&b); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if m.NamedType("struct.NewA") != nil {
+		t.Error("an edit added a type to the module")
 	}
 }

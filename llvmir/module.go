@@ -137,6 +137,7 @@ type Module struct {
 	groups    map[int]*Entity    // attribute groups #N
 	comdats   map[string]*Entity // comdats $name
 	types     map[string]*Type   // named types, by name (numbered ones as "0", "1", …)
+	baseTypes map[string]*Type   // read-only types of the module an edit belongs to (see Plan.reparse)
 	lines     []int              // offsets of line starts, built on demand for messages
 	linesOnce sync.Once
 	maxMD     int // highest numbered metadata id, -1 when none

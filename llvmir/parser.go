@@ -238,6 +238,9 @@ func (p *parser) skipBalanced() {
 // (as yet undefined, opaque) named struct on first mention.
 func (p *parser) namedType(name string) *Type {
 	t := p.m.types[name]
+	if t == nil && p.m.baseTypes != nil {
+		t = p.m.baseTypes[name]
+	}
 	if t == nil {
 		t = &Type{Kind: StructType, Name: name, Opaque: true}
 		p.m.types[name] = t

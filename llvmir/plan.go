@@ -154,5 +154,6 @@ func (p *Plan) KeepAllMetadata() { p.keepAllMD = true }
 
 // Write writes the output module to w, streaming. It fails, writing
 // nothing useful, when a written entity references a global value that is
-// not written.
+// not written. Different plans of one module may be written concurrently:
+// writing reads the module and changes only the plan.
 func (p *Plan) Write(w io.Writer) error { return p.write(w) }

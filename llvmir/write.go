@@ -299,7 +299,9 @@ func decodeName(b []byte) string {
 // reparse parses text as one entity and records what the writer needs.
 func (p *Plan) reparse(o *outEntity, text []byte) error {
 	scratch := newModule("<edited>", text)
-	scratch.types = p.m.types
+	// The edit sees the module's types but never adds to them: plans of one
+	// module may be written concurrently.
+	scratch.baseTypes = p.m.types
 	sp := &parser{m: scratch, file: "<edited>", src: text, lx: lexer{src: text, end: len(text)}, lines: new([]int)}
 	sp.selfAt, sp.calleeAt = -1, -1
 	e := &Entity{}
