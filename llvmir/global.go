@@ -40,6 +40,7 @@ type GlobalHeader struct {
 	AddrSpace   int     // addrspace(N); 0 when absent
 
 	linkageAt span // the linkage keyword and its blanks, or an empty span where one goes
+	preemptAt span // dso_local / dso_preemptable and its blanks (when written)
 	visAt     span // the visibility keyword and its blanks (when written)
 	dllAt     span // the DLL storage keyword and its blanks (when written)
 }

@@ -44,8 +44,10 @@ func (p *parser) parseGlobalHeader(h *GlobalHeader) (hasLinkage bool) {
 		}
 	}
 	if p.isIdent("dso_local") || p.isIdent("dso_preemptable") {
+		start := p.tok.start
 		h.Preemption = p.text(p.tok)
 		p.next()
+		h.preemptAt = p.spanFrom(start)
 	}
 	if p.isIdent("default") || p.isIdent("hidden") || p.isIdent("protected") {
 		start := p.tok.start

@@ -414,6 +414,11 @@ func (p *Plan) render(e *Entity, ed *edit) ([]byte, error) {
 			}
 			add(h.linkageAt, text)
 			if l.IsLocal() {
+				// Local linkage implies dso_local and default visibility;
+				// LLVM prints neither.
+				if h.preemptAt.End > 0 && h.Preemption == "dso_local" {
+					add(h.preemptAt, "")
+				}
 				if h.visAt.End > 0 {
 					add(h.visAt, "")
 				}

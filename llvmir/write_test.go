@@ -360,3 +360,21 @@ func TestPlanConformanceSubsets(t *testing.T) {
 		})
 	}
 }
+
+// TestLocalLinkageDropsDSOLocal: local linkage implies dso_local, which
+// LLVM then does not print; an internalized function must read the same.
+func TestLocalLinkageDropsDSOLocal(t *testing.T) {
+	src := "define dso_local spir_func i32 @h(i32 %x) {\n  ret i32 %x\n}\n" +
+		"define dso_local spir_func i32 @e(i32 %x) {\n  %r = call i32 @h(i32 %x)\n  ret i32 %r\n}\n"
+	m, err := Parse("d.ll", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.NewPlan()
+	p.SetLinkage(m.Global("h"), Internal)
+	out := string(writePlan(t, p))
+	if !strings.Contains(out, "define internal spir_func i32 @h(") || !strings.Contains(out, "define dso_local spir_func i32 @e(") {
+		t.Errorf("got:\n%s", out)
+	}
+	assemble(t, "llvm-as-19", "d.ll", []byte(out))
+}
