@@ -41,6 +41,7 @@ import (
 type options struct {
 	kernels, body, jobs, noop, runs, aotRuns int
 	devices, noopKind, dir, binary, tools    string
+	only                                     string
 }
 
 func main() {
@@ -55,6 +56,7 @@ func main() {
 	flag.IntVar(&o.runs, "runs", 10, "timed no-op rebuilds (the median and best are printed)")
 	flag.StringVar(&o.dir, "dir", "", "work directory (default: a temporary one, removed)")
 	flag.StringVar(&o.binary, "sycbuild", "", "sycbuild binary (default: built from this tree)")
+	flag.StringVar(&o.only, "only", "", "run only one part: aot or noop")
 	flag.StringVar(&o.tools, "tools", "", "tools: entries of the configs, role=path,… (e.g. stand-ins built from standin/standin.c)")
 	flag.Parse()
 	if err := run(o); err != nil {
@@ -83,8 +85,13 @@ func run(o options) error {
 	bin, _ = filepath.Abs(bin)
 	fmt.Printf("dagbench: %d CPUs, GOMAXPROCS %d, -j %d, load average %s\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), o.jobs, loadavg())
 	defer func() { fmt.Printf("\ndagbench: load average at the end %s\n", loadavg()) }()
-	if err := aot(o, bin, filepath.Join(dir, "aot")); err != nil {
-		return err
+	if o.only != "noop" {
+		if err := aot(o, bin, filepath.Join(dir, "aot")); err != nil {
+			return err
+		}
+	}
+	if o.only == "aot" {
+		return nil
 	}
 	return noop(o, bin, filepath.Join(dir, "noop"))
 }
