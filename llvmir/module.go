@@ -143,6 +143,9 @@ type Module struct {
 	maxMD     int // highest numbered metadata id, -1 when none
 	maxGroup  int // highest attribute group id, -1 when none
 	maxGlobal int // highest unnamed global number, -1 when none
+
+	planIx     *planIndex // what sparse plans share, built on demand (sparse.go)
+	planIxOnce sync.Once
 }
 
 // Parse reads a module from src; file names it in messages. On error the

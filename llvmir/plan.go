@@ -4,12 +4,13 @@ import "io"
 
 // Plan describes one output module made from a parsed module: which
 // entities it keeps and the local edits applied to them. Build it with
-// Module.NewPlan, then Write it. A Plan does not change its Module; several
-// plans over one module may be written one after another (not
-// concurrently).
+// Module.NewPlan (every entity kept) or Module.NewSparsePlan (only the given
+// global values kept), then Write it. A Plan does not change its Module;
+// plans of one module may be written concurrently.
 type Plan struct {
 	m     *Module
-	drop  []bool
+	drop  []bool       // by entity index; nil for a sparse plan
+	sp    *sparseState // the kept global values of a sparse plan
 	edits map[*Entity]*edit
 	added []addedEntity
 
@@ -27,6 +28,13 @@ type edit struct {
 	text     *string // the whole entity replaced
 	namedOps []string
 	setOps   bool
+}
+
+// headerOnly reports whether the edit changes only header keywords (the
+// linkage and what goes with it, added function attributes): the entity
+// then references what it did, and the writer need not parse it again.
+func (ed *edit) headerOnly() bool {
+	return !ed.declare && len(ed.replace) == 0 && ed.text == nil && !ed.setOps
 }
 
 type instrEdit struct {
@@ -59,21 +67,37 @@ func (p *Plan) edit(e *Entity) *edit {
 	return ed
 }
 
-// Keep keeps e in the output (the default).
-func (p *Plan) Keep(e *Entity) { p.drop[e.Index] = false }
+// Keep keeps e in the output (the default, except for the global values of
+// a sparse plan).
+func (p *Plan) Keep(e *Entity) { p.setKept(e, true) }
 
 // Drop leaves e out of the output.
-func (p *Plan) Drop(e *Entity) { p.drop[e.Index] = true }
+func (p *Plan) Drop(e *Entity) { p.setKept(e, false) }
 
-// Kept reports whether e is in the output.
-func (p *Plan) Kept(e *Entity) bool { return !p.drop[e.Index] }
+func (p *Plan) setKept(e *Entity, keep bool) {
+	if p.sp != nil {
+		p.sp.set(e, keep)
+		return
+	}
+	p.drop[e.Index] = !keep
+}
+
+// Kept reports whether e is in the output. Numbered metadata and comdats
+// that are kept are still written only when something written uses them.
+func (p *Plan) Kept(e *Entity) bool {
+	if p.sp != nil {
+		return p.sp.kept(e)
+	}
+	return !p.drop[e.Index]
+}
 
 // KeepOnly keeps exactly the global values (functions, variables, aliases,
-// ifuncs) for which keep returns true; other entities are not affected.
+// ifuncs) for which keep returns true; other entities are not affected. It
+// looks at every entity of the module.
 func (p *Plan) KeepOnly(keep func(*Entity) bool) {
 	for _, e := range p.m.Entities {
 		if e.Kind.IsGlobalValue() {
-			p.drop[e.Index] = !keep(e)
+			p.setKept(e, keep(e))
 		}
 	}
 }

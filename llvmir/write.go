@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,32 +36,71 @@ func (p *Plan) write(w io.Writer) error {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%s: writing module: %s", m.File, fmt.Sprintf(format, args...))
 	}
-
-	// Render the edited entities and parse the added ones.
-	outs := make([]*outEntity, len(m.Entities))
-	for i, e := range m.Entities {
-		if p.drop[i] {
-			continue
-		}
+	// newOut renders an entity's edits; nil means it is left out.
+	newOut := func(e *Entity) (*outEntity, error) {
 		o := &outEntity{e: e, text: e.Text, kind: e.Kind}
 		if e.Func != nil {
 			o.comdat = e.Func.Comdat
 		} else if e.Var != nil {
 			o.comdat = e.Var.Comdat
 		}
-		if ed := p.edits[e]; ed != nil {
-			text, err := p.render(e, ed)
+		ed := p.edits[e]
+		if ed == nil {
+			return o, nil
+		}
+		text, err := p.render(e, ed)
+		if err != nil {
+			return nil, fail("%v", err)
+		}
+		if text == nil {
+			return nil, nil // named metadata left without operands
+		}
+		if ed.headerOnly() {
+			// Linkage and attribute keywords add no reference: what the
+			// entity references is what it did.
+			o.text = text
+			return o, nil
+		}
+		if err := p.reparse(o, text); err != nil {
+			return nil, fail("@%s after edits: %v", e.Name, err)
+		}
+		return o, nil
+	}
+
+	// The module entities written: for a full plan every kept one (unused
+	// numbered metadata and comdats are pruned below); for a sparse plan
+	// the kept global values and fixed entities (reachable metadata and
+	// used comdats are added below).
+	var outs outTable
+	var first []*outEntity // the entities above, in module order
+	if p.sp == nil {
+		outs.dense = make([]*outEntity, len(m.Entities))
+		for i, e := range m.Entities {
+			if p.drop[i] {
+				continue
+			}
+			o, err := newOut(e)
 			if err != nil {
-				return fail("%v", err)
+				return err
 			}
-			if text == nil {
-				continue // named metadata left without operands
-			}
-			if err := p.reparse(o, text); err != nil {
-				return fail("@%s after edits: %v", e.Name, err)
+			if o != nil {
+				outs.dense[i] = o
+				first = append(first, o)
 			}
 		}
-		outs[i] = o
+	} else {
+		cand := p.sp.candidates()
+		outs.sparse = make(map[int32]*outEntity, len(cand)+len(cand)/2)
+		for _, i := range cand {
+			o, err := newOut(m.Entities[i])
+			if err != nil {
+				return err
+			}
+			if o != nil {
+				outs.sparse[i] = o
+				first = append(first, o)
+			}
+		}
 	}
 	added := make([]*outEntity, 0, len(p.added))
 	addedNames := map[string]bool{}
@@ -79,7 +119,7 @@ func (p *Plan) write(w io.Writer) error {
 	}
 
 	// Which module global values are written.
-	written := func(g *Entity) bool { return outs[g.Index] != nil }
+	written := func(g *Entity) bool { return outs.get(g.Index) != nil }
 	// Dangling references and reachable metadata.
 	addedMD := map[int]bool{}
 	for _, o := range added {
@@ -87,7 +127,10 @@ func (p *Plan) write(w io.Writer) error {
 			addedMD[o.id] = true
 		}
 	}
-	reach := make([]bool, len(m.Entities))
+	var reach []bool // full plan: by entity index; a sparse plan's outs hold only reached nodes
+	if p.sp == nil {
+		reach = make([]bool, len(m.Entities))
+	}
 	var work []*Entity
 	markMD := func(id int) error {
 		if addedMD[id] {
@@ -97,10 +140,25 @@ func (p *Plan) write(w io.Writer) error {
 		if n == nil {
 			return fail("reference to undefined metadata !%d", id)
 		}
-		if !reach[n.Index] {
-			reach[n.Index] = true
-			work = append(work, n)
+		if reach != nil {
+			if !reach[n.Index] {
+				reach[n.Index] = true
+				work = append(work, n)
+			}
+			return nil
 		}
+		if outs.get(n.Index) != nil {
+			return nil
+		}
+		if !p.sp.kept(n) {
+			return fail("metadata !%d is needed but was dropped", n.ID)
+		}
+		o, err := newOut(n)
+		if err != nil {
+			return err
+		}
+		outs.sparse[int32(n.Index)] = o
+		work = append(work, n)
 		return nil
 	}
 	checkRefs := func(o *outEntity, what string) error {
@@ -147,8 +205,8 @@ func (p *Plan) write(w io.Writer) error {
 		}
 		return o.e.Kind.String()
 	}
-	for _, o := range outs {
-		if o != nil && o.kind != KindMDNode {
+	for _, o := range first {
+		if o.kind != KindMDNode {
 			if err := checkRefs(o, describe(o)); err != nil {
 				return err
 			}
@@ -160,17 +218,27 @@ func (p *Plan) write(w io.Writer) error {
 		}
 	}
 	if p.keepAllMD {
-		for _, o := range outs {
-			if o != nil && o.kind == KindMDNode && !reach[o.e.Index] {
-				reach[o.e.Index] = true
-				work = append(work, o.e)
+		if reach != nil {
+			for _, o := range first {
+				if o.kind == KindMDNode && !reach[o.e.Index] {
+					reach[o.e.Index] = true
+					work = append(work, o.e)
+				}
+			}
+		} else {
+			for _, e := range m.Entities {
+				if e.Kind == KindMDNode && p.sp.kept(e) {
+					if err := markMD(e.ID); err != nil {
+						return err
+					}
+				}
 			}
 		}
 	}
 	for len(work) > 0 {
 		n := work[len(work)-1]
 		work = work[:len(work)-1]
-		o := outs[n.Index]
+		o := outs.get(n.Index)
 		if o == nil {
 			return fail("metadata !%d is needed but was dropped", n.ID)
 		}
@@ -178,35 +246,57 @@ func (p *Plan) write(w io.Writer) error {
 			return err
 		}
 	}
-	for i, o := range outs {
-		if o != nil && o.kind == KindMDNode && !reach[i] {
-			outs[i] = nil
+	if reach != nil {
+		for i, o := range outs.dense {
+			if o != nil && o.kind == KindMDNode && !reach[i] {
+				outs.dense[i] = nil
+			}
 		}
 	}
 	// Comdats: only those a written global value is in.
 	usedComdat := map[string]bool{}
-	for _, o := range outs {
-		if o != nil && o.comdat != "" {
+	var usedOrder []string
+	use := func(o *outEntity) {
+		if o.comdat != "" && !usedComdat[o.comdat] {
 			usedComdat[o.comdat] = true
+			usedOrder = append(usedOrder, o.comdat)
 		}
+	}
+	for _, o := range first {
+		use(o)
 	}
 	for _, o := range added {
-		if o.comdat != "" {
-			usedComdat[o.comdat] = true
+		use(o)
+	}
+	if p.sp == nil {
+		for i, o := range outs.dense {
+			if o != nil && o.kind == KindComdat && !usedComdat[o.e.Name] {
+				outs.dense[i] = nil
+			}
+		}
+	} else {
+		for _, name := range usedOrder {
+			c := m.comdats[name]
+			if c == nil || !p.sp.kept(c) || outs.get(c.Index) != nil {
+				continue
+			}
+			o, err := newOut(c)
+			if err != nil {
+				return err
+			}
+			if o != nil {
+				outs.sparse[int32(c.Index)] = o
+			}
 		}
 	}
-	for i, o := range outs {
-		if o != nil && o.kind == KindComdat && !usedComdat[o.e.Name] {
-			outs[i] = nil
-		}
-	}
+	order := outs.ordered()
 
 	// Dense renumbering of unnamed globals.
 	renum := map[int]int{}
 	identity := true
 	next := 0
-	for _, o := range outs {
-		if o != nil && o.e.Numbered && o.kind.IsGlobalValue() {
+	for _, o := range order {
+		if o.e.Numbered && o.kind.IsGlobalValue() {
 			renum[o.e.ID] = next
 			if o.e.ID != next {
 				identity = false
@@ -217,10 +307,8 @@ func (p *Plan) write(w io.Writer) error {
 
 	// Stream.
 	lastOfKind := map[Kind]int{}
-	for i, o := range outs {
-		if o != nil {
-			lastOfKind[o.kind] = i
-		}
+	for i, o := range order {
+		lastOfKind[o.kind] = i
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
 	needNL := false
@@ -251,10 +339,7 @@ func (p *Plan) write(w io.Writer) error {
 			}
 		}
 	}
-	for i, o := range outs {
-		if o == nil {
-			continue
-		}
+	for i, o := range order {
 		put(o.e.Lead, false)
 		put(o.text, o.reparsed || o.e.numAt)
 		if lastOfKind[o.kind] == i {
@@ -266,6 +351,46 @@ func (p *Plan) write(w io.Writer) error {
 	}
 	put(m.Tail, false)
 	return bw.Flush()
+}
+
+// outTable holds the module entities a plan writes, by entity index: a
+// slice over the whole module for a full plan, a map of only the written
+// ones for a sparse plan.
+type outTable struct {
+	dense  []*outEntity
+	sparse map[int32]*outEntity
+}
+
+func (t *outTable) get(i int) *outEntity {
+	if t.dense != nil {
+		return t.dense[i]
+	}
+	return t.sparse[int32(i)]
+}
+
+// ordered returns the written entities in module order.
+func (t *outTable) ordered() []*outEntity {
+	if t.dense != nil {
+		var out []*outEntity
+		for _, o := range t.dense {
+			if o != nil {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	idx := make([]int32, 0, len(t.sparse))
+	for i, o := range t.sparse {
+		if o != nil {
+			idx = append(idx, i)
+		}
+	}
+	slices.Sort(idx)
+	out := make([]*outEntity, len(idx))
+	for k, i := range idx {
+		out[k] = t.sparse[i]
+	}
+	return out
 }
 
 func addedKindsWithoutPlace(added []*outEntity, last map[Kind]int) []Kind {
