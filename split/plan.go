@@ -1,6 +1,7 @@
 package split
 
 import (
+	"encoding/binary"
 	"strconv"
 	"strings"
 
@@ -10,25 +11,25 @@ import (
 // Plan turns the part into an llvmir.Plan: the written entities with
 // cleanup's edits, the kernel lists and other metadata fixed up. Further
 // edits (specialization constants) may be added to the plan before it is
-// written.
+// written. The plan is sparse: it holds, and writing it walks, only what
+// the part writes (and the module-level entities), so that each of the
+// many modules of a split costs what it writes.
 func (p *Part) Plan() *llvmir.Plan {
 	s, m := p.s, p.s.M
-	plan := m.NewPlan()
+	ents := m.Entities
+	written := p.writtenGlobals()
+	globals := make([]*llvmir.Entity, len(written))
+	for k, i := range written {
+		globals[k] = ents[i]
+	}
+	plan := m.NewSparsePlan(globals)
 	marked := make(map[*llvmir.Entity]bool, len(p.marked))
 	for _, e := range p.marked {
 		marked[e] = true
 	}
-	ents := m.Entities
-	usedComdat := s.marks.get()
-	defer s.marks.put(usedComdat)
-	for _, i := range s.gvs {
-		st := p.st[i]
-		if st == stNone {
-			plan.Drop(ents[i])
-			continue
-		}
+	for _, i := range written {
 		e := ents[i]
-		switch st {
+		switch p.st[i] {
 		case stDef:
 			if l, ok := p.linkage[i]; ok && l != s.in.linkage(e) {
 				plan.SetLinkage(e, l)
@@ -38,10 +39,8 @@ func (p *Part) Plan() *llvmir.Plan {
 			}
 			// A one-member comdat of an internalized definition goes in
 			// the reference; llvmir cannot drop a definition's comdat yet,
-			// and keeping it is valid IR, so it stays (p.dropComdat).
-			if c := s.defComdat[i]; c >= 0 {
-				usedComdat.add(c)
-			}
+			// and keeping it is valid IR, so it stays (p.dropComdat). The
+			// plan writes only the comdats written definitions are in.
 			if r, ok := s.in.rewritten[e]; ok {
 				plan.ReplaceText(e, r.Text)
 			}
@@ -58,14 +57,8 @@ func (p *Part) Plan() *llvmir.Plan {
 			}
 		}
 	}
-	// Comdats no written definition is in go (the writer would leave them
-	// out too, but only after it looked at each of them); those whose
-	// members were all internalized change their selection kind.
-	for _, c := range s.comdats {
-		if !usedComdat.has(c) {
-			plan.Drop(ents[c])
-		}
-	}
+	// Comdats whose members were all internalized change their selection
+	// kind.
 	for name, sel := range p.comdatSel {
 		if c := m.ComdatNamed(name); c != nil && c.Comdat != nil && c.Comdat.Selection != sel {
 			plan.ReplaceText(c, "$"+quoteName(name)+" = comdat "+sel+"\n")
@@ -76,6 +69,31 @@ func (p *Part) Plan() *llvmir.Plan {
 	p.nullDroppedRefs(plan)
 	p.stripDeadDebugInfo(plan)
 	return plan
+}
+
+// writtenGlobals returns the indices of the global values the part writes,
+// in module order. It reads the part's state eight entries at a time: most
+// of a small part's state is stNone.
+func (p *Part) writtenGlobals() []int32 {
+	st := p.st
+	var out []int32
+	i := 0
+	for ; i+8 <= len(st); i += 8 {
+		if binary.LittleEndian.Uint64(st[i:]) == 0 {
+			continue
+		}
+		for j := i; j < i+8; j++ {
+			if st[j] != stNone {
+				out = append(out, int32(j))
+			}
+		}
+	}
+	for ; i < len(st); i++ {
+		if st[i] != stNone {
+			out = append(out, int32(i))
+		}
+	}
+	return out
 }
 
 // AddStatus adds to plan the sycl-esimd-split-status named metadata (and, for a
