@@ -232,10 +232,13 @@ func TestSparsePlanBasics(t *testing.T) {
 	}
 	p.SetNamedMDOps(m.NamedMD("sycl.kernels"), []string{"!2"})
 	p.SetLinkage(g("_Z1hi"), Internal)
+	// A header edit of a body whose @N references are renumbered.
+	p.AddFnAttr(g("k2"), Attr{Key: "sycl-entry-point", String: true})
 	out := string(writePlan(t, p))
 	for _, want := range []string{
 		"$_Z1hi = comdat any\n", "@0 = private unnamed_addr constant [2 x i8] c\"c\\00\"\n",
 		"define internal spir_func i32 @_Z1hi(i32 %x) #0 comdat {", "%0 = load i8, ptr @0, align 1",
+		"define spir_kernel void @k2() #1 \"sycl-entry-point\" {\nentry:\n",
 		"!sycl.kernels = !{!2}\n", "!2 = !{ptr @k2, !\"k2\"}\n", "attributes #1 =",
 	} {
 		if !strings.Contains(out, want) {

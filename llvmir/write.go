@@ -15,6 +15,7 @@ import (
 type outEntity struct {
 	e        *Entity // the module's entity; nil for an added one
 	text     []byte  // the text to write (Lead not included)
+	rest     []byte  // written right after text: the unedited end of a header-edited entity
 	kind     Kind
 	name     string // global value name of an added entity
 	numbered bool
@@ -48,20 +49,21 @@ func (p *Plan) write(w io.Writer) error {
 		if ed == nil {
 			return o, nil
 		}
-		text, err := p.render(e, ed)
+		text, rest, err := p.render(e, ed)
 		if err != nil {
 			return nil, fail("%v", err)
 		}
-		if text == nil {
+		if text == nil && rest == nil {
 			return nil, nil // named metadata left without operands
 		}
 		if ed.headerOnly() {
 			// Linkage and attribute keywords add no reference: what the
-			// entity references is what it did.
-			o.text = text
+			// entity references is what it did, and its body is written
+			// from the source as it is.
+			o.text, o.rest = text, rest
 			return o, nil
 		}
-		if err := p.reparse(o, text); err != nil {
+		if err := p.reparse(o, append(text, rest...)); err != nil {
 			return nil, fail("@%s after edits: %v", e.Name, err)
 		}
 		return o, nil
@@ -314,24 +316,36 @@ func (p *Plan) write(w io.Writer) error {
 	needNL := false
 	// put writes a chunk; an entity's text that does not end its line is
 	// kept apart from a following token by a newline.
-	put := func(b []byte, rewrite bool) {
+	// rest, when not empty, continues b (both pieces split at a token
+	// boundary).
+	put := func(b, rest []byte, rewrite bool) {
+		if len(b) == 0 {
+			b, rest = rest, nil
+		}
 		if len(b) == 0 {
 			return
 		}
 		if needNL && !isSpace(b[0]) {
 			bw.WriteByte('\n')
 		}
-		if rewrite && !identity {
-			writeRenumbered(bw, b, renum)
-		} else {
-			bw.Write(b)
+		last := b
+		for _, c := range [2][]byte{b, rest} {
+			if len(c) == 0 {
+				continue
+			}
+			last = c
+			if rewrite && !identity {
+				writeRenumbered(bw, c, renum)
+			} else {
+				bw.Write(c)
+			}
 		}
-		needNL = !isSpace(b[len(b)-1])
+		needNL = !isSpace(last[len(last)-1])
 	}
 	putAdded := func(k Kind) {
 		for _, o := range added {
 			if o.kind == k {
-				put(o.text, true)
+				put(o.text, nil, true)
 				if needNL {
 					bw.WriteByte('\n')
 					needNL = false
@@ -340,8 +354,8 @@ func (p *Plan) write(w io.Writer) error {
 		}
 	}
 	for i, o := range order {
-		put(o.e.Lead, false)
-		put(o.text, o.reparsed || o.e.numAt)
+		put(o.e.Lead, nil, false)
+		put(o.text, o.rest, o.reparsed || o.e.numAt)
 		if lastOfKind[o.kind] == i {
 			putAdded(o.kind)
 		}
@@ -349,7 +363,7 @@ func (p *Plan) write(w io.Writer) error {
 	for _, k := range addedKindsWithoutPlace(added, lastOfKind) {
 		putAdded(k)
 	}
-	put(m.Tail, false)
+	put(m.Tail, nil, false)
 	return bw.Flush()
 }
 
@@ -454,21 +468,23 @@ func (p *Plan) reparse(o *outEntity, text []byte) error {
 	return nil
 }
 
-// render applies an entity's edits; nil means the entity is left out.
-func (p *Plan) render(e *Entity, ed *edit) ([]byte, error) {
+// render applies an entity's edits: the new text is text followed by
+// rest, the unedited end of the entity (a slice of the source, not copied);
+// both nil means the entity is left out.
+func (p *Plan) render(e *Entity, ed *edit) (text, rest []byte, err error) {
 	src := p.m.Src
 	if ed.text != nil {
-		return []byte(*ed.text), nil
+		return []byte(*ed.text), nil, nil
 	}
 	if ed.setOps {
 		if len(ed.namedOps) == 0 {
-			return nil, nil
+			return nil, nil, nil
 		}
 		if e.Kind != KindNamedMD {
-			return nil, fmt.Errorf("SetNamedMDOps on %s", e.Kind)
+			return nil, nil, fmt.Errorf("SetNamedMDOps on %s", e.Kind)
 		}
 		s := "!" + mdNameText(e.Name) + " = !{" + strings.Join(ed.namedOps, ", ") + "}\n"
-		return []byte(s), nil
+		return []byte(s), nil, nil
 	}
 	var sp []splice
 	add := func(s span, text string) {
@@ -493,7 +509,7 @@ func (p *Plan) render(e *Entity, ed *edit) ([]byte, error) {
 		} else {
 			for _, r := range ed.replace {
 				if r.start < int(f.body.Start) || r.end > int(f.body.End) || r.start > r.end {
-					return nil, fmt.Errorf("@%s: instruction range %d-%d is outside the body", e.Name, r.start, r.end)
+					return nil, nil, fmt.Errorf("@%s: instruction range %d-%d is outside the body", e.Name, r.start, r.end)
 				}
 				add(span{int32(r.start), int32(r.end)}, p.replacementText(r))
 			}
@@ -512,16 +528,16 @@ func (p *Plan) render(e *Entity, ed *edit) ([]byte, error) {
 			}
 		}
 		if len(ed.fnAttrs) > 0 {
-			return nil, fmt.Errorf("@%s: function attributes added to a global variable", e.Name)
+			return nil, nil, fmt.Errorf("@%s: function attributes added to a global variable", e.Name)
 		}
 	case e.Alias != nil:
 		h = &e.Alias.GlobalHeader
 		if ed.declare {
-			return nil, fmt.Errorf("@%s: an alias cannot become a declaration", e.Name)
+			return nil, nil, fmt.Errorf("@%s: an alias cannot become a declaration", e.Name)
 		}
 	default:
 		if ed.declare || ed.linkage != "" || len(ed.fnAttrs) > 0 || len(ed.replace) > 0 {
-			return nil, fmt.Errorf("%s: edits apply to functions and global variables only", e.Kind)
+			return nil, nil, fmt.Errorf("%s: edits apply to functions and global variables only", e.Kind)
 		}
 	}
 	if h != nil && (ed.linkage != "" || ed.declare) {
@@ -554,18 +570,25 @@ func (p *Plan) render(e *Entity, ed *edit) ([]byte, error) {
 		}
 	}
 	sort.SliceStable(sp, func(i, j int) bool { return sp[i].start < sp[j].start })
-	out := make([]byte, 0, len(e.Text)+64)
+	size := 0
+	if len(sp) > 0 {
+		size = max(0, sp[len(sp)-1].end-e.Off)
+		for _, s := range sp {
+			size += len(s.text)
+		}
+	}
+	out := make([]byte, 0, size)
 	pos := e.Off
 	for _, s := range sp {
 		if s.start < pos {
-			return nil, fmt.Errorf("@%s: overlapping edits", e.Name)
+			return nil, nil, fmt.Errorf("@%s: overlapping edits", e.Name)
 		}
 		out = append(out, src[pos:s.start]...)
 		out = append(out, s.text...)
 		pos = s.end
 	}
-	out = append(out, src[pos:e.Off+len(e.Text)]...)
-	return out, nil
+	end := e.Off + len(e.Text)
+	return out, src[pos:end:end], nil
 }
 
 // replacementText joins replacement lines with the indentation of the
