@@ -37,7 +37,9 @@ func (m *Module) planIndex() *planIndex {
 // entities (header lines, named types, attribute groups, named metadata),
 // the comdats its definitions are in and the numbered metadata reachable
 // from what it writes. (KeepOnly and KeepAllMetadata still look at the
-// whole module.) The first sparse plan of a module indexes it once.
+// whole module.) Edits of entities it does not write are never rendered,
+// so a bad one is not reported as a full plan would report it. The first
+// sparse plan of a module indexes it once.
 func (m *Module) NewSparsePlan(globals []*Entity) *Plan {
 	sp := &sparseState{ix: m.planIndex(), ents: m.Entities, keep: make(map[int32]bool, len(globals)+8)}
 	for _, e := range globals {
