@@ -52,14 +52,7 @@ type Splitter struct {
 	roots []*llvmir.Entity
 	// esimd are the module's ESIMD functions.
 	esimd []*llvmir.Entity
-	// gvs are the indices of the module's global values, so that making a
-	// module's plan need not look at every entity.
-	gvs []int32
-	// comdats are the indices of the module's comdats and defComdat, by
-	// entity index, the comdat a definition is in (-1 for none).
-	comdats   []int32
-	defComdat []int32
-	marks     markPool
+	marks markPool
 	// states recycles the per-module state arrays (Part.Release).
 	states sync.Pool
 }
@@ -99,21 +92,6 @@ func New(m *llvmir.Module, cfg Config) *Splitter {
 		}
 		if IsESIMD(e) {
 			s.esimd = append(s.esimd, e)
-		}
-		if e.Kind.IsGlobalValue() {
-			s.gvs = append(s.gvs, int32(e.Index))
-		}
-		if e.Kind == llvmir.KindComdat {
-			s.comdats = append(s.comdats, int32(e.Index))
-		}
-	}
-	s.defComdat = make([]int32, len(m.Entities))
-	for i, e := range m.Entities {
-		s.defComdat[i] = -1
-		if c := comdatOf(e); c != "" {
-			if ce := m.ComdatNamed(c); ce != nil {
-				s.defComdat[i] = int32(ce.Index)
-			}
 		}
 	}
 	return s
