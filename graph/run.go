@@ -194,6 +194,9 @@ func runCommand(ctx context.Context, dir, desc string, argv, outs []string, outp
 	cmd := exec.CommandContext(ctx, prog, run[1:]...)
 	cmd.Args[0] = run[0]
 	cmd.Dir = dir
+	if null := devNull(); null != nil {
+		cmd.Stdin = null // nil would make exec open /dev/null for every command
+	}
 	cmd.Stdout = output
 	cmd.Stderr = output
 	pidfd := -1
@@ -280,6 +283,16 @@ func exited(pidfd int) bool {
 	// Wait then reports it.
 	return e != 0 || info.pid != 0
 }
+
+// devNull is /dev/null, opened once: children read no input (parallel
+// children cannot share a terminal's).
+var devNull = sync.OnceValue(func() *os.File {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		return nil
+	}
+	return f
+})
 
 // lookPaths caches PATH lookups: exec.Command searches PATH for every
 // command, a dozen stat calls each time in a fan-out of thousands.
