@@ -497,3 +497,20 @@ func TestShellQuote(t *testing.T) {
 		t.Errorf("ShellQuote = %s", got)
 	}
 }
+
+// FuzzParseRecord: no log line, however damaged, crashes the loader, and
+// every record it accepts is written back as the same line.
+func FuzzParseRecord(f *testing.F) {
+	f.Add("out/a.o\tk\tt1\x1et2\tc\tin.ll\x1fh\x1f1\x1f2\tout/a.o\x1fh\x1f3\x1f4")
+	f.Add("x\tk\t\tc\t\t")
+	f.Add("x\tk\t\tc\ta\x1fb\x1f-1\x1f9\x1ec\x1fd\x1f0\x1f0\t")
+	f.Fuzz(func(t *testing.T, line string) {
+		r := parseRecord(line)
+		if r == nil {
+			return
+		}
+		if got := parseRecord(strings.TrimSuffix(r.line(), "\n")); got == nil || got.line() != r.line() {
+			t.Fatalf("%q: record does not round-trip: %q", line, r.line())
+		}
+	})
+}
