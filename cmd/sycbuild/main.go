@@ -102,6 +102,6 @@ Usage:
 Tools (also selected by invoking sycbuild through a link with the tool's name):
   %s
 
-Run 'sycbuild <tool> --help' for a tool's options and 'sycbuild -help' for build flags.
+Run 'sycbuild <tool> --help' for a tool's options and 'sycbuild -config targets.yaml -h' for the build flags.
 `, strings.Join(names, "\n  "))
 }
