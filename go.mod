@@ -3,8 +3,7 @@ module github.com/sycbuild/sycbuild
 go 1.26.0
 
 require (
-	github.com/goccy/go-yaml v1.19.2 // indirect
-	github.com/klauspost/compress v1.20.3 // indirect
-	github.com/mattn/go-shellwords v1.0.16 // indirect
-	golang.org/x/sync v0.24.0 // indirect
+	github.com/goccy/go-yaml v1.19.2
+	github.com/klauspost/compress v1.20.3
+	github.com/mattn/go-shellwords v1.0.16
 )
