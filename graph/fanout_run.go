@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
 
 func numCPU() int { return runtime.NumCPU() }
@@ -172,7 +175,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 			list.WriteByte('\n')
 		}
 		b.log.forget(s.Out.List.Path)
-		if err := writeAtomic(b.path(s.Out.List.Path), list.Bytes()); err != nil {
+		if err := atomicfile.Write(b.path(s.Out.List.Path), func(w io.Writer) error { _, err := w.Write(list.Bytes()); return err }); err != nil {
 			b.fail(a, err)
 			return
 		}
@@ -306,15 +309,4 @@ func (b *builder) jobFailed(desc string, err error) {
 	} else {
 		b.prog.Printf("FAILED: %s: %v", desc, err)
 	}
-}
-
-// writeAtomic writes data to a temporary name beside name and renames it
-// into place.
-func writeAtomic(name string, data []byte) error {
-	tmp := tempName(name)
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, name)
 }

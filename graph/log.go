@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
 
 // The build log remembers how every action (and every fan-out job) was last
@@ -175,28 +177,18 @@ func (l *buildLog) openAppend() error {
 // rewrite writes the current records to a new log and renames it into
 // place.
 func (l *buildLog) rewrite() error {
-	name := filepath.Join(l.dir, logName)
-	tmp := name + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
+	err := atomicfile.Write(filepath.Join(l.dir, logName), func(f io.Writer) error {
+		w := bufio.NewWriter(f)
+		w.WriteString(logHeader)
+		for _, name := range sortedNames(l.records) {
+			w.WriteString(l.records[name].line())
+		}
+		return w.Flush()
+	})
+	if err == nil {
+		l.lines = len(l.records)
 	}
-	w := bufio.NewWriter(f)
-	w.WriteString(logHeader)
-	for _, name := range sortedNames(l.records) {
-		w.WriteString(l.records[name].line())
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	l.lines = len(l.records)
-	return os.Rename(tmp, name)
+	return err
 }
 
 // put records rec, in memory and on disk.

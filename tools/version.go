@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
 
 // VersionCache captures tool versions and remembers them by the tool
@@ -77,12 +79,11 @@ func (c *VersionCache) Save() error {
 	if err := os.MkdirAll(filepath.Dir(c.file), 0o755); err != nil {
 		return err
 	}
-	tmp := c.file + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+	if err := atomicfile.Write(c.file, func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err }); err != nil {
 		return err
 	}
 	c.dirty = false
-	return os.Rename(tmp, c.file)
+	return nil
 }
 
 // Version returns the version of the tool at path (a name is looked up on
