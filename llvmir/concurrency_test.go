@@ -65,3 +65,23 @@ func TestConcurrentPlanWrites(t *testing.T) {
 		t.Error("an edit added a type to the module")
 	}
 }
+
+func TestAttrMatchesAttrs(t *testing.T) {
+	m, err := Parse("a.ll", []byte("define void @f() #0 \"a\"=\"inline\" {\n  ret void\n}\n@g = global i32 0 #1\ndeclare void @h()\nattributes #0 = { \"a\"=\"group\" \"b\"=\"1\" }\nattributes #1 = { \"c\" }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"f", "g", "h"} {
+		e := m.Global(name)
+		for _, key := range []string{"a", "b", "c", "d"} {
+			v1, ok1 := m.Attr(e, key)
+			v2, ok2 := m.Attrs(e).Get(key)
+			if v1 != v2 || ok1 != ok2 {
+				t.Errorf("@%s %q: Attr = %q,%v; Attrs().Get = %q,%v", name, key, v1, ok1, v2, ok2)
+			}
+		}
+	}
+	if v, _ := m.Attr(m.Global("f"), "a"); v != "inline" {
+		t.Errorf("inline attribute must win, got %q", v)
+	}
+}

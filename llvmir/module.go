@@ -234,6 +234,33 @@ func (m *Module) Attrs(e *Entity) Attrs {
 	return out
 }
 
+// Attr returns the value of attribute key of a function or global variable,
+// looked up among its inline attributes, then its #N groups, as Attrs(e)
+// orders them, without building the merged list.
+func (m *Module) Attr(e *Entity, key string) (string, bool) {
+	var inline Attrs
+	var groups []int
+	switch {
+	case e.Func != nil:
+		inline, groups = e.Func.FnAttrs, e.Func.AttrGroups
+	case e.Var != nil:
+		inline, groups = e.Var.Attrs, e.Var.AttrGroups
+	default:
+		return "", false
+	}
+	if v, ok := inline.Get(key); ok {
+		return v, true
+	}
+	for _, g := range groups {
+		if ge := m.groups[g]; ge != nil && ge.Group != nil {
+			if v, ok := ge.Group.Attrs.Get(key); ok {
+				return v, true
+			}
+		}
+	}
+	return "", false
+}
+
 // Position returns the 1-based line and column of a byte offset.
 func (m *Module) Position(off int) (line, col int) {
 	m.linesOnce.Do(func() { position(m.Src, &m.lines, 0) }) // several goroutines may report errors

@@ -124,7 +124,7 @@ func (img *Image) global(name string) *llvmir.Entity {
 // attr returns the value of attribute key of a function or global variable
 // (inline or through its #N groups).
 func (img *Image) attr(e *llvmir.Entity, key string) (string, bool) {
-	return img.M.Attrs(e).Get(key)
+	return img.M.Attr(e, key)
 }
 
 func (img *Image) hasAttr(e *llvmir.Entity, key string) bool {

@@ -114,17 +114,7 @@ func (in *info) attr(e *llvmir.Entity, key string) (string, bool) {
 	if e.Func == nil {
 		return "", false
 	}
-	if v, ok := e.Func.FnAttrs.Get(key); ok {
-		return v, true
-	}
-	for _, g := range e.Func.AttrGroups {
-		if ge := in.m.AttrGroup(g); ge != nil && ge.Group != nil {
-			if v, ok := ge.Group.Attrs.Get(key); ok {
-				return v, true
-			}
-		}
-	}
-	return "", false
+	return in.m.Attr(e, key)
 }
 
 func (in *info) hasAttr(e *llvmir.Entity, key string) bool {
