@@ -267,12 +267,6 @@ func (m *Module) Position(off int) (line, col int) {
 	return position(m.Src, &m.lines, off)
 }
 
-// errorAt makes an Error for a byte offset of the module's source.
-func (m *Module) errorAt(off int, msg string) *Error {
-	l, c := m.Position(off)
-	return &Error{File: m.File, Line: l, Col: c, Msg: msg}
-}
-
 // Write writes the whole module back; for an unmodified module the output
 // is byte-identical to the source.
 func (m *Module) Write(w io.Writer) error {

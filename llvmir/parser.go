@@ -333,20 +333,6 @@ var simpleTypes = map[string]*Type{
 	"i1": typeI1, "i8": typeI8, "i16": typeI16, "i32": typeI32, "i64": typeI64,
 }
 
-// isTypeStart reports whether the current token can begin a type.
-func (p *parser) isTypeStart() bool {
-	switch p.tok.kind {
-	case tLocal, tLocalN:
-		return true
-	case tPunct:
-		c := p.src[p.tok.start]
-		return c == '{' || c == '[' || c == '<'
-	case tIdent:
-		return isTypeKeyword(p.bytes(p.tok))
-	}
-	return false
-}
-
 func isTypeKeyword(w []byte) bool {
 	if _, ok := simpleTypes[str(w)]; ok {
 		return true
@@ -545,14 +531,4 @@ func trimSpace(s string) string {
 		j--
 	}
 	return s[i:j]
-}
-
-// parseParamAttrs parses parameter or return attributes up to the next
-// token that is not one.
-func (p *parser) parseParamAttrs() Attrs {
-	var as Attrs
-	for p.tok.kind == tIdent && paramAttrKeywords[p.text(p.tok)] {
-		as = append(as, p.parseAttr())
-	}
-	return as
 }

@@ -66,9 +66,6 @@ type Option struct {
 	boolV   *bool
 	strV    *string
 	listV   *[]Arg
-	// ValueOptional marks a boolean-like option that may also carry a value
-	// (-emit-reg-funcs=0); it never consumes the next argument.
-	valueOptional bool
 }
 
 // Set is the option set of one tool.
