@@ -81,6 +81,9 @@ type planner struct {
 	warn   func(string)
 
 	warnedVal bool // the missing spirv-val was reported
+	// postLinked holds each sycl-post-link run's table by its options:
+	// targets that would split the same way share one run.
+	postLinked map[string]*graph.Node
 }
 
 // New plans the build cfg describes. Problems with the inputs, the LLVM

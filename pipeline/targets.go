@@ -134,12 +134,23 @@ func (p *planner) target(t *target, linked *graph.Node, in *inputSet) wrapInput 
 	at := func(name string) string { return filepath.Join(dir, name) }
 	label := "[" + tc.Name + "] "
 
-	t0 := p.g.File(at(Stem+".table"), graph.Table)
-	post := p.inProcess(label+"sycl-post-link", "sycl-post-link",
-		append(postLinkArgs(p.cfg, tc), "-o", t0.Path, linked.Path),
-		[]*graph.Node{linked}, []*graph.Node{t0})
-	post.OwnsNamed = true
-	p.add(post)
+	// The split of a target whose sycl-post-link options equal an earlier
+	// target's is that target's: one run serves both.
+	postArgs := postLinkArgs(p.cfg, tc)
+	key := strings.Join(postArgs, "\x00")
+	t0 := p.postLinked[key]
+	if t0 == nil {
+		t0 = p.g.File(at(Stem+".table"), graph.Table)
+		post := p.inProcess(label+"sycl-post-link", "sycl-post-link",
+			append(postArgs, "-o", t0.Path, linked.Path),
+			[]*graph.Node{linked}, []*graph.Node{t0})
+		post.OwnsNamed = true
+		p.add(post)
+		if p.postLinked == nil {
+			p.postLinked = map[string]*graph.Node{}
+		}
+		p.postLinked[key] = t0
+	}
 	if tc.Kind == configs.LLVMIR {
 		name := "llvm_ir"
 		if a := arch(in.triple); a != "" {
