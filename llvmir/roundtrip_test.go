@@ -35,7 +35,9 @@ func conformanceIR(t *testing.T) []string {
 	return files
 }
 
-func TestRoundTripConformance(t *testing.T) {
+// eachConformanceModule parses every conformance module and runs f on it
+// in a subtest named after the file.
+func eachConformanceModule(t *testing.T, f func(t *testing.T, path string, src []byte, m *Module)) {
 	for _, path := range conformanceIR(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			src, err := os.ReadFile(path)
@@ -46,22 +48,28 @@ func TestRoundTripConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var out bytes.Buffer
-			if err := m.Write(&out); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(out.Bytes(), src) {
-				t.Fatalf("Module.Write is not byte-identical")
-			}
-			out.Reset()
-			if err := m.NewPlan().Write(&out); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(out.Bytes(), src) {
-				t.Fatalf("an unedited Plan is not byte-identical:\n%s", out.Bytes())
-			}
+			f(t, path, src, m)
 		})
 	}
+}
+
+func TestRoundTripConformance(t *testing.T) {
+	eachConformanceModule(t, func(t *testing.T, path string, src []byte, m *Module) {
+		var out bytes.Buffer
+		if err := m.Write(&out); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), src) {
+			t.Fatalf("Module.Write is not byte-identical")
+		}
+		out.Reset()
+		if err := m.NewPlan().Write(&out); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), src) {
+			t.Fatalf("an unedited Plan is not byte-identical:\n%s", out.Bytes())
+		}
+	})
 }
 
 // TestRoundTripGenerated round-trips generated modules of both pointer

@@ -3,8 +3,6 @@ package llvmir
 import (
 	"bytes"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -144,39 +142,29 @@ func randomCases(m *Module, seed uint64, n int) []planCase {
 // TestSparsePlanConformance: on every conformance module, random outputs
 // written through a sparse plan are byte for byte those of the full plan.
 func TestSparsePlanConformance(t *testing.T) {
-	for _, path := range conformanceIR(t) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
+	eachConformanceModule(t, func(t *testing.T, path string, src []byte, m *Module) {
+		wrote := 0
+		for i, c := range randomCases(m, uint64(len(src)), 6) {
+			if checkSparse(t, m, c, "case "+strconv.Itoa(i)) {
+				wrote++
 			}
-			m, err := Parse(path, src)
-			if err != nil {
-				t.Fatal(err)
+		}
+		t.Logf("%d of 6 outputs written", wrote)
+		// Everything kept: the module itself.
+		var all []*Entity
+		for _, e := range m.Entities {
+			if e.Kind.IsGlobalValue() {
+				all = append(all, e)
 			}
-			wrote := 0
-			for i, c := range randomCases(m, uint64(len(src)), 6) {
-				if checkSparse(t, m, c, "case "+strconv.Itoa(i)) {
-					wrote++
-				}
-			}
-			t.Logf("%d of 6 outputs written", wrote)
-			// Everything kept: the module itself.
-			var all []*Entity
-			for _, e := range m.Entities {
-				if e.Kind.IsGlobalValue() {
-					all = append(all, e)
-				}
-			}
-			var b bytes.Buffer
-			if err := m.NewSparsePlan(all).Write(&b); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(b.Bytes(), src) {
-				t.Error("a sparse plan keeping every global value does not write the module back")
-			}
-		})
-	}
+		}
+		var b bytes.Buffer
+		if err := m.NewSparsePlan(all).Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b.Bytes(), src) {
+			t.Error("a sparse plan keeping every global value does not write the module back")
+		}
+	})
 }
 
 // TestSparsePlanGenerated does the same on generated modules, typed and

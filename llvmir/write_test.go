@@ -2,7 +2,6 @@ package llvmir
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -322,43 +321,33 @@ func inList(l []*Entity, e *Entity) bool {
 // checks that llvm-as-19 accepts it (without verification where the input
 // itself does not verify).
 func TestPlanConformanceSubsets(t *testing.T) {
-	for _, path := range conformanceIR(t) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
+	eachConformanceModule(t, func(t *testing.T, path string, src []byte, m *Module) {
+		var extra []string
+		if !assembles(t, "llvm-as-19", src) {
+			extra = []string{"-disable-verify"}
+			if !assembles(t, "llvm-as-19", src, extra...) {
+				t.Skip("llvm-as-19 rejects the input itself")
 			}
-			m, err := Parse(path, src)
-			if err != nil {
-				t.Fatal(err)
+		}
+		n := 0
+		for _, f := range m.Functions() {
+			if f.Func.Declaration {
+				continue
 			}
-			var extra []string
-			if !assembles(t, "llvm-as-19", src) {
-				extra = []string{"-disable-verify"}
-				if !assembles(t, "llvm-as-19", src, extra...) {
-					t.Skip("llvm-as-19 rejects the input itself")
-				}
+			n++
+			keep := closure([]*Entity{f}, nil)
+			p := m.NewPlan()
+			p.KeepOnly(func(e *Entity) bool { return keep[e] })
+			filterNamedMD(m, p, keep)
+			if f.Func.Linkage != Internal && f.Func.Linkage != Private {
+				p.AddFnAttr(f, Attr{Key: "sycl-entry-point", String: true})
 			}
-			n := 0
-			for _, f := range m.Functions() {
-				if f.Func.Declaration {
-					continue
-				}
-				n++
-				keep := closure([]*Entity{f}, nil)
-				p := m.NewPlan()
-				p.KeepOnly(func(e *Entity) bool { return keep[e] })
-				filterNamedMD(m, p, keep)
-				if f.Func.Linkage != Internal && f.Func.Linkage != Private {
-					p.AddFnAttr(f, Attr{Key: "sycl-entry-point", String: true})
-				}
-				assemble(t, "llvm-as-19", "subset.ll", writePlan(t, p), extra...)
-			}
-			if n == 0 {
-				t.Log("no function definitions")
-			}
-		})
-	}
+			assemble(t, "llvm-as-19", "subset.ll", writePlan(t, p), extra...)
+		}
+		if n == 0 {
+			t.Log("no function definitions")
+		}
+	})
 }
 
 // TestLocalLinkageDropsDSOLocal: local linkage implies dso_local, which
