@@ -257,7 +257,11 @@ func (r *run) files(mod *Module, id int, irName string) ([]*Row, error) {
 	}
 	if r.o.Symbols {
 		row.Symbols = r.naming.Sym(esimd, id)
-		if err := r.out.writeBytes(row.Symbols, []byte(mod.Part.SymbolTable())); err != nil {
+		syms, err := mod.Part.SymbolTable()
+		if err != nil {
+			return nil, err
+		}
+		if err := r.out.writeBytes(row.Symbols, []byte(syms)); err != nil {
 			return nil, err
 		}
 	}

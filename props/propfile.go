@@ -79,8 +79,8 @@ func NewString(name, s string) Property {
 // NewBitArray returns a byte-array property holding nbits bits packed
 // LSB-first into packed, which must hold ⌈nbits/8⌉ bytes.
 func NewBitArray(name string, nbits uint64, packed []byte) Property {
-	if uint64(len(packed)) != (nbits+7)/8 {
-		panic(fmt.Sprintf("props: %d bits need %d bytes, got %d", nbits, (nbits+7)/8, len(packed)))
+	if uint64(len(packed)) != bytesFor(nbits) {
+		panic(fmt.Sprintf("props: %d bits need %d bytes, got %d", nbits, bytesFor(nbits), len(packed)))
 	}
 	raw := make([]byte, sizePrefix+len(packed))
 	binary.LittleEndian.PutUint64(raw, nbits)
@@ -117,6 +117,16 @@ func EncodeByteArray(data []byte) []byte {
 	return raw
 }
 
+// bytesFor is ⌈bits/8⌉, the data bytes a byte array of bits bits holds,
+// without the overflow of (bits+7)/8 near 2^64.
+func bytesFor(bits uint64) uint64 {
+	n := bits / 8
+	if bits%8 != 0 {
+		n++
+	}
+	return n
+}
+
 // BitCount returns the bit count of a byte-array property (its prefix).
 func (p Property) BitCount() uint64 {
 	if len(p.Bytes) < sizePrefix {
@@ -148,7 +158,7 @@ func (p Property) check() error {
 			return fmt.Errorf("property %s: byte array of %d bytes has no 8-byte size prefix", p.Name, len(p.Bytes))
 		}
 		bits := p.BitCount()
-		if want := (bits + 7) / 8; uint64(len(p.Bytes)-sizePrefix) != want {
+		if want := bytesFor(bits); uint64(len(p.Bytes)-sizePrefix) != want {
 			return fmt.Errorf("property %s: byte array holds %d data bytes, its size prefix says %d bits", p.Name, len(p.Bytes)-sizePrefix, bits)
 		}
 	default:
@@ -357,7 +367,7 @@ func Read(file string, r io.Reader) (*Registry, error) {
 				return nil, errAt(valCol, "invalid property value: %s: byte array shorter than its 8-byte size prefix", val)
 			}
 			bits := binary.LittleEndian.Uint64(raw)
-			need := (bits + 7) / 8
+			need := bytesFor(bits)
 			if uint64(len(raw)-sizePrefix) < need {
 				return nil, errAt(valCol, "invalid property value: %s: %d bits announced, %d data bytes present", val, bits, len(raw)-sizePrefix)
 			}

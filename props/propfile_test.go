@@ -2,6 +2,7 @@ package props
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"reflect"
 	"strings"
@@ -191,6 +192,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(emitProgramMetadata))
 	f.Add([]byte("[A]\r\nx=1|7\n[B]]\ny=2|CAAAAAAAAAQA\n"))
 	f.Add([]byte("[A]\nx=2|AAAAA\n"))
+	f.Add([]byte("[A]\nx=2|" + Base64Encode([]byte{255, 255, 255, 255, 255, 255, 255, 255}) + "\n")) // 2^64-1 bits
 	f.Fuzz(func(t *testing.T, in []byte) {
 		reg, err := Read("f.prop", bytes.NewReader(in))
 		if err != nil {
@@ -211,4 +213,19 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("round trip changed %q into %q", dump(reg), dump(back))
 		}
 	})
+}
+
+func TestReadBitCountOverflow(t *testing.T) {
+	// 2^64-1 bits: (bits+7)/8 wraps to 0, which no data bytes satisfy.
+	for _, bits := range []uint64{1<<64 - 1, 1<<64 - 8, 1 << 63} {
+		raw := binary.LittleEndian.AppendUint64(nil, bits)
+		in := "[S]\na=2|" + Base64Encode(raw) + "\n"
+		_, err := Read("f.prop", strings.NewReader(in))
+		if err == nil || !strings.Contains(err.Error(), "bits announced") {
+			t.Errorf("Read(%d bits, no data) = %v, want an error", bits, err)
+		}
+	}
+	if got := bytesFor(1<<64 - 1); got != 1<<61 {
+		t.Errorf("bytesFor(2^64-1) = %d", got)
+	}
 }
