@@ -2,7 +2,6 @@ package postlink
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,7 +58,7 @@ func (r *run) saveDeviceLibs(id int) error {
 		plan := lib.NewPlan()
 		split.AddStatus(plan, split.SYCLOnly, false)
 		row := Row{Code: r.naming.IR(false, id+k)}
-		if err := r.out.write(row.Code, func(w io.Writer) error { return writePlan(w, plan) }); err != nil {
+		if err := r.out.writeModule(row.Code, plan); err != nil {
 			return err
 		}
 		if r.o.Symbols {

@@ -1,7 +1,6 @@
 package postlink
 
 import (
-	"io"
 	"sync"
 	"sync/atomic"
 
@@ -251,7 +250,7 @@ func (r *run) files(mod *Module, id int, irName string) ([]*Row, error) {
 	if row.Code == "" {
 		row.Code = r.naming.IR(esimd, id)
 		split.AddStatus(mod.Plan, mod.Part.Status, mod.DefaultValues)
-		if err := r.out.write(row.Code, func(w io.Writer) error { return writePlan(w, mod.Plan) }); err != nil {
+		if err := r.out.writeModule(row.Code, mod.Plan); err != nil {
 			return nil, err
 		}
 	}
@@ -310,6 +309,6 @@ func (r *run) irOnly(st *state) error {
 			return errorf("some modules had to be split, '-ir-output-only' can't be used")
 		}
 		mod := res.mods[0]
-		return r.out.write(r.o.Outputs[0].File, func(w io.Writer) error { return writePlan(w, mod.Plan) })
+		return r.out.writeModule(r.o.Outputs[0].File, mod.Plan)
 	})
 }

@@ -7,15 +7,16 @@ import (
 
 // Naming derives every output file name from one prefix (version A naming):
 //
-//	<prefix>[_esimd]_<id>.ll|.sym   IR and symbols, shared by all tables
-//	<prefix>[_esimd]_<id>.prop      properties of a table without target
-//	<prefix>_<target>_<id>.prop     properties of an "-o target,file" table
+//	<prefix>[_esimd]_<id>.bc|.ll|.sym   IR and symbols, shared by all tables
+//	<prefix>[_esimd]_<id>.prop          properties of a table without target
+//	<prefix>_<target>_<id>.prop         properties of an "-o target,file" table
 //
-// sycbuild writes textual IR only (bitcode needs LLVM itself), so module
-// files always end in .ll, as the reference's do with -S; without -S the
-// reference would write .bc bitcode, which sycbuild cannot produce.
+// Module files are bitcode (.bc) unless -S asks for text (.ll), as the
+// reference's are; see IO.Assemble.
 type Naming struct {
 	Prefix string
+	// Bitcode says module files are bitcode.
+	Bitcode bool
 }
 
 // NewNaming computes the prefix as the reference does: the -out-dir
@@ -71,7 +72,12 @@ func (n Naming) base(esimd bool, id int) string {
 }
 
 // IR is the name of module id's IR file.
-func (n Naming) IR(esimd bool, id int) string { return n.base(esimd, id) + ".ll" }
+func (n Naming) IR(esimd bool, id int) string {
+	if n.Bitcode {
+		return n.base(esimd, id) + ".bc"
+	}
+	return n.base(esimd, id) + ".ll"
+}
 
 // Sym is the name of module id's symbol file.
 func (n Naming) Sym(esimd bool, id int) string { return n.base(esimd, id) + ".sym" }

@@ -110,8 +110,8 @@ type Options struct {
 	Force bool
 	// IROutputOnly is -ir-output-only: write one IR file, no table.
 	IROutputOnly bool
-	// Assembly is -S: write .ll text instead of .bc. sycbuild always
-	// writes text (see Naming); the option is accepted for compatibility.
+	// Assembly is -S: write modules as .ll text instead of .bc bitcode
+	// (see IO.Assemble).
 	Assembly bool
 
 	// Split is -split; SplitGiven records that it occurred at all (an

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
+	"github.com/sycbuild/sycbuild/llvmir"
 )
 
 // outputs writes the files of one run. Every file is written under a
@@ -18,9 +19,11 @@ import (
 // the files it already produced are removed again, so a failed run leaves
 // nothing behind.
 type outputs struct {
-	stdout  io.Writer
-	mu      sync.Mutex
-	written []string
+	stdout io.Writer
+	// assemble, when set, turns module text into a bitcode file.
+	assemble func(text []byte, path string) error
+	mu       sync.Mutex
+	written  []string
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -45,6 +48,28 @@ func (o *outputs) write(path string, fill func(io.Writer) error) error {
 		return err
 	}
 	return o.writeBytes(path, buf.Bytes())
+}
+
+// writeModule writes the module plan renders to path: as text, or as
+// bitcode when the run writes bitcode.
+func (o *outputs) writeModule(path string, plan *llvmir.Plan) error {
+	fill := func(w io.Writer) error { return writePlan(w, plan) }
+	if o.assemble == nil {
+		return o.write(path, fill)
+	}
+	buf := bufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufs.Put(buf)
+	if err := fill(buf); err != nil {
+		return err
+	}
+	if err := o.assemble(buf.Bytes(), path); err != nil {
+		return errorf("error writing the file '%s': %v", path, err)
+	}
+	o.mu.Lock()
+	o.written = append(o.written, path)
+	o.mu.Unlock()
+	return nil
 }
 
 // writeBytes creates path with data, through internal/atomicfile: under a

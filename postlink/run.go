@@ -22,6 +22,11 @@ type IO struct {
 	Hooks *Hooks
 	// Jobs bounds how many modules are made at once (0: one per CPU).
 	Jobs int
+	// Assemble writes a module's textual IR to path as LLVM bitcode. Run
+	// uses it for every module file when -S is not given (module files
+	// then end in .bc, as the reference's do); nil means module files are
+	// written as text (.ll) whether or not -S is given.
+	Assemble func(text []byte, path string) error
 }
 
 // Run performs one sycl-post-link invocation: check the options, read and
@@ -49,7 +54,12 @@ func Run(o *Options, rio IO) (err error) {
 		}
 		o.Outputs = []Output{{File: stem(o.Input) + ext}}
 	}
-	r := &run{o: o, io: rio, hooks: hooks, m: m, naming: NewNaming(o), out: &outputs{stdout: rio.Stdout},
+	out := &outputs{stdout: rio.Stdout}
+	naming := NewNaming(o)
+	if !o.Assembly && rio.Assemble != nil {
+		out.assemble, naming.Bitcode = rio.Assemble, true
+	}
+	r := &run{o: o, io: rio, hooks: hooks, m: m, naming: naming, out: out,
 		diag: Diag{W: rio.Stderr}, given: given}
 	defer func() {
 		if err != nil {

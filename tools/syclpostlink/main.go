@@ -178,7 +178,11 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 	}
 	o := f.options()
 	limitMemory(o.Input)
-	if err := postlink.Run(&o, postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0}); err != nil {
+	rio := postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0}
+	if !o.Assembly {
+		rio.Assemble = assembler(o.Input, stdio.Out)
+	}
+	if err := postlink.Run(&o, rio); err != nil {
 		return clopt.Report(stdio.Err, err)
 	}
 	return 0

@@ -1,0 +1,82 @@
+package syclpostlink
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
+	"github.com/sycbuild/sycbuild/tools"
+)
+
+// Without -S the reference writes its modules as bitcode, and the tools the
+// DPC++ driver runs next need that: llvm-spirv reads nothing else. sycbuild
+// renders modules as text, and llvm-as of the LLVM generation that wrote the
+// input turns each into bitcode (a newer llvm-as would write bitcode the
+// input's own tools cannot read; an older one cannot read the text).
+
+// assembler returns the function that writes a module's text to a path as
+// bitcode, through the llvm-as that suits input ("-" is standard input,
+// whose generation is not known: any llvm-as found will do). llvm-as is
+// looked for when the first module is written.
+func assembler(input string, stdout io.Writer) func(text []byte, path string) error {
+	find := sync.OnceValues(func() (string, error) { return findAssembler(input) })
+	return func(text []byte, path string) error {
+		as, err := find()
+		if err != nil {
+			return err
+		}
+		run := func(w io.Writer) error {
+			var stderr bytes.Buffer
+			cmd := exec.Command(as, "-", "-o", "-")
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(text), w, &stderr
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("%s - -o - (writing %s): %v\n%s", as, path, err, strings.TrimSpace(stderr.String()))
+			}
+			return nil
+		}
+		if path == "-" {
+			return run(stdout)
+		}
+		return atomicfile.Write(path, run)
+	}
+}
+
+// findAssembler finds llvm-as for the input's LLVM generation: the producer
+// of bitcode, 15 for typed-pointer text, 19 for text only newer LLVMs
+// read; for text any generation reads, the oldest installed of 15, 19, 22.
+func findAssembler(input string) (string, error) {
+	wanted := []int{15, 19, 22}
+	why := ""
+	if input != "-" {
+		info, err := tools.ScanIR(input)
+		if err != nil {
+			return "", err
+		}
+		if info.LLVM != 0 {
+			wanted, why = []int{info.LLVM}, " ("+info.Why+")"
+		}
+	}
+	f := tools.Finder{Versions: tools.LoadVersionCache("")}
+	var errs []string
+	for _, v := range wanted {
+		t, err := f.Find("llvm-as", v)
+		if err == nil {
+			return t.Path, nil
+		}
+		errs = append(errs, err.Error())
+	}
+	return "", fmt.Errorf("writing the modules as bitcode (the default without -S) needs llvm-as of LLVM %s%s: %s; or pass -S to write textual IR",
+		joinInts(wanted), why, strings.Join(errs, "; "))
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = fmt.Sprint(n)
+	}
+	return strings.Join(s, " or ")
+}
