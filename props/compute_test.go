@@ -37,11 +37,11 @@ func computed(t *testing.T, src string, entries []string, img Image, o Options) 
 
 const spir = "target triple = \"spir64-unknown-unknown\"\n"
 
-// str and u64s are the .prop text of a string and of a uint64 array
-// value (the encodings are props' own, tested against LLVM's literals).
-func str(s string) string { return Base64Encode(EncodeByteArray([]byte(s))) }
-
-func u64s(vs ...uint64) string { return Base64Encode(NewUint64Array("", vs).Bytes) }
+// The byte-array values below (strings and integer arrays) were encoded
+// independently of this package, from the format's definition
+// (dpcpp-tools.md §3.9: an 8-byte little-endian bit count, then the bytes,
+// in LLVM's LSB-first Base64): "intel_gpu_pvc" is oBAAAAAAAAQauRXZs91ZwV3XwZ3Y,
+// the uint64 array {8, 4, 2} ADAAAAAAAAACAAAAAAAAAQAAAAAAAAAACAAAAAAAAAA.
 
 // head is the two sets every image has, for an image without aspects.
 const head = "[SYCL/devicelib req mask]\nDeviceLibReqMask=1|0\n[SYCL/device requirements]\naspects=2|AAAAAAAAAAA\n"
@@ -120,11 +120,11 @@ DeviceLibReqMask=1|0
 [SYCL/device requirements]
 aspects=2|AAAAAAAAAAA
 fixed_target=2|ABAAAAAAAAQAAAAADAAAAA
-joint_matrix=2|` + str("matrix_type::bf16,use::a,16,16") + `
+joint_matrix=2|wDAAAAAAAAQbhRncph3X0lHclpjOiZWM2wSdzVmO6EGLxYDLxYD
 reqd_sub_group_size=1|16
-reqd_work_group_size_uint64_t=2|` + u64s(8, 4, 2) + `
+reqd_work_group_size_uint64_t=2|ADAAAAAAAAACAAAAAAAAAQAAAAAAAAAACAAAAAAAAAA
 work_group_num_dim=1|3
-compile_target=2|` + str("intel_gpu_pvc") + `
+compile_target=2|oBAAAAAAAAQauRXZs91ZwV3XwZ3Y
 `,
 		},
 		{
@@ -187,9 +187,9 @@ attributes #4 = { "sycl-unique-id"="pipe_id" "sycl-host-pipe" "sycl-host-pipe-si
 `,
 			o: Options{DeviceGlobals: true, EmitProgramMetadata: true},
 			want: head + `[SYCL/program metadata]
-6da74a122db9f35d____ZL7dg_int1@global_id_mapping=2|` + str("dg1") + `
-9d329ad59055e972____ZL8dg_bool3@global_id_mapping=2|` + str("dg2") + `
-dg3@global_id_mapping=2|` + str("dg3") + `
+6da74a122db9f35d____ZL7dg_int1@global_id_mapping=2|YAAAAAAAAAAZnFD
+9d329ad59055e972____ZL8dg_bool3@global_id_mapping=2|YAAAAAAAAAAZnJD
+dg3@global_id_mapping=2|YAAAAAAAAAAZnND
 [SYCL/device globals]
 6da74a122db9f35d____ZL7dg_int1=2|ABAAAAAAAAABAAAAAAAAAA
 9d329ad59055e972____ZL8dg_bool3=2|ABAAAAAAAAQAAAAABAAAAA
@@ -213,7 +213,7 @@ isEsimdImage=1|1
 sycl-register-alloc-mode=1|2
 sycl-grf-size=1|256
 optLevel=1|2
-sanUsed=2|` + str("asan") + `
+sanUsed=2|gAAAAAAAAAQYzFmb
 specConstsReplacedWithDefault=1|1
 `,
 		},
@@ -279,7 +279,7 @@ attributes #1 = { "indirectly-callable"="set" "sycl-module-id"="a.cpp" }
 			o:       Options{EmitExportedSymbols: true, EmitImportedSymbols: true, AllowDeps: true},
 			want: "[SYCL/devicelib req mask]\nDeviceLibReqMask=1|512\n[SYCL/device requirements]\naspects=2|AAAAAAAAAAA\n" +
 				"[SYCL/exported symbols]\nsf=1|1\n[SYCL/imported symbols]\next=1|1\n__devicelib_ConvertBF16ToFINTEL=1|1\n" +
-				"[SYCL/virtual functions]\nvirtual-functions-set=2|" + str("set") + "\n",
+				"[SYCL/virtual functions]\nvirtual-functions-set=2|YAAAAAAAAAwclRH\n",
 		},
 		{
 			name: "imported symbols need image dependencies, but bfloat16 device libraries",
@@ -306,8 +306,8 @@ attributes #0 = { "calls-indirectly"="set-b,set-a" }
 attributes #1 = { "calls-indirectly"="set-a" }
 `,
 			o: Options{EmitKernelNames: true},
-			want: head + "[SYCL/virtual functions]\nuses-virtual-functions-set=2|" + str("set-a,set-b") + "\n" +
-				"[SYCL/registered kernels]\nfoo=2|" + str("k1") + "\nbar=2|" + str("k2") + "\n" +
+			want: head + "[SYCL/virtual functions]\nuses-virtual-functions-set=2|YBAAAAAAAAwclRXLhxyclRXLiB\n" +
+				"[SYCL/registered kernels]\nfoo=2|QAAAAAAAAAwaxA\nbar=2|QAAAAAAAAAwayA\n" +
 				"[SYCL/kernel names]\nk1=1|1\nk2=1|1\nk3=1|1\n",
 		},
 	}
