@@ -16,10 +16,12 @@
 package configs
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 )
 
 // Kind is a target kind: which device images a target produces.
@@ -129,6 +131,9 @@ type Config struct {
 	Targets []*Target `yaml:"targets" cfg:"required"`
 
 	pos positions
+	// flags maps the top-level fields the command line replaced to the
+	// flag that did ("output": "-o").
+	flags map[string]string
 }
 
 // Target is one entry of targets:.
@@ -173,11 +178,35 @@ func (c *Config) Position(path string) string {
 	return (&Error{File: c.File, Pos: p}).where()
 }
 
+// Where says where the value at path comes from, for messages: the
+// config's "file:line:col", or "command line: -o" for a value the command
+// line replaced (Override).
+func (c *Config) Where(path string) string {
+	top := path
+	if i := strings.IndexAny(top, ".["); i >= 0 {
+		top = top[:i]
+	}
+	if flag, ok := c.flags[top]; ok {
+		if flag == "inputs" {
+			return "command line: input"
+		}
+		return "command line: " + flag
+	}
+	return c.Position(path)
+}
+
 func (t *Target) path() string { return "targets[" + itoa(t.Index) + "]" }
 
 // Load reads and validates the config at path.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// Read at most one byte more than MaxSize: a huge file is refused
+	// without being read whole.
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +217,9 @@ func Load(path string) (*Config, error) {
 // its directory becomes Config.Dir.
 func Parse(file string, data []byte) (*Config, error) {
 	c := &Config{File: file, Dir: filepath.Dir(file)}
+	if err := checkLimits(file, data); err != nil {
+		return nil, ErrorList{err}
+	}
 	if errs := decode(file, data, c); len(errs) > 0 {
 		return nil, errs.sorted()
 	}

@@ -73,6 +73,22 @@ func TestParseErrors(t *testing.T) {
 			"targets.yaml:2:10: targets: YAML aliases are not supported in a config"},
 		{"two documents", "inputs: [a.ll]\ntargets: [{kind: llvm_ir}]\n---\ninputs: [b.ll]\n",
 			"targets.yaml:4:1: only one YAML document is allowed (document 2)"},
+		{"name dot dot", "inputs: [a.ll]\ntargets:\n  - {kind: llvm_ir, name: \"..\"}\n",
+			`targets.yaml:3:27: targets[0].name: ".." is not a valid target name: it must name a directory of its own inside build_dir`},
+		{"name dot", "inputs: [a.ll]\ntargets:\n  - {kind: llvm_ir, name: .}\n",
+			`targets.yaml:3:27: targets[0].name: "." is not a valid target name: it must name a directory of its own inside build_dir`},
+		{"name state dir", "inputs: [a.ll]\ntargets:\n  - {kind: llvm_ir, name: .sycbuild}\n",
+			`targets.yaml:3:27: targets[0].name: ".sycbuild" is not a valid target name: build_dir/.sycbuild holds sycbuild's state`},
+		{"name with slash", "inputs: [a.ll]\ntargets:\n  - {kind: llvm_ir, name: a/b}\n",
+			`targets.yaml:3:27: targets[0].name: "a/b" is not a valid target name: use letters, digits, '_', '.', '-'`},
+		{"newline in build_dir", "inputs: [a.ll]\nbuild_dir: \"b\\nd\"\ntargets: [{kind: llvm_ir}]\n",
+			`targets.yaml:2:12: build_dir: "b\nd" contains the control character '\n', which no file list or table can hold`},
+		{"bar in build_dir", "inputs: [a.ll]\nbuild_dir: b|d\ntargets: [{kind: llvm_ir}]\n",
+			`targets.yaml:2:12: build_dir: "b|d" contains '|', which separates the cells of a file table`},
+		{"newline in output", "inputs: [a.ll]\noutput: \"o\\n.o\"\ntargets: [{kind: llvm_ir}]\n",
+			`targets.yaml:2:9: output: "o\n.o" contains the control character '\n', which no file list or table can hold`},
+		{"tab in input", "inputs: [\"a\\tb.ll\"]\ntargets: [{kind: llvm_ir}]\n",
+			`targets.yaml:1:10: inputs[0]: "a\tb.ll" contains the control character '\t', which no file list or table can hold`},
 		{"several errors sorted", "targets:\n  - kind: nvptx64\n    arch: 90\n  - kind: spir64\n    optional: yes\n",
 			"targets.yaml:1:1: missing required field \"inputs\"\ntargets.yaml:3:11: targets[0].arch: expected a string, got an integer (write \"90\" in quotes)\ntargets.yaml:5:15: targets[1].optional: expected true or false, got a string"},
 	}
@@ -200,6 +216,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("inputs: [a.ll]\ntargets: [{kind: nvptx64, arch: sm_90, options: {llc: '-O3'}}]\ntools: {llc: llc-19}\n"))
 	f.Add([]byte("inputs: !!seq [a]\ntargets: *x\n"))
 	f.Add([]byte("- [a, {b: c}]\n"))
+	f.Add([]byte("inputs: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[a]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n"))
+	f.Add([]byte("targets:\n  - name: \"..\"\n    kind: llvm_ir\nbuild_dir: \"a|b\\n\"\n"))
 	pos := regexp.MustCompile(`^t\.yaml:\d+:\d+: `)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := Parse("t.yaml", data)

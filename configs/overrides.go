@@ -33,6 +33,9 @@ type Overrides struct {
 // Override applies o to c and checks the result as Load checks a config.
 // Problems are reported as "command line: …", all of them at once.
 func (c *Config) Override(o Overrides) error {
+	if c.flags == nil {
+		c.flags = map[string]string{}
+	}
 	var errs []string
 	errorf := func(format string, args ...any) {
 		errs = append(errs, "command line: "+fmt.Sprintf(format, args...))
@@ -43,21 +46,31 @@ func (c *Config) Override(o Overrides) error {
 		}
 		return p
 	}
+	for _, f := range []struct{ flag, path string }{{"-o", o.Output}, {"-build-dir", o.BuildDir}} {
+		if why := badPath(f.path); why != "" {
+			errorf("%s %q %s", f.flag, shown(f.path), why)
+		}
+	}
 	if o.BuildDir != "" {
+		c.flags["build_dir"] = "-build-dir"
 		if !c.outputGiven() {
 			c.Output = filepath.Join(filepath.Clean(o.BuildDir), DefaultOutput)
 		}
 		c.BuildDir = filepath.Clean(o.BuildDir)
 	}
 	if o.Output != "" {
+		c.flags["output"] = "-o"
 		c.Output = filepath.Clean(o.Output)
 	}
 	if len(o.Inputs) > 0 {
+		c.flags["inputs"] = "inputs"
 		c.Inputs = c.Inputs[:0:0]
 		seen := map[string]bool{}
 		for _, in := range o.Inputs {
 			in = filepath.Clean(in)
 			switch ext := filepath.Ext(in); {
+			case badPath(in) != "":
+				errorf("input %q %s", shown(in), badPath(in))
 			case ext != ".ll" && ext != ".bc":
 				errorf("input %q is not LLVM IR (expected a .ll or .bc file)", shown(in))
 			case seen[in]:

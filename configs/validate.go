@@ -29,6 +29,8 @@ func (c *Config) validate() errorList {
 		switch ext := filepath.Ext(in); {
 		case in == "." || in == "":
 			v.errorf(path, "%s: empty file name", path)
+		case badPath(in) != "":
+			v.errorf(path, "%s: %q %s", path, in, badPath(in))
 		case ext != ".ll" && ext != ".bc":
 			v.errorf(path, "%s: %q is not LLVM IR (expected a .ll or .bc file)", path, in)
 		}
@@ -45,6 +47,14 @@ func (c *Config) validate() errorList {
 	}
 	if c.Jobs < 0 {
 		v.errorf("jobs", "jobs: must be 0 (one per CPU) or more, got %d", c.Jobs)
+	}
+	for _, f := range []struct{ path, value string }{{"output", c.Output}, {"build_dir", c.BuildDir}} {
+		if _, given := c.pos[f.path]; !given {
+			continue // the default output is checked as build_dir
+		}
+		if why := badPath(f.value); why != "" {
+			v.errorf(f.path, "%s: %q %s", f.path, f.value, why)
+		}
 	}
 	if _, dup := seen[c.Output]; dup {
 		v.errorf("output", "output: %q is also an input", c.Output)
@@ -82,8 +92,8 @@ func (v *validator) target(i int, t *Target, names map[string]int) {
 		v.errorf(p+".kind", "%s.kind: unknown target kind %q (want %s%s)", p, t.Kind, list(Kinds), didYouMean(string(t.Kind), kindNames()))
 		return
 	}
-	if !nameRE.MatchString(t.Name) {
-		v.errorf(p+".name", "%s.name: %q is not a valid target name (letters, digits, '_', '.', '-')", p, t.Name)
+	if why := badName(t.Name); why != "" {
+		v.errorf(p+".name", "%s.name: %q is not a valid target name: %s", p, t.Name, why)
 	} else if j, dup := names[t.Name]; dup {
 		v.errorf(p+".name", "%s: target name %q is already used by targets[%d]; give one of them a distinct name", p, t.Name, j)
 	}
@@ -126,6 +136,46 @@ func (v *validator) target(i int, t *Target, names map[string]int) {
 		}
 	}
 }
+
+// StateDirName is the directory under the build directory where sycbuild
+// keeps its state (the action log, the tool versions, the lock).
+const StateDirName = ".sycbuild"
+
+// badName says why a target name cannot name its work directory
+// (<build_dir>/<name>), or returns "". A name is one plain path element:
+// letters, digits, '_', '.', '-', and not ".", "..", or the state
+// directory.
+func badName(n string) string {
+	switch {
+	case !nameRE.MatchString(n):
+		return "use letters, digits, '_', '.', '-'"
+	case n == "." || n == "..":
+		return "it must name a directory of its own inside build_dir"
+	case n == StateDirName:
+		return "build_dir/" + StateDirName + " holds sycbuild's state"
+	}
+	return ""
+}
+
+// badPath says why a path cannot be used by a build, or returns "": the
+// build log, the file lists and the file tables the build writes hold one
+// path per line (tables: cells separated by '|'), so a path must not
+// contain control characters (line breaks, tabs) or '|'.
+func badPath(p string) string {
+	for _, r := range p {
+		switch {
+		case r < ' ' || r == 0x7f:
+			return fmt.Sprintf("contains the control character %q, which no file list or table can hold", r)
+		case r == '|':
+			return "contains '|', which separates the cells of a file table"
+		}
+	}
+	return ""
+}
+
+// BadPath says why path cannot be used by a build (it has a character that
+// no file list or table can hold), or returns "".
+func BadPath(path string) string { return badPath(path) }
 
 func didYouMean(s string, candidates []string) string {
 	if m := suggest.Closest(s, candidates); m != "" {

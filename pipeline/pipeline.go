@@ -57,7 +57,7 @@ type Plan struct {
 
 // StateDirName is the directory under the build directory where sycbuild
 // keeps its state.
-const StateDirName = ".sycbuild"
+const StateDirName = configs.StateDirName
 
 // Stem names the split modules and every per-module file: module_<i>.*.
 const Stem = "module"

@@ -1,0 +1,138 @@
+package configs
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// Limits on a config, checked before the YAML parser sees it. A config
+// needs a few kilobytes and five levels of nesting (targets[].options.tool[]);
+// the limits are far above that, and keep a hostile file from costing
+// gigabytes: goccy/go-yaml's parser takes memory quadratic in the nesting
+// depth (10,000 nested "[" or "- " allocate about 150 MB, 100,000 about
+// 15 GB), and the shape walk recurses once per level.
+const (
+	// MaxSize is the largest config file read, in bytes.
+	MaxSize = 16 << 20
+	// MaxDepth is the deepest nesting of mappings and lists allowed.
+	MaxDepth = 32
+)
+
+// checkLimits reports a config over MaxSize or nested deeper than MaxDepth,
+// at the position where the limit is passed. The depth is measured without
+// parsing, in one pass over the lines, by counting what opens a level: each
+// indentation deeper than the enclosing line's, each "- " or "? " that
+// starts a compact collection on a line, and each unclosed "[" or "{"
+// outside quotes, comments and block scalars. It is an estimate, not a
+// parse: a list written at its key's indentation ("key:\n- x") is a level
+// it does not count, so a file it passes is nested at most about twice
+// MaxDepth deep, still far from what costs the parser anything.
+func checkLimits(file string, data []byte) *Error {
+	if len(data) > MaxSize {
+		return &Error{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("the config is %d bytes; the limit is %d", len(data), MaxSize)}
+	}
+	var indents []int // indentation of the enclosing block lines
+	flow := 0         // open flow collections
+	scalarIndent := -1
+	line := 0
+	for len(data) > 0 {
+		var l []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			l, data = data, nil
+		}
+		line++
+		ind := 0
+		for ind < len(l) && l[ind] == ' ' {
+			ind++
+		}
+		rest := bytes.TrimRight(l[ind:], " \t\r")
+		if scalarIndent >= 0 {
+			if len(rest) == 0 || ind > scalarIndent {
+				continue // a line of a block scalar
+			}
+			scalarIndent = -1
+		}
+		if len(rest) == 0 || rest[0] == '#' {
+			continue
+		}
+		body := rest
+		at := func(i int) int { return ind + 1 + len(body) - len(rest) + i } // column of rest[i]
+		depth := flow
+		if flow == 0 {
+			for len(indents) > 0 && indents[len(indents)-1] >= ind {
+				indents = indents[:len(indents)-1]
+			}
+			indents = append(indents, ind)
+			depth = len(indents)
+			// Compact collections: "- - x", "? - x", "- key: - x".
+			for len(rest) >= 2 && (rest[0] == '-' || rest[0] == '?') && (rest[1] == ' ' || rest[1] == '\t') {
+				depth++
+				if depth > MaxDepth {
+					return depthError(file, line, at(0))
+				}
+				rest = bytes.TrimLeft(rest[2:], " \t")
+			}
+		}
+		if depth > MaxDepth {
+			return depthError(file, line, at(0))
+		}
+		var quote byte
+		for i := 0; i < len(rest); i++ {
+			c := rest[i]
+			switch {
+			case quote == '"' && c == '\\':
+				i++
+			case quote != 0:
+				if c == quote {
+					if quote == '\'' && i+1 < len(rest) && rest[i+1] == '\'' {
+						i++ // '' inside single quotes
+					} else {
+						quote = 0
+					}
+				}
+			case c == '"' || c == '\'':
+				quote = c
+			case c == '#' && (i == 0 || rest[i-1] == ' ' || rest[i-1] == '\t'):
+				i = len(rest)
+			case c == '[' || c == '{':
+				flow++
+				if depth+1 > MaxDepth {
+					return depthError(file, line, at(i))
+				}
+				depth++
+			case c == ']' || c == '}':
+				if flow > 0 {
+					flow--
+					depth--
+				}
+			}
+		}
+		if flow == 0 && quote == 0 && blockScalarStart(rest) {
+			scalarIndent = ind
+		}
+	}
+	return nil
+}
+
+func depthError(file string, line, col int) *Error {
+	return &Error{File: file, Pos: Pos{line, col}, Msg: fmt.Sprintf("the config is nested deeper than %d levels", MaxDepth)}
+}
+
+// blockScalarStart reports whether a line ends with a block scalar's
+// header ("key: |", "- >-", "|2"): the lines after it that are indented
+// more are text.
+func blockScalarStart(rest []byte) bool {
+	if i := bytes.Index(rest, []byte(" #")); i >= 0 {
+		rest = bytes.TrimRight(rest[:i], " \t")
+	}
+	j := len(rest)
+	for j > 0 && (rest[j-1] == '-' || rest[j-1] == '+' || rest[j-1] >= '1' && rest[j-1] <= '9') {
+		j--
+	}
+	if j == 0 || rest[j-1] != '|' && rest[j-1] != '>' {
+		return false
+	}
+	return j == 1 || rest[j-2] == ' ' || rest[j-2] == '\t'
+}
