@@ -7,20 +7,21 @@ type ConstKind uint8
 
 // The constant kinds.
 const (
-	ConstInt    ConstKind = iota + 1 // 42, -1, true, false
-	ConstFloat                       // 1.5, 2.000000e+00, 0x3FF0000000000000, 0xH3C00, 0xR…, 0xK…, 0xL…, 0xM…
-	ConstNull                        // null
-	ConstNone                        // none (token)
-	ConstUndef                       // undef
-	ConstPoison                      // poison
-	ConstZero                        // zeroinitializer
-	ConstArray                       // [T v, …]
-	ConstVector                      // <T v, …>
-	ConstStruct                      // { T v, … } or <{ … }>
-	ConstString                      // c"…"
-	ConstGlobal                      // @g
-	ConstExpr                        // getelementptr (…), bitcast (… to …), …
-	ConstOther                       // blockaddress, dso_local_equivalent, no_cfi, asm, …: text only
+	ConstInt      ConstKind = iota + 1 // 42, -1, true, false
+	ConstFloat                         // 1.5, 2.000000e+00, 0x3FF0000000000000, 0xH3C00, 0xR…, 0xK…, 0xL…, 0xM…
+	ConstNull                          // null
+	ConstNone                          // none (token)
+	ConstUndef                         // undef
+	ConstPoison                        // poison
+	ConstZero                          // zeroinitializer
+	ConstArray                         // [T v, …]
+	ConstVector                        // <T v, …>
+	ConstStruct                        // { T v, … } or <{ … }>
+	ConstString                        // c"…"
+	ConstGlobal                        // @g
+	ConstExpr                          // getelementptr (…), bitcast (… to …), …
+	ConstOther                         // blockaddress, dso_local_equivalent, no_cfi, asm, …: text only
+	ConstMetadata                      // a metadata operand: !N, !"…", !{…}, !DIxxx(…), or a wrapped value such as i32 0
 )
 
 // Const is a parsed constant of a known type.
@@ -42,7 +43,8 @@ type Const struct {
 	GlobalName string
 	// Op is a ConstExpr's opcode ("getelementptr", "bitcast",
 	// "addrspacecast", "ptrtoint", "inttoptr", "add", …); SrcType is
-	// getelementptr's source element type; Ops are its operands.
+	// getelementptr's source element type; Ops are its operands. A
+	// ConstMetadata wrapping a value (metadata ptr @g) holds it in Ops.
 	Op      string
 	SrcType *Type
 	Ops     []*Const
@@ -60,7 +62,7 @@ func (c *Const) PointsTo() *Entity {
 	switch c.Kind {
 	case ConstGlobal:
 		return c.Global
-	case ConstExpr:
+	case ConstExpr, ConstMetadata:
 		for _, o := range c.Ops {
 			if g := o.PointsTo(); g != nil {
 				return g

@@ -84,6 +84,16 @@ func (p *parser) parseTypedValue() *Const {
 func (p *parser) parseValue(t *Type) *Const {
 	start := p.tok.start
 	c := &Const{Type: t}
+	if t != nil && t.Kind == MetadataType {
+		// Metadata as a value: "metadata !N", "metadata i32 0",
+		// "metadata ptr %x", "metadata !DIArgList(…)".
+		c.Kind = ConstMetadata
+		if _, v := p.parseMDOp(); v != nil {
+			c.Ops = []*Const{v}
+		}
+		c.Text = str(p.src[start:p.prevEnd])
+		return c
+	}
 	tok := p.tok
 	switch tok.kind {
 	case tInt:
@@ -113,7 +123,7 @@ func (p *parser) parseValue(t *Type) *Const {
 		c.Kind = ConstOther
 		p.next()
 	case tMetaID, tMetaStr, tExcl, tMetaVar:
-		c.Kind = ConstOther
+		c.Kind = ConstMetadata
 		p.parseMDOperand()
 	case tPunct:
 		switch p.src[tok.start] {
@@ -274,7 +284,7 @@ func (c *Const) globalTok() span {
 	switch c.Kind {
 	case ConstGlobal:
 		return c.gtok
-	case ConstExpr:
+	case ConstExpr, ConstMetadata:
 		for _, o := range c.Ops {
 			if s := o.globalTok(); s.End > 0 {
 				return s
@@ -288,26 +298,33 @@ func (c *Const) globalTok() span {
 
 // parseMDOperand parses one metadata operand.
 func (p *parser) parseMDOperand() MDOperand {
+	op, _ := p.parseMDOp()
+	return op
+}
+
+// parseMDOp parses one metadata operand and returns, for a value operand
+// (i32 16, ptr @f), the value's constant too.
+func (p *parser) parseMDOp() (MDOperand, *Const) {
 	tok := p.tok
 	switch tok.kind {
 	case tMetaStr:
 		p.next()
-		return MDOperand{Kind: MDString, Str: p.stringVal(tok)}
+		return MDOperand{Kind: MDString, Str: p.stringVal(tok)}, nil
 	case tMetaID:
 		p.next()
-		return MDOperand{Kind: MDRef, refID: int32(p.number(tok))}
+		return MDOperand{Kind: MDRef, refID: int32(p.number(tok))}, nil
 	case tExcl, tMetaVar:
-		return MDOperand{Kind: MDInline, Node: p.parseInlineNode()}
+		return MDOperand{Kind: MDInline, Node: p.parseInlineNode()}, nil
 	case tIdent:
 		if p.text(tok) == "null" {
 			p.next()
-			return MDOperand{Kind: MDNull}
+			return MDOperand{Kind: MDNull}, nil
 		}
 	}
 	t := p.parseType()
 	start := p.tok.start
 	c := p.parseValue(t)
-	return MDOperand{Kind: MDValue, Type: t, Value: str(p.src[start:p.prevEnd]), gtok: c.globalTok()}
+	return MDOperand{Kind: MDValue, Type: t, Value: str(p.src[start:p.prevEnd]), gtok: c.globalTok()}, c
 }
 
 // parseInlineNode parses "!{…}" or "!DIxxx(…)" (optionally "distinct"
