@@ -195,6 +195,12 @@ func (c *Config) Where(path string) string {
 	return c.Position(path)
 }
 
+// Given reports whether the config file sets the field at path.
+func (c *Config) Given(path string) bool {
+	_, ok := c.pos[path]
+	return ok
+}
+
 func (t *Target) path() string { return "targets[" + itoa(t.Index) + "]" }
 
 // Load reads and validates the config at path.

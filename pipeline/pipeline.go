@@ -42,6 +42,14 @@ type Options struct {
 	// targets, no spirv-val), each one line without the "sycbuild: "
 	// prefix.
 	Warn func(string)
+	// ConfigFile is the config's path (absolute, or relative to the
+	// config's directory); the build must not write it. "" skips that
+	// check.
+	ConfigFile string
+	// Written are the files the build writes besides the output object
+	// (a depfile, a trace): New checks that none is a file the build reads
+	// or writes otherwise.
+	Written []Written
 }
 
 // Plan is a build ready to run.
@@ -114,6 +122,9 @@ func New(cfg *configs.Config, opt Options) (*Plan, error) {
 }
 
 func (p *planner) plan() (*Plan, error) {
+	if err := p.checkPaths(); err != nil {
+		return nil, err
+	}
 	in, err := p.inputs()
 	if err != nil {
 		return nil, err

@@ -208,9 +208,16 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 		return nil, exitUsage
 	}
 	self := selfCommand()
+	configFile, err := filepath.Abs(f.config)
+	if err != nil {
+		errf("%v", err)
+		return nil, exitUsage
+	}
+	given := map[string]string{f.trace: f.trace, f.dotOut: f.dotOut, f.host.depfile: f.host.depfileGiven}
 	for _, p := range []*string{&f.trace, &f.dotOut} {
 		if *p != "" {
 			if abs, err := filepath.Abs(*p); err == nil {
+				given[abs] = *p
 				*p = abs
 			}
 		}
@@ -236,7 +243,13 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 	}
 	versions := tools.LoadVersionCache(stateFile(stateDir, "tools"))
 	warn := func(msg string) { fmt.Fprintln(stdio.Err, "sycbuild: "+msg) }
-	plan, err := pipeline.New(cfg, pipeline.Options{Versions: versions, Warn: warn})
+	var written []pipeline.Written
+	for _, w := range []struct{ path, flag string }{{f.host.depfile, "-M"}, {f.trace, "-trace"}, {f.dotOut, "-o"}} {
+		if w.path != "" {
+			written = append(written, pipeline.Written{Path: w.path, Shown: given[w.path], Where: "command line: " + w.flag})
+		}
+	}
+	plan, err := pipeline.New(cfg, pipeline.Options{Versions: versions, Warn: warn, ConfigFile: configFile, Written: written})
 	if err != nil {
 		fmt.Fprintln(stdio.Err, err)
 		return fail(exitUsage)

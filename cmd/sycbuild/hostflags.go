@@ -25,9 +25,11 @@ type hostFlags struct {
 	split    string
 	targets  string
 	depfile  string
-	phony    bool
-	noCache  bool
-	inputs   []string // the arguments after the flags
+	// depfileGiven is depfile as given (apply makes depfile absolute).
+	depfileGiven string
+	phony        bool
+	noCache      bool
+	inputs       []string // the arguments after the flags
 
 	// given maps each rewritten path (relative to the config's directory)
 	// back to the path as given, for the depfile.
@@ -86,6 +88,7 @@ func (h *hostFlags) apply(cfg *configs.Config) error {
 		}
 	}
 	if h.depfile != "" {
+		h.depfileGiven = h.depfile
 		if h.depfile, err = filepath.Abs(h.depfile); err != nil {
 			return err
 		}
