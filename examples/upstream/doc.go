@@ -1,0 +1,37 @@
+// Package upstream is device code from clang-22's own SYCL front end, not
+// DPC++'s: two translation units (src/vector_ops.cpp, src/image_ops.cpp) whose
+// kernels are launched through a function template marked
+// [[clang::sycl_kernel_entry_point(KernelName)]], with USM pointer
+// arguments, SYCL_EXTERNAL helpers (combine, clamp_to) defined in one
+// translation unit and called from the other, and a specialization
+// constant read through __sycl_getScalar2020SpecConstantValue with
+// __builtin_sycl_unique_stable_name, as DPC++'s headers do. make-device.sh
+// compiles both with `clang-22 -cc1 -fsycl-is-device` and links them with
+// llvm-link-22 into device.ll.
+//
+// Its tests (go test ./examples/upstream; each skips outside CI when a tool
+// is missing):
+//
+//   - device.ll is what make-device.sh makes with the installed clang-22;
+//     the front end's IR has spir_kernel functions named _ZTS<Kernel> and
+//     neither "sycl-module-id" nor "sycl-entry-point" attributes.
+//   - sycl-post-link splits it per kernel (each module holds its kernel and
+//     the helpers it calls) and per source. Without "sycl-module-id" every
+//     kernel has the same per-source key, so per-source split gives one
+//     module, and the SYCL_EXTERNAL helpers are no entry points.
+//   - spirv_test.go: every module sycl-post-link writes from device.ll, from
+//     examples/quickstart/device.ll (LLVM 15 syntax, which llc-22 reads) and
+//     from examples/pocl/testdata/native.ll goes through LLVM's SPIR-V
+//     backend (llc-22 -mtriple=spirv64v1.3-unknown-unknown), spirv-val, and
+//     ocloc for pvc. SPIR-V 1.3 matters: at the backend's default, 1.4,
+//     `icmp eq ptr %p, null` becomes OpPtrEqual (opcode 401), which
+//     Debian's ocloc rejects, and ocloc rejects SPIR-V 1.5 and 1.6
+//     outright. With -spec-const=native the SpecId decorations and the
+//     OpSpecConstant defaults equal the .prop descriptors and default
+//     values. The kernels then run on PoCL, after llvm-spirv-15 -r turns
+//     the SPIR-V into LLVM 15 bitcode (PoCL takes no SPIR-V): VecScale with
+//     its default, a specialized and an emulated constant, and Clamp; the
+//     modules in which the backend writes a scalar OpConstantNull crash
+//     llvm-spirv-15 -r (an assertion of the translator, not invalid
+//     SPIR-V), so they are not run.
+package upstream
