@@ -176,10 +176,13 @@ func (p *Part) fixRegisteredKernels(plan *llvmir.Plan) {
 	plan.SetNamedMDOps(nm, []string{"!" + strconv.Itoa(n)})
 }
 
-// nullDroppedRefs rewrites metadata tuples that refer to global values the
-// part does not write: those operands become null, which is what LLVM
-// does to metadata when the value it refers to is deleted.
+// nullDroppedRefs rewrites the metadata nodes that refer to global values
+// the part does not write, as LLVM does to metadata when the value it
+// refers to is deleted: each such operand (of a tuple, an inline node or a
+// specialized node's field, such as DITemplateValueParameter's value)
+// becomes null, and a node whose own operand changed becomes distinct.
 func (p *Part) nullDroppedRefs(plan *llvmir.Plan) {
+	m := p.s.M
 	for _, e := range p.s.md.withGlobals {
 		dropped := false
 		for _, g := range e.Globals {
@@ -188,42 +191,36 @@ func (p *Part) nullDroppedRefs(plan *llvmir.Plan) {
 				break
 			}
 		}
-		if !dropped || e.Node == nil || e.Node.Special != "" {
+		if !dropped || e.Node == nil {
 			continue
 		}
 		var b strings.Builder
-		b.WriteString("!" + e.Name + " = ")
-		if e.Node.Distinct {
-			b.WriteString("distinct ")
-		}
-		b.WriteString("!{")
-		ok := true
-		for i := range e.Node.Ops {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			op := &e.Node.Ops[i]
-			switch op.Kind {
-			case llvmir.MDNull:
-				b.WriteString("null")
-			case llvmir.MDString:
-				b.WriteString("!" + quoteMDString(op.Str))
-			case llvmir.MDRef:
-				b.WriteString("!" + op.Ref.Name)
-			case llvmir.MDValue:
-				if op.Global != nil && p.st[op.Global.Index] == stNone {
-					b.WriteString("null")
-				} else {
-					b.WriteString(op.Type.String() + " " + op.Value)
+		pos, own := e.Off, false
+		for _, u := range m.MDValueUses(e) {
+			gone := false
+			for _, g := range u.Globals {
+				if p.st[g.Index] == stNone {
+					gone = true
 				}
-			default:
-				ok = false
 			}
+			if !gone {
+				continue
+			}
+			b.Write(m.Src[pos:u.Start])
+			b.WriteString("null")
+			pos = u.End
+			own = own || !u.Nested
 		}
-		if ok {
-			b.WriteString("}\n")
-			plan.ReplaceText(e, b.String())
+		if pos == e.Off {
+			continue
 		}
+		b.Write(m.Src[pos : e.Off+len(e.Text)])
+		text := b.String()
+		if own && !e.Node.Distinct {
+			eq := strings.IndexByte(text, '=')
+			text = text[:eq+1] + " distinct" + text[eq+1:]
+		}
+		plan.ReplaceText(e, text)
 	}
 }
 

@@ -120,6 +120,23 @@ var splitTests = []splitTest{
 		},
 	},
 	{
+		name: "globals named only by debug info and metadata values", file: "debuginfo-values.ll", cfg: perKernel(), llvmAs: "llvm-as-15",
+		mods: []want{
+			{syms: []string{"k2"}, defines: []string{"k2", "tget2", "g1"}, absent: []string{"k1", "tget1", "g2"},
+				has: []string{
+					`!22 = distinct !DITemplateValueParameter(name: "P", type: !4, value: null)`,
+					`!31 = !{!"two", i32 addrspace(1)* @g1}`,
+					`call void @llvm.dbg.value(metadata i32 addrspace(1)* @g1,`,
+				}},
+			{syms: []string{"k1"}, defines: []string{"k1", "tget1"}, absent: []string{"k2", "tget2", "g1", "g2"},
+				has: []string{
+					`!12 = distinct !DITemplateValueParameter(name: "P", type: !4, value: null)`,
+					`!30 = distinct !{!"one", null, !{null, i32 7}}`,
+					`metadata !DIArgList(i32 %x, i32 1)`,
+				}},
+		},
+	},
+	{
 		name: "typed pointers (LLVM 15)", file: "typed.ll", cfg: perKernel(), llvmAs: "llvm-as-15",
 		mods: []want{
 			{syms: []string{"kB"}, defines: []string{"kB", "viaCast", "gv"}, absent: []string{"cand", "kA"}},
