@@ -34,4 +34,12 @@
 //     modules in which the backend writes a scalar OpConstantNull crash
 //     llvm-spirv-15 -r (an assertion of the translator, not invalid
 //     SPIR-V), so they are not run.
+//   - wrap_test.go: the SPIR-V images, in an OffloadBinary written by
+//     package offloadbin, go through LLVM 22's wrapSYCLBinaries inside
+//     clang-linker-wrapper-22 (a stand-in clang-sycl-linker on PATH hands
+//     them over as the device link's output); the wrapped object, linked
+//     with testdata/desc.c, registers a descriptor whose every field is
+//     checked: one device image per binary (version 3, offload kind 8, the
+//     image kind as format, the triple as arch, empty options, the image's
+//     bytes, no property sets) with one offload entry per "symbols" line.
 package upstream

@@ -76,6 +76,9 @@ func TestFrontEndIR(t *testing.T) {
 // textual IR into dir, and returns the rows of its table.
 func postLink(t *testing.T, dir, input string, args ...string) [][]string {
 	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	table := filepath.Join(dir, "out.table")
 	args = append(append([]string{"-S", "-symbols", "-properties", "-o", table}, args...), input)
 	var out, errb bytes.Buffer
