@@ -1,217 +1,269 @@
 package wrapper
 
 import (
-	"debug/elf"
-	"encoding/binary"
 	"fmt"
 )
 
-// build lays out the descriptor of images, and its registration, in a new
-// object for architecture a. The order of things follows
-// clang-offload-wrapper: per image its strings, manifest, properties, data,
-// entries and .tgtimg record; then the image array and the descriptor; then
-// the registration functions.
-func build(a *arch, images []prepared, opt Options) (*object, error) {
-	o := newObject(a.machine)
-	b := &builder{o: o, a: a}
-	var text *section
-	if !opt.NoRegFuncs {
-		text = o.addSection(".text.startup", elf.SHT_PROGBITS, elf.SHF_ALLOC|elf.SHF_EXECINSTR, funcAlign)
-	}
-	b.rodata = o.addSection(".rodata", elf.SHT_PROGBITS, elf.SHF_ALLOC, 1)
-	b.relro = o.addSection(".data.rel.ro", elf.SHT_PROGBITS, elf.SHF_ALLOC|elf.SHF_WRITE, structAlign)
-	var tgtimg, initArray, finiArray *section
-	if !opt.NoRegFuncs {
-		tgtimg = o.addSection(".tgtimg", elf.SHT_PROGBITS, elf.SHF_ALLOC|elf.SHF_WRITE, tgtimgRecAlign)
-		initArray = o.addSection(".init_array.00001", elf.SHT_INIT_ARRAY, elf.SHF_ALLOC|elf.SHF_WRITE, ptrSize)
-		finiArray = o.addSection(".fini_array.00001", elf.SHT_FINI_ARRAY, elf.SHF_ALLOC|elf.SHF_WRITE, ptrSize)
-		initArray.entsize, finiArray.entsize = ptrSize, ptrSize
-	}
+// The descriptor of a set of images, laid out once as the globals that hold
+// it, in the order clang-offload-wrapper creates them, with its names (LLVM
+// makes a repeated name unique with a module-wide counter: prop, prop.1,
+// __sycl_offload_prop_sets_arr.2, ...). The ELF writer (elfbuild.go) places
+// these globals in sections; the bitcode writer (bitcode.go) makes each an
+// LLVM global variable. Per image i, with tag ".sycl_offloading.":
+//
+//	<tag>target.<i>, <tag>opts.compile.<i>, <tag>opts.link.<i>   strings
+//	<tag><i>.manifest                                         the manifest's bytes, if any
+//	per property set: per property its name (prop) and, for a byte array,
+//	  its value (prop_val); the property array (__sycl_offload_prop_sets_arr);
+//	  the set's name (SYCL_PropSetName); then the set array
+//	  (__sycl_offload_prop_sets_arr); an empty array is a null pointer pair
+//	<tag><i>.data                                             the image's bytes
+//	per entry its name (__sycl_offload_entry_name); the entry array
+//	  (__sycl_offload_entries_arr)
+//	<tag><i>.info                                             {image address, size}, with registration functions
+//
+// then <tag>device_images (the image structs) and the descriptor
+// <tag>descriptor (or <tag><desc-name>, a global symbol).
+type desc struct {
+	globals []*global
+	images  *global // .sycl_offloading.device_images
+	desc    *global // the descriptor
+	// regFuncs: registration functions and .info records are emitted.
+	regFuncs bool
 
-	structs := make([][]byte, len(images)) // the image structs, filled as each image is laid out
-	imgFields := make([]map[int]target, len(images))
+	names  map[string]bool
+	unique int // LLVM's counter for making names unique
+}
+
+// globalKind is what a global holds.
+type globalKind uint8
+
+const (
+	gString   globalKind = iota // str and a NUL
+	gBytes                      // data
+	gManifest                   // the first size bytes of file
+	gImage                      // the first size bytes of file: an image, in a section of its own
+	gStructs                    // an array of structs of type st, one per element of elems
+	gDesc                       // one struct of type st, elems[0]
+	gInfo                       // {address of image, size}: a .tgtimg record
+)
+
+// global is one global of the descriptor.
+type global struct {
+	name    string
+	kind    globalKind
+	str     string
+	data    []byte
+	file    string
+	size    uint64
+	section string // gImage: the bundle section, "" when the target is empty
+	index   int    // gImage: the image's number
+	st      *structType
+	elems   [][]field
+	image   *global // gInfo: the image data
+	// symbol: the ELF object names it in its symbol table (the object
+	// leaves out the names of strings and values reached only through a
+	// struct, whose number grows with the kernels).
+	symbol   bool
+	external bool // gDesc: a global symbol (-desc-name)
+}
+
+// byteSize returns the global's size in bytes.
+func (g *global) byteSize() uint64 {
+	switch g.kind {
+	case gString:
+		return uint64(len(g.str)) + 1
+	case gBytes:
+		return uint64(len(g.data))
+	case gManifest, gImage:
+		return g.size
+	case gStructs, gDesc:
+		return uint64(len(g.elems)) * uint64(g.st.size)
+	default: // gInfo
+		return tgtimgRecSize
+	}
+}
+
+// fieldKind is what a struct field holds.
+type fieldKind uint8
+
+const (
+	fInt   fieldKind = iota // the integer v
+	fNull                   // a null pointer
+	fBegin                  // the address of g
+	fEnd                    // the address just past g
+)
+
+// field is the value of one struct field.
+type field struct {
+	kind fieldKind
+	v    uint64
+	g    *global
+}
+
+var nullField = field{kind: fNull}
+
+func intField(v uint64) field   { return field{kind: fInt, v: v} }
+func beginOf(g *global) field   { return field{kind: fBegin, g: g} }
+func endOf(g *global) field     { return field{kind: fEnd, g: g} }
+func bounds(g *global) [2]field { return [2]field{beginOf(g), endOf(g)} }
+func nullBounds() [2]field      { return [2]field{nullField, nullField} }
+func (d *desc) add(g *global) *global {
+	g.name = d.uniqueName(g.name)
+	d.globals = append(d.globals, g)
+	return g
+}
+
+// uniqueName returns name, or name.N with the next N of the module's
+// counter when name is taken, as LLVM names a new global.
+func (d *desc) uniqueName(name string) string {
+	if !d.names[name] {
+		d.names[name] = true
+		return name
+	}
+	for {
+		d.unique++
+		n := fmt.Sprintf("%s.%d", name, d.unique)
+		if !d.names[n] {
+			d.names[n] = true
+			return n
+		}
+	}
+}
+
+// layOut lays out the descriptor of images.
+func layOut(images []prepared, opt Options) *desc {
+	d := &desc{regFuncs: !opt.NoRegFuncs, names: map[string]bool{}}
+	const tag = ".sycl_offloading."
+	structs := make([][]field, len(images))
 	for i, img := range images {
-		st := make([]byte, imgSize)
-		le.PutUint16(st[imgVersion:], deviceImageVersion)
-		st[imgKind] = byte(img.Kind)
-		st[imgFormat] = byte(img.format)
-		f := map[int]target{}
-		f[imgTarget] = b.str(fmt.Sprintf(".sycl_offloading.target.%d", i), img.Target)
-		f[imgCompileOpts] = b.str(fmt.Sprintf(".sycl_offloading.opts.compile.%d", i), img.CompileOptions)
-		f[imgLinkOpts] = b.str(fmt.Sprintf(".sycl_offloading.opts.link.%d", i), img.LinkOptions)
+		str := func(name, s string) field {
+			return beginOf(d.add(&global{name: name, kind: gString, str: s, symbol: true}))
+		}
+		target := str(fmt.Sprintf("%starget.%d", tag, i), img.Target)
+		compile := str(fmt.Sprintf("%sopts.compile.%d", tag, i), img.CompileOptions)
+		link := str(fmt.Sprintf("%sopts.link.%d", tag, i), img.LinkOptions)
+		manifest := nullBounds()
 		if img.Manifest != "" {
-			off := b.rodata.appendFile(img.Manifest, img.manifestSize, 1)
-			o.addLocal(fmt.Sprintf(".sycl_offloading.%d.manifest", i), elf.STT_OBJECT, b.rodata, off, img.manifestSize)
-			f[imgManifestStart] = target{b.rodata, off}
-			f[imgManifestEnd] = target{b.rodata, off + img.manifestSize}
+			manifest = bounds(d.add(&global{name: fmt.Sprintf("%s%d.manifest", tag, i), kind: gManifest, file: img.Manifest, size: img.manifestSize, symbol: true}))
 		}
+		props := nullBounds()
 		if img.PropertySets != nil {
-			begin, end := b.propertySets(img.PropertySets)
-			f[imgPropSetsBegin], f[imgPropSetsEnd] = begin, end
+			props = d.propertySets(img.PropertySets)
 		}
-		data := b.imageData(i, img)
-		f[imgBinaryStart] = target{data, 0}
-		f[imgBinaryEnd] = target{data, img.size}
+		section := ""
+		if img.Target != "" {
+			section = bundleSecPrefix + img.Kind.String() + "-" + img.Target
+		}
+		data := d.add(&global{name: fmt.Sprintf("%s%d.data", tag, i), kind: gImage, file: img.data, size: img.size, section: section, index: i, symbol: true})
+		entries := nullBounds()
 		if img.Entries != nil {
-			begin, end := b.entries(img.Entries)
-			f[imgEntriesBegin], f[imgEntriesEnd] = begin, end
+			entries = d.entries(img.Entries)
 		}
-		if tgtimg != nil {
-			rec, off := tgtimg.reserve(tgtimgRecSize, tgtimgRecAlign)
-			le.PutUint64(rec[8:], img.size)
-			b.pointer(tgtimg, off, target{data, 0})
-			o.addLocal(fmt.Sprintf(".sycl_offloading.%d.info", i), elf.STT_OBJECT, tgtimg, off, tgtimgRecSize)
+		if d.regFuncs {
+			d.add(&global{name: fmt.Sprintf("%s%d.info", tag, i), kind: gInfo, image: data, size: img.size, symbol: true})
 		}
-		structs[i], imgFields[i] = st, f
-	}
-
-	arr := b.relro.alignTo(structAlign)
-	for i, st := range structs {
-		off := b.relro.appendBytes(st, structAlign)
-		for field, t := range sortedFields(imgFields[i]) {
-			b.pointer(b.relro, off+uint64(field), t)
+		structs[i] = []field{
+			intField(deviceImageVersion), intField(uint64(img.Kind)), intField(uint64(img.format)),
+			target, compile, link, manifest[0], manifest[1], beginOf(data), endOf(data),
+			entries[0], entries[1], props[0], props[1],
 		}
 	}
-	o.addLocal(".sycl_offloading.device_images", elf.STT_OBJECT, b.relro, arr, uint64(len(images))*imgSize)
-
-	desc, descOff := b.relro.reserve(descSize, structAlign)
-	le.PutUint16(desc[descVersion:], binDescVersion)
-	le.PutUint16(desc[descNumImages:], uint16(len(images)))
-	b.pointer(b.relro, descOff+descImages, target{b.relro, arr})
+	d.images = d.add(&global{name: tag + "device_images", kind: gStructs, st: imageStruct, elems: structs, symbol: true})
+	name := "descriptor"
 	if opt.DescName != "" {
-		o.addGlobal(".sycl_offloading."+opt.DescName, elf.STT_OBJECT, b.relro, descOff, descSize)
-	} else {
-		o.addLocal(".sycl_offloading.descriptor", elf.STT_OBJECT, b.relro, descOff, descSize)
+		name = opt.DescName
 	}
-
-	if text != nil {
-		reg := o.addGlobal("__sycl_register_lib", elf.STT_NOTYPE, nil, 0, 0)
-		unreg := o.addGlobal("__sycl_unregister_lib", elf.STT_NOTYPE, nil, 0, 0)
-		off, size := a.tailCall(o, text, b.relro, descOff, reg)
-		o.addLocal("sycl.descriptor_reg", elf.STT_FUNC, text, off, size)
-		_, slot := initArray.reserve(ptrSize, ptrSize)
-		b.pointer(initArray, slot, target{text, off})
-		off, size = a.tailCall(o, text, b.relro, descOff, unreg)
-		o.addLocal("sycl.descriptor_unreg", elf.STT_FUNC, text, off, size)
-		_, slot = finiArray.reserve(ptrSize, ptrSize)
-		b.pointer(finiArray, slot, target{text, off})
-	}
-	o.addSection(".note.GNU-stack", elf.SHT_PROGBITS, 0, 1)
-	return o, nil
+	d.desc = d.add(&global{name: tag + name, kind: gDesc, st: descStruct, symbol: true, external: opt.DescName != "",
+		elems: [][]field{{intField(binDescVersion), intField(uint64(len(images))), beginOf(d.images), nullField, nullField}}})
+	return d
 }
 
-var le = binary.LittleEndian
-
-// target is an address in the object: an offset in a section.
-type target struct {
-	sect *section
-	off  uint64
-}
-
-// builder appends the descriptor's pieces to the shared sections.
-type builder struct {
-	o      *object
-	a      *arch
-	rodata *section // strings and bytes without pointers
-	relro  *section // structs with pointers (relocated at load time in PIE)
-}
-
-// pointer makes the 8 bytes at off in s hold the address of t.
-func (b *builder) pointer(s *section, off uint64, t target) {
-	b.o.addReloc(s, off, b.a.abs64, t)
-}
-
-func (o *object) addReloc(s *section, off uint64, typ uint32, t target) {
-	s.addReloc(off, typ, o.sectionSymbol(t.sect), int64(t.off))
-}
-
-// str appends a NUL-terminated string, names it, and returns its address.
-func (b *builder) str(name, s string) target {
-	off := b.rodata.appendString(s)
-	b.o.addLocal(name, elf.STT_OBJECT, b.rodata, off, uint64(len(s)+1))
-	return target{b.rodata, off}
-}
-
-// imageData puts the image's bytes in a section of their own and returns it.
-func (b *builder) imageData(i int, img prepared) *section {
-	name := bundleSecPrefix + img.Kind.String() + "-" + img.Target
-	if img.Target == "" {
-		name = fmt.Sprintf(".rodata..sycl_offloading.%d.data", i)
-	}
-	s := b.o.addSection(name, elf.SHT_PROGBITS, elf.SHF_ALLOC, imageDataAlign)
-	s.appendFile(img.data, img.size, imageDataAlign)
-	b.o.addLocal(fmt.Sprintf(".sycl_offloading.%d.data", i), elf.STT_OBJECT, s, 0, img.size)
-	return s
-}
-
-// entries lays out the offload entry array { null, name, 0, 0, 0 } per name
-// and returns its bounds.
-func (b *builder) entries(names []string) (begin, end target) {
-	nameAt := make([]uint64, len(names))
+// entries lays out one name per entry and the entry array
+// { null, name, 0, 0, 0 }, and returns the array's bounds.
+func (d *desc) entries(names []string) [2]field {
+	elems := make([][]field, len(names))
 	for i, n := range names {
-		nameAt[i] = b.rodata.appendString(n)
+		name := d.add(&global{name: "__sycl_offload_entry_name", kind: gString, str: n})
+		elems[i] = []field{nullField, beginOf(name), intField(0), intField(0), intField(0)}
 	}
-	_, off := b.relro.reserve(len(names)*entrySize, structAlign) // every field but the name is zero
-	for i := range names {
-		b.pointer(b.relro, off+uint64(i*entrySize+entryName), target{b.rodata, nameAt[i]})
-	}
-	b.o.addLocal("__sycl_offload_entries_arr", elf.STT_OBJECT, b.relro, off, uint64(len(names)*entrySize))
-	return target{b.relro, off}, target{b.relro, off + uint64(len(names)*entrySize)}
+	return bounds(d.add(&global{name: "__sycl_offload_entries_arr", kind: gStructs, st: entryStruct, elems: elems, symbol: true}))
 }
 
-// propertySets lays out each set's property array, the set names and the
-// set array, and returns the set array's bounds.
-func (b *builder) propertySets(sets []PropertySet) (begin, end target) {
-	type bounds struct{ begin, end uint64 }
-	props := make([]bounds, len(sets))
-	for k, set := range sets {
-		nameAt := make([]uint64, len(set.Properties))
-		valAt := make([]uint64, len(set.Properties))
-		for j, p := range set.Properties {
-			nameAt[j] = b.rodata.appendString(p.Name)
-			if p.Type != SYCL_PROPERTY_TYPE_UINT32 {
-				valAt[j] = b.rodata.appendBytes(p.Bytes, byteArrayAlign)
-			}
-		}
-		arr, off := b.relro.reserve(len(set.Properties)*propSize, structAlign)
-		for j, p := range set.Properties {
-			at := off + uint64(j*propSize)
-			rec := arr[j*propSize : (j+1)*propSize]
-			b.pointer(b.relro, at+propName, target{b.rodata, nameAt[j]})
-			le.PutUint32(rec[propType:], uint32(p.Type))
+// propertySets lays out each set (its properties' names and values, its
+// property array, its name) and the set array, and returns the set array's
+// bounds; an empty array is a null pointer pair, as in the reference.
+func (d *desc) propertySets(sets []PropertySet) [2]field {
+	var setElems [][]field
+	for _, set := range sets {
+		var elems [][]field
+		for _, p := range set.Properties {
+			name := d.add(&global{name: "prop", kind: gString, str: p.Name})
 			if p.Type == SYCL_PROPERTY_TYPE_UINT32 {
-				le.PutUint64(rec[propValSize:], uint64(p.Uint32))
-			} else {
-				b.pointer(b.relro, at+propValAddr, target{b.rodata, valAt[j]})
-				le.PutUint64(rec[propValSize:], uint64(len(p.Bytes)))
+				elems = append(elems, []field{beginOf(name), nullField, intField(uint64(p.Type)), intField(uint64(p.Uint32))})
+				continue
 			}
+			val := d.add(&global{name: "prop_val", kind: gBytes, data: p.Bytes})
+			elems = append(elems, []field{beginOf(name), beginOf(val), intField(uint64(p.Type)), intField(uint64(len(p.Bytes)))})
 		}
-		b.o.addLocal("__sycl_offload_prop_sets_arr", elf.STT_OBJECT, b.relro, off, uint64(len(arr)))
-		props[k] = bounds{off, off + uint64(len(arr))}
+		props := d.structArray(propStruct, elems)
+		setName := d.add(&global{name: "SYCL_PropSetName", kind: gString, str: set.Name})
+		setElems = append(setElems, []field{beginOf(setName), props[0], props[1]})
 	}
-	setNameAt := make([]uint64, len(sets))
-	for k, set := range sets {
-		setNameAt[k] = b.rodata.appendString(set.Name)
-	}
-	arr, off := b.relro.reserve(len(sets)*propSetSize, structAlign)
-	for k := range sets {
-		at := off + uint64(k*propSetSize)
-		b.pointer(b.relro, at+propSetName, target{b.rodata, setNameAt[k]})
-		b.pointer(b.relro, at+propSetBegin, target{b.relro, props[k].begin})
-		b.pointer(b.relro, at+propSetEnd, target{b.relro, props[k].end})
-	}
-	b.o.addLocal("__sycl_offload_prop_sets_arr", elf.STT_OBJECT, b.relro, off, uint64(len(arr)))
-	return target{b.relro, off}, target{b.relro, off + uint64(len(arr))}
+	return d.structArray(propSetStruct, setElems)
 }
 
-// sortedFields returns the pointer fields of an image struct in offset
-// order, so that relocations come out in a fixed order.
-func sortedFields(f map[int]target) func(yield func(int, target) bool) {
-	return func(yield func(int, target) bool) {
-		for field := imgTarget; field < imgSize; field += ptrSize {
-			if t, ok := f[field]; ok && !yield(field, t) {
-				return
-			}
-		}
+// structArray adds a property or property set array and returns its
+// bounds, null for an empty one.
+func (d *desc) structArray(st *structType, elems [][]field) [2]field {
+	if len(elems) == 0 {
+		return nullBounds()
 	}
+	return bounds(d.add(&global{name: "__sycl_offload_prop_sets_arr", kind: gStructs, st: st, elems: elems, symbol: true}))
 }
+
+// structType is a struct of the descriptor: its LLVM name and field types,
+// with the LP64 layout computed from them.
+type structType struct {
+	name    string
+	fields  []scalar
+	offsets []int
+	size    int
+}
+
+// scalar is the type of a struct field.
+type scalar uint8
+
+const (
+	i8 scalar = iota
+	i16
+	i32
+	i64
+	ptr
+)
+
+func (s scalar) size() int { return [...]int{1, 2, 4, 8, ptrSize}[s] }
+
+func newStruct(name string, fields ...scalar) *structType {
+	st := &structType{name: name, fields: fields}
+	off, align := 0, 1
+	for _, f := range fields {
+		n := f.size()
+		off = (off + n - 1) / n * n
+		st.offsets = append(st.offsets, off)
+		off += n
+		align = max(align, n)
+	}
+	st.size = (off + align - 1) / align * align
+	return st
+}
+
+// The descriptor's structs (abi.go gives their fields' meanings), with the
+// names clang-offload-wrapper gives their LLVM types.
+var (
+	entryStruct   = newStruct("__tgt_offload_entry", ptr, ptr, i64, i32, i32)
+	propStruct    = newStruct("_pi_device_binary_property_struct", ptr, ptr, i32, i64)
+	propSetStruct = newStruct("_pi_device_binary_property_set_struct", ptr, ptr, ptr)
+	imageStruct   = newStruct("__tgt_device_image", i16, i8, i8, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)
+	descStruct    = newStruct("__tgt_bin_desc", i16, i16, ptr, ptr, ptr)
+)

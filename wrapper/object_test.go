@@ -199,7 +199,7 @@ func TestLargeImage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	obj, err := build(x86_64, prep, Options{})
+	obj, err := build(x86_64, layOut(prep, Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,15 @@
-// Package wrapper writes the host object that carries SYCL device images: an
-// ELF64 relocatable object holding the SYCL device-binary descriptor (the
-// structs of abi.go), the image bytes, and two functions that register the
-// descriptor with the SYCL runtime at program start and unregister it at
-// exit. It does what clang-offload-wrapper followed by llc does, without
-// LLVM: the object is written directly.
+// Package wrapper writes the host object that carries SYCL device images:
+// the SYCL device-binary descriptor (the structs of abi.go), the image
+// bytes, and two functions that register the descriptor with the SYCL
+// runtime at program start and unregister it at exit. The descriptor is laid
+// out once (descriptor.go) and written in one of two forms:
 //
-// What the object holds, for images 0..n-1 (names are those of the local
+//   - an LLVM bitcode module, what clang-offload-wrapper writes, for llc or
+//     clang to compile (Options.Output = Bitcode; bitcode.go);
+//   - an ELF64 relocatable object, what compiling that module gives, written
+//     directly without LLVM (the default; elfbuild.go, elf.go).
+//
+// What the ELF object holds, for images 0..n-1 (names are those of the local
 // symbols, after the LLVM globals of clang-offload-wrapper):
 //
 //	.rodata                 target, compile and link option strings; manifests;
@@ -32,7 +36,8 @@
 // concerned; a program that puts more than 2 GiB of read-only data between
 // its code and its other data needs the images placed after its other
 // sections, as DPC++'s -fsycl-link-huge-device-code does with a linker
-// script (see the package's large-image benchmark).
+// script (see the package's large-image benchmark). In bitcode an image is
+// one constant, which LLVM limits to 4 GiB - 1 bytes.
 //
 // Image bytes and manifests are never read into memory: their sizes come
 // from the file system and their bytes are copied into the output while it
@@ -83,8 +88,18 @@ type Property struct {
 	Bytes  []byte
 }
 
+// Output is the form of what Write writes.
+type Output uint8
+
+const (
+	ELFObject Output = iota // an ELF relocatable object
+	Bitcode                 // an LLVM bitcode module, as clang-offload-wrapper writes it
+)
+
 // Options are the settings of one object.
 type Options struct {
+	// Output is the form of the output; the zero value is an ELF object.
+	Output Output
 	// Host is the target triple of the object; "" means DefaultHost().
 	Host string
 	// NoRegFuncs leaves out the registration functions, their init/fini
@@ -104,7 +119,7 @@ type Options struct {
 	Verbose io.Writer
 }
 
-// Write writes the object for images to w.
+// Write writes the object (or module) for images to w.
 func Write(w io.Writer, images []Image, opt Options) error {
 	a, err := archForTriple(opt.host())
 	if err != nil {
@@ -126,7 +141,11 @@ func Write(w io.Writer, images []Image, opt Options) error {
 	if err != nil {
 		return err
 	}
-	obj, err := build(a, prep, opt)
+	d := layOut(prep, opt)
+	if opt.Output == Bitcode {
+		return writeBitcode(w, opt.host(), d)
+	}
+	obj, err := build(a, d)
 	if err != nil {
 		return err
 	}

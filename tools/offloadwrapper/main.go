@@ -1,7 +1,8 @@
 // Package offloadwrapper is the command line of sycbuild's
 // clang-offload-wrapper: the DPC++ tool's options, input grouping and error
-// texts over package wrapper. Where the DPC++ tool writes LLVM bitcode,
-// sycbuild writes the ELF object that compiling that bitcode gives.
+// texts over package wrapper. Like the DPC++ tool it writes LLVM bitcode;
+// given an output file named *.o or *.obj, or --output-format=elf, it writes
+// the ELF object that compiling that bitcode gives instead, without LLVM.
 //
 // Only -kind=sycl images can be wrapped; other kinds and -native-cpu are
 // refused with a message saying so. The OpenMP-only -add-omp-offload-notes
@@ -14,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/sycbuild/sycbuild/tools/clopt"
 	"github.com/sycbuild/sycbuild/wrapper"
@@ -67,8 +69,9 @@ following tuples describing a single device binary each:
 |...|-cl-denorms-are-zero|
 |...|                    |
 |...|                    |
-sycbuild writes the wrapper as an ELF relocatable object (x86-64 or
-aarch64 host), not as bitcode, and wraps -kind=sycl images only.`
+sycbuild wraps -kind=sycl images only (x86-64 or aarch64 host). It writes
+bitcode, or, with --output-format=elf or an -o file whose name ends in .o
+or .obj, the ELF relocatable object that compiling the bitcode gives.`
 
 // Defaults of the compression options (those of the DPC++ tool).
 const (
@@ -101,9 +104,11 @@ and makes it globally visible`},
 	"format":         {"value", "device binary image formats:"},
 	"host": {"triple", `Target triple for the output module. If omitted, the host
 triple is used.`},
-	"kind":                          {"value", "offload kind:"},
-	"link-opts":                     {"string", "link options passed to the offload runtime"},
-	"o":                             {"filename", "Output filename"},
+	"kind":      {"value", "offload kind:"},
+	"link-opts": {"string", "link options passed to the offload runtime"},
+	"o":         {"filename", "Output filename"},
+	"output-format": {"value", `Form of the output (a sycbuild option); the default is bitcode, or elf
+when -o names a file ending in .o or .obj:`},
 	"offload-compress":              {"", "Compress device images with zstd (--offload-compression-threshold, --offload-compression-level)"},
 	"offload-compression-level":     {"int", "zstd compression level of --offload-compress (default 10)"},
 	"offload-compression-threshold": {"int", "With --offload-compress, compress only images of at least this many bytes (default 512)"},
@@ -117,6 +122,11 @@ var kindValues = []clopt.EnumValue{
 	{Name: "hip", Help: "HIP"}, {Name: "sycl", Help: "SYCL"},
 }
 
+var outputFormatValues = []clopt.EnumValue{
+	{Name: "bitcode", Help: "LLVM bitcode, as clang-offload-wrapper writes it"},
+	{Name: "elf", Help: "the ELF relocatable object that compiling the bitcode gives"},
+}
+
 var formatValues = []clopt.EnumValue{
 	{Name: "none", Help: "not set"}, {Name: "native", Help: "unknown or native"},
 	{Name: "spirv", Help: "SPIRV binary"}, {Name: "llvmbc", Help: "LLVMIR bitcode"},
@@ -128,7 +138,7 @@ func help(name string) string { return optionHelp[name].help }
 // flags are the parsed options.
 type flags struct {
 	set                                               *clopt.Set
-	output, host, descName, level, threshold          *string
+	output, host, descName, level, threshold, outForm *string
 	batch, emitRegFuncs, verbose, compress, nativeCPU *bool
 }
 
@@ -136,6 +146,8 @@ func newFlags(argv0 string) *flags {
 	s := clopt.New(argv0, overview, "[options] <input files>")
 	f := &flags{set: s}
 	f.output = s.String("o", "filename", "", help("o"))
+	f.outForm = s.String("output-format", "value", "", help("output-format"))
+	s.Lookup("output-format").Enum = outputFormatValues
 	for _, name := range []string{"kind", "target", "format", "compile-opts", "link-opts", "entries", "properties"} {
 		s.List(name, optionHelp[name].valueDesc, help(name))
 	}
@@ -221,6 +233,7 @@ func (f *flags) options(stderr io.Writer) (wrapper.Options, error) {
 		return opt, &usageError{fmt.Sprintf("%s: for the --offload-compression-threshold option: '%s' value invalid for integer argument!", f.set.Tool, *f.threshold)}
 	}
 	opt.CompressionLevel, opt.CompressionThreshold = level, threshold
+	opt.Output = outputForm(*f.outForm, *f.output)
 	if *f.verbose {
 		opt.Verbose = stderr
 	}
@@ -237,4 +250,19 @@ func (f *flags) run(opt wrapper.Options, stdout io.Writer) error {
 		return wrapper.Write(stdout, images, opt)
 	}
 	return wrapper.WriteFile(*f.output, images, opt)
+}
+
+// outputForm returns the form of the output: the one named by
+// --output-format, else an ELF object for an output file named *.o or
+// *.obj, else bitcode (what the DPC++ tool writes, for llc).
+func outputForm(format, output string) wrapper.Output {
+	switch {
+	case format == "elf":
+		return wrapper.ELFObject
+	case format == "bitcode":
+		return wrapper.Bitcode
+	case strings.HasSuffix(output, ".o") || strings.HasSuffix(output, ".obj"):
+		return wrapper.ELFObject
+	}
+	return wrapper.Bitcode
 }

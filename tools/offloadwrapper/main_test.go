@@ -5,10 +5,12 @@ import (
 	"debug/elf"
 	"encoding/binary"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sycbuild/sycbuild/internal/testenv"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 	"github.com/sycbuild/sycbuild/wrapper"
 	"github.com/sycbuild/sycbuild/wrapper/wrappertest"
@@ -144,10 +146,34 @@ func TestCommandLines(t *testing.T) {
 			if want := wrappertest.Expect(t, c.want(dir), c.opt, stem); got != want {
 				t.Errorf("harness printed:\n%s\nwant:\n%s", got, want)
 			}
-			// "-o -" writes the same object to standard output.
-			rc, stdout, _ = run(t, dir, append(c.args, "-o", "-")...)
+			// "-o - --output-format=elf" writes the same object to standard output.
+			rc, stdout, _ = run(t, dir, append(c.args, "-o", "-", "--output-format=elf")...)
 			if obj, _ := os.ReadFile(filepath.Join(dir, "w.o")); rc != 0 || stdout != string(obj) {
 				t.Errorf("-o - gave exit %d and %d bytes, want the %d bytes of the file", rc, len(stdout), len(obj))
+			}
+			// Any other name gets bitcode, which llc compiles into an
+			// object that gives the same program; "-o -" writes the same
+			// bitcode.
+			rc, stdout, stderr = run(t, dir, append(c.args, "-o", "w.bc")...)
+			if rc != 0 {
+				t.Fatalf("-o w.bc: exit %d\n%s", rc, stderr)
+			}
+			bc, _ := os.ReadFile(filepath.Join(dir, "w.bc"))
+			if !bytes.HasPrefix(bc, []byte("BC\xc0\xde")) {
+				t.Fatalf("-o w.bc wrote no bitcode: % x", bc[:min(len(bc), 8)])
+			}
+			if rc, stdout, _ = run(t, dir, append(c.args, "-o", "-")...); rc != 0 || stdout != string(bc) {
+				t.Errorf("-o - gave exit %d and %d bytes, want the %d bytes of w.bc", rc, len(stdout), len(bc))
+			}
+			llc := testenv.Tool(t, "llc-19")
+			if out, err := exec.Command(llc, "-filetype=obj", "-relocation-model=pic", "-o", filepath.Join(dir, "bc.o"), filepath.Join(dir, "w.bc")).CombinedOutput(); err != nil {
+				t.Fatalf("llc-19: %v\n%s", err, out)
+			}
+			exe = tc.Link(t, dir, "harness-bc", true, "", []string{filepath.Join(dir, "bc.o")})
+			stem = filepath.Join(t.TempDir(), "image")
+			got = tc.Run(t, exe, stem)
+			if want := wrappertest.Expect(t, c.want(dir), c.opt, stem); got != want {
+				t.Errorf("from bitcode, harness printed:\n%s\nwant:\n%s", got, want)
 			}
 		})
 	}

@@ -156,7 +156,7 @@ func Expect(t testing.TB, images []wrapper.Image, opt wrapper.Options, stem stri
 		} else {
 			b.WriteString(" entries none\n")
 		}
-		if img.PropertySets != nil {
+		if len(img.PropertySets) > 0 { // no sets: a null pair, as in clang-offload-wrapper
 			fmt.Fprintf(&b, " propsets %d\n", len(img.PropertySets))
 			for k, s := range img.PropertySets {
 				fmt.Fprintf(&b, " propset %d name=%s props=%d\n", k, quote(s.Name), len(s.Properties))

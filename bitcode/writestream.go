@@ -1,0 +1,499 @@
+package bitcode
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+)
+
+// The LLVM bitstream container, written (llvm/docs/BitCodeFormat.rst): a
+// stream of 32-bit little-endian words filled from their least significant
+// bit, holding nested blocks of records. A StreamWriter builds the stream in
+// memory except for file blobs (device images, manifests): those are
+// recorded by name and size and copied into the output only by WriteTo, so
+// that an image of any size is never held in memory. Block lengths are
+// known before the first byte goes out, so WriteTo writes front to back in
+// one pass and its writer may be a pipe.
+
+// Abbreviation IDs every block has (llvm/Bitstream/BitCodeEnums.h,
+// FixedAbbrevIDs); the first one an abbreviation definition gets is
+// wFirstAbbrev.
+const (
+	wAbbrevEndBlock      = 0
+	wAbbrevEnterSubblock = 1
+	wAbbrevDefine        = 2
+	wAbbrevUnabbrev      = 3
+	wFirstAbbrev         = 4
+)
+
+// AbbrevEncoding is how an abbreviation operand is encoded
+// (BitCodeAbbrevOp::Encoding; 0 is used here for a literal).
+type AbbrevEncoding uint8
+
+const (
+	AbbrevLiteral AbbrevEncoding = 0 // a constant value, not written
+	AbbrevFixed   AbbrevEncoding = 1 // Width bits
+	AbbrevVBR     AbbrevEncoding = 2 // variable-width chunks of Width bits
+	AbbrevArray   AbbrevEncoding = 3 // a vbr6 count, then elements encoded as the next operand
+	AbbrevChar6   AbbrevEncoding = 4 // 6 bits from [a-zA-Z0-9._]
+	AbbrevBlob    AbbrevEncoding = 5 // a vbr6 size, 32-bit alignment, the bytes, 32-bit alignment
+)
+
+// AbbrevOp is one operand of an abbreviation: a literal value, or an
+// encoding with its width (Fixed and VBR).
+type AbbrevOp struct {
+	Encoding AbbrevEncoding
+	Value    uint64 // the literal's value, or the width of Fixed and VBR
+}
+
+// Literal, Fixed, VBR, Array, Char6 and Blob make abbreviation operands.
+func Literal(v uint64) AbbrevOp   { return AbbrevOp{AbbrevLiteral, v} }
+func Fixed(width uint64) AbbrevOp { return AbbrevOp{AbbrevFixed, width} }
+func VBR(width uint64) AbbrevOp   { return AbbrevOp{AbbrevVBR, width} }
+func Array() AbbrevOp             { return AbbrevOp{AbbrevArray, 0} }
+func Char6() AbbrevOp             { return AbbrevOp{AbbrevChar6, 0} }
+func Blob() AbbrevOp              { return AbbrevOp{AbbrevBlob, 0} }
+
+// wMaxBlobSize is the largest blob a reader accepts: LLVM reads the size
+// into 32 bits.
+const wMaxBlobSize = 1<<32 - 1
+
+// BlobFile is a blob whose bytes are the first Size bytes of the file
+// called Name, read only while the stream is written out.
+type BlobFile struct {
+	Name string
+	Size uint64
+}
+
+// StreamWriter builds a bitstream. Its methods record the first error and
+// do nothing after it; WriteTo (or Err) returns it.
+type StreamWriter struct {
+	chunks  []wChunk // finished chunks; buf follows them
+	buf     []byte   // whole bytes of the current chunk
+	done    uint64   // bytes in chunks
+	cur     uint64   // pending bits, least significant first
+	nbits   uint     // number of pending bits (< 32 between calls)
+	width   uint     // abbreviation ID width of the current block
+	blocks  []wOpenBlock
+	abbrevs [][]AbbrevOp // the current block's abbreviations, from wFirstAbbrev
+	err     error
+}
+
+// wChunk is part of the output: bytes, or a file's first n bytes.
+type wChunk struct {
+	data []byte
+	file string
+	n    uint64
+}
+
+// wOpenBlock is a block being written: where its length word is, and the
+// state of its parent to restore at its end.
+type wOpenBlock struct {
+	lenChunk   int    // index of the chunk holding the length word (len(chunks) means buf)
+	lenOff     int    // offset of the length word in that chunk
+	lenPos     uint64 // stream offset just after the length word
+	outerWidth uint
+	outerAbbrs [][]AbbrevOp
+}
+
+// NewStreamWriter returns a writer at the start of a stream, outside any
+// block (abbreviation width 2).
+func NewStreamWriter() *StreamWriter {
+	return &StreamWriter{width: 2}
+}
+
+// Err returns the first error met.
+func (w *StreamWriter) Err() error { return w.err }
+
+func (w *StreamWriter) fail(format string, a ...any) {
+	if w.err == nil {
+		w.err = fmt.Errorf("bitcode: "+format, a...)
+	}
+}
+
+// pos returns the number of whole bytes written so far (pending bits not
+// counted).
+func (w *StreamWriter) pos() uint64 { return w.done + uint64(len(w.buf)) }
+
+// emit writes the low n bits of v (n ≤ 32).
+func (w *StreamWriter) emit(v uint64, n uint) {
+	if n == 0 {
+		return
+	}
+	w.cur |= (v & (1<<n - 1)) << w.nbits
+	w.nbits += n
+	if w.nbits >= 32 {
+		w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(w.cur))
+		w.cur >>= 32
+		w.nbits -= 32
+	}
+}
+
+// emit64 writes the low n bits of v (n ≤ 64).
+func (w *StreamWriter) emit64(v uint64, n uint) {
+	if n > 32 {
+		w.emit(v, 32)
+		v >>= 32
+		n -= 32
+	}
+	w.emit(v, n)
+}
+
+// emitVBR writes v in chunks of n-1 value bits and a continuation bit.
+func (w *StreamWriter) emitVBR(v uint64, n uint) {
+	hi := uint64(1) << (n - 1)
+	for v >= hi {
+		w.emit(v&(hi-1)|hi, n)
+		v >>= n - 1
+	}
+	w.emit(v, n)
+}
+
+// align32 pads with zero bits to a 32-bit boundary.
+func (w *StreamWriter) align32() {
+	if w.nbits > 0 {
+		w.emit(0, 32-w.nbits)
+	}
+}
+
+// Magic writes the four bytes that start an LLVM IR bitcode file, 'BC'
+// 0xC0DE.
+func (w *StreamWriter) Magic() {
+	for _, b := range []byte{'B', 'C', 0xC0, 0xDE} {
+		w.emit(uint64(b), 8)
+	}
+}
+
+// EnterBlock starts a block with ID id whose abbreviation IDs are width
+// bits wide; its length is filled in by ExitBlock.
+func (w *StreamWriter) EnterBlock(id uint64, width uint) {
+	if w.err != nil {
+		return
+	}
+	if width < 2 || width > 32 {
+		w.fail("block %d: abbreviation width %d out of range [2, 32]", id, width)
+		return
+	}
+	w.emit(wAbbrevEnterSubblock, w.width)
+	w.emitVBR(id, 8)
+	w.emitVBR(uint64(width), 4)
+	w.align32()
+	b := wOpenBlock{lenChunk: len(w.chunks), lenOff: len(w.buf), outerWidth: w.width, outerAbbrs: w.abbrevs}
+	w.emit(0, 32) // the block's length in words, filled in by ExitBlock
+	b.lenPos = w.pos()
+	w.blocks = append(w.blocks, b)
+	w.width, w.abbrevs = width, nil
+}
+
+// ExitBlock ends the innermost block.
+func (w *StreamWriter) ExitBlock() {
+	if w.err != nil {
+		return
+	}
+	if len(w.blocks) == 0 {
+		w.fail("end of block outside any block")
+		return
+	}
+	w.emit(wAbbrevEndBlock, w.width)
+	w.align32()
+	b := w.blocks[len(w.blocks)-1]
+	w.blocks = w.blocks[:len(w.blocks)-1]
+	words := (w.pos() - b.lenPos) / 4
+	if words > 1<<32-1 {
+		w.fail("block of %d words: a block holds at most 2^32-1", words)
+		return
+	}
+	lenWord := w.buf
+	if b.lenChunk < len(w.chunks) {
+		lenWord = w.chunks[b.lenChunk].data
+	}
+	binary.LittleEndian.PutUint32(lenWord[b.lenOff:], uint32(words))
+	w.width, w.abbrevs = b.outerWidth, b.outerAbbrs
+}
+
+// DefineAbbrev defines an abbreviation in the current block and returns its
+// ID. The first operand is the record code (usually a literal).
+func (w *StreamWriter) DefineAbbrev(ops ...AbbrevOp) uint64 {
+	if w.err != nil {
+		return 0
+	}
+	if len(w.blocks) == 0 {
+		w.fail("abbreviation defined outside any block")
+		return 0
+	}
+	if err := wCheckAbbrev(ops); err != nil {
+		w.fail("%v", err)
+		return 0
+	}
+	w.emit(wAbbrevDefine, w.width)
+	w.emitVBR(uint64(len(ops)), 5)
+	for _, op := range ops {
+		if op.Encoding == AbbrevLiteral {
+			w.emit(1, 1)
+			w.emitVBR(op.Value, 8)
+			continue
+		}
+		w.emit(0, 1)
+		w.emit(uint64(op.Encoding), 3)
+		if op.Encoding == AbbrevFixed || op.Encoding == AbbrevVBR {
+			w.emitVBR(op.Value, 5)
+		}
+	}
+	w.abbrevs = append(w.abbrevs, ops)
+	id := uint64(wFirstAbbrev + len(w.abbrevs) - 1)
+	if id >= 1<<w.width {
+		w.fail("abbreviation %d does not fit the block's %d-bit abbreviation IDs", id, w.width)
+	}
+	return id
+}
+
+// wCheckAbbrev reports an abbreviation LLVM would refuse: widths out of
+// range, an array or blob that is not last, an array without exactly one
+// element operand.
+func wCheckAbbrev(ops []AbbrevOp) error {
+	if len(ops) == 0 {
+		return fmt.Errorf("an abbreviation needs at least the record code")
+	}
+	for i, op := range ops {
+		switch op.Encoding {
+		case AbbrevLiteral, AbbrevChar6:
+		case AbbrevFixed, AbbrevVBR:
+			if op.Value > 32 || (op.Encoding == AbbrevVBR && op.Value < 2) {
+				return fmt.Errorf("abbreviation operand %d: width %d out of range", i, op.Value)
+			}
+		case AbbrevArray:
+			if i != len(ops)-2 || ops[i+1].Encoding == AbbrevArray || ops[i+1].Encoding == AbbrevBlob || ops[i+1].Encoding == AbbrevLiteral {
+				return fmt.Errorf("abbreviation operand %d: an array must be followed by exactly one element encoding, last", i)
+			}
+		case AbbrevBlob:
+			if i != len(ops)-1 {
+				return fmt.Errorf("abbreviation operand %d: a blob must be last", i)
+			}
+		default:
+			return fmt.Errorf("abbreviation operand %d: unknown encoding %d", i, op.Encoding)
+		}
+	}
+	return nil
+}
+
+// Record writes an unabbreviated record: code, then each operand as vbr6.
+func (w *StreamWriter) Record(code uint64, ops ...uint64) {
+	if w.err != nil {
+		return
+	}
+	w.emit(wAbbrevUnabbrev, w.width)
+	w.emitVBR(code, 6)
+	w.emitVBR(uint64(len(ops)), 6)
+	for _, v := range ops {
+		w.emitVBR(v, 6)
+	}
+}
+
+// AbbrevRecord writes a record with abbreviation abbrev: vals holds the
+// values of its non-literal operands in order (the code too, when the
+// abbreviation does not give it as a literal), array elements last (an
+// array takes every value left). blob and file are the bytes of a blob operand: at most
+// one of them is set, and only when the abbreviation ends with a blob.
+func (w *StreamWriter) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, file *BlobFile) {
+	if w.err != nil {
+		return
+	}
+	i := int(abbrev) - wFirstAbbrev
+	if abbrev < wFirstAbbrev || i >= len(w.abbrevs) {
+		w.fail("record with undefined abbreviation %d", abbrev)
+		return
+	}
+	ops := w.abbrevs[i]
+	hasBlob := ops[len(ops)-1].Encoding == AbbrevBlob
+	if !hasBlob && (blob != nil || file != nil) {
+		w.fail("abbreviation %d has no blob operand", abbrev)
+		return
+	}
+	// Check every value against its operand before writing a bit, so that
+	// an error leaves no half-written record behind.
+	k := 0
+	for j := 0; j < len(ops); j++ {
+		op := ops[j]
+		switch op.Encoding {
+		case AbbrevLiteral:
+		case AbbrevArray:
+			for ; k < len(vals); k++ {
+				if err := wCheckScalar(ops[j+1], vals[k]); err != nil {
+					w.fail("abbreviation %d: array element %d: %v", abbrev, k, err)
+					return
+				}
+			}
+			j++
+		case AbbrevBlob:
+		default:
+			if k >= len(vals) {
+				w.fail("abbreviation %d: %d values for more operands", abbrev, len(vals))
+				return
+			}
+			if err := wCheckScalar(op, vals[k]); err != nil {
+				w.fail("abbreviation %d: operand %d: %v", abbrev, j, err)
+				return
+			}
+			k++
+		}
+	}
+	if k != len(vals) {
+		w.fail("abbreviation %d: %d values for %d operands", abbrev, len(vals), k)
+		return
+	}
+	w.emit(abbrev, w.width)
+	k = 0
+	for j := 0; j < len(ops); j++ {
+		op := ops[j]
+		switch op.Encoding {
+		case AbbrevLiteral:
+		case AbbrevArray:
+			w.emitVBR(uint64(len(vals)-k), 6)
+			for ; k < len(vals); k++ {
+				w.emitScalar(ops[j+1], vals[k])
+			}
+			j++
+		case AbbrevBlob:
+			w.blob(blob, file)
+		default:
+			w.emitScalar(op, vals[k])
+			k++
+		}
+	}
+}
+
+// wCheckScalar reports whether v can be written with op.
+func wCheckScalar(op AbbrevOp, v uint64) error {
+	switch op.Encoding {
+	case AbbrevFixed:
+		if op.Value < 64 && v>>op.Value != 0 {
+			return fmt.Errorf("%d does not fit %d bits", v, op.Value)
+		}
+	case AbbrevChar6:
+		if _, ok := wChar6(v); !ok {
+			return fmt.Errorf("%d is not a char6 character", v)
+		}
+	}
+	return nil
+}
+
+func (w *StreamWriter) emitScalar(op AbbrevOp, v uint64) {
+	switch op.Encoding {
+	case AbbrevFixed:
+		w.emit64(v, uint(op.Value))
+	case AbbrevVBR:
+		w.emitVBR(v, uint(op.Value))
+	case AbbrevChar6:
+		c, _ := wChar6(v)
+		w.emit(c, 6)
+	}
+}
+
+// wChar6 returns the 6-bit code of character c ([a-z] 0-25, [A-Z] 26-51,
+// [0-9] 52-61, '.' 62, '_' 63).
+func wChar6(c uint64) (uint64, bool) {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return c - 'a', true
+	case c >= 'A' && c <= 'Z':
+		return c - 'A' + 26, true
+	case c >= '0' && c <= '9':
+		return c - '0' + 52, true
+	case c == '.':
+		return 62, true
+	case c == '_':
+		return 63, true
+	}
+	return 0, false
+}
+
+// blob writes a blob operand: its size, alignment, the bytes (of blob, or
+// of file, recorded as a chunk of its own), alignment.
+func (w *StreamWriter) blob(blob []byte, file *BlobFile) {
+	n := uint64(len(blob))
+	if file != nil {
+		n = file.Size
+	}
+	if n > wMaxBlobSize {
+		w.fail("blob of %d bytes: a blob holds at most %d", n, uint64(wMaxBlobSize))
+		return
+	}
+	w.emitVBR(n, 6)
+	w.align32()
+	if file == nil {
+		w.buf = append(w.buf, blob...)
+	} else if n > 0 {
+		w.chunks = append(w.chunks, wChunk{data: w.buf}, wChunk{file: file.Name, n: n})
+		w.done += uint64(len(w.buf)) + n
+		w.buf = nil
+	}
+	if pad := (4 - n%4) % 4; pad > 0 {
+		w.buf = append(w.buf, make([]byte, pad)...)
+	}
+}
+
+// Size returns the size in bytes of the stream written so far, once it is
+// at a 32-bit boundary (after a block's end).
+func (w *StreamWriter) Size() uint64 { return w.pos() }
+
+// WriteTo writes the stream to out: every block must be closed. Files are
+// copied as they are; one that is shorter or longer than when it was
+// recorded is an error.
+func (w *StreamWriter) WriteTo(out io.Writer) (int64, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	if len(w.blocks) > 0 {
+		return 0, fmt.Errorf("bitcode: %d blocks left open", len(w.blocks))
+	}
+	w.align32()
+	bw := bufio.NewWriterSize(out, 1<<20)
+	var total int64
+	put := func(c wChunk) error {
+		if c.file == "" {
+			n, err := bw.Write(c.data)
+			total += int64(n)
+			return err
+		}
+		if err := bw.Flush(); err != nil { // lets io.Copy hand the copy to out
+			return err
+		}
+		err := wCopyFile(bw, c.file, c.n)
+		if err == nil {
+			total += int64(c.n)
+		}
+		return err
+	}
+	for _, c := range w.chunks {
+		if err := put(c); err != nil {
+			return total, err
+		}
+	}
+	if err := put(wChunk{data: w.buf}); err != nil {
+		return total, err
+	}
+	return total, bw.Flush()
+}
+
+// wCopyFile copies exactly n bytes of the file called name to w.
+func wCopyFile(w io.Writer, name string, n uint64) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	got, err := io.CopyN(w, f, int64(n))
+	if err == io.EOF {
+		return fmt.Errorf("%s: file shrank while being written (%d of %d bytes)", name, got, n)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	var one [1]byte
+	if k, _ := f.Read(one[:]); k > 0 {
+		return fmt.Errorf("%s: file grew while being written (beyond %d bytes)", name, n)
+	}
+	return nil
+}
