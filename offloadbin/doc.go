@@ -42,4 +42,10 @@
 // these strings; a SYCL image's property sets (what sycl-post-link writes
 // into a .prop file) go under the key "properties", holding the .prop text,
 // a key of this package that LLVM 22 does not read.
+//
+// LLVM 22's wrapSYCLBinaries (in clang-linker-wrapper-22) registers each
+// binary of such a section as one __sycl.tgt_device_image: version 3, the
+// offload kind, the image kind as its format, the "triple" string as its
+// target, empty compile and link options, the image's bytes, one offload
+// entry (kind sycl) per line of "symbols", and no property sets.
 package offloadbin
