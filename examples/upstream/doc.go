@@ -18,7 +18,12 @@
 //   - sycl-post-link splits it per kernel (each module holds its kernel and
 //     the helpers it calls) and per source. Without "sycl-module-id" every
 //     kernel has the same per-source key, so per-source split gives one
-//     module, and the SYCL_EXTERNAL helpers are no entry points.
+//     module, and the SYCL_EXTERNAL helpers are no entry points. Given
+//     "sycl-module-id"="<source_filename>" on every function a translation
+//     unit defines (read from the unlinked inputs, since the linked module's
+//     source_filename is "llvm-link"), the same splitter writes one module
+//     per translation unit with the helpers as entry points, as for DPC++
+//     input.
 //   - spirv_test.go: every module sycl-post-link writes from device.ll, from
 //     examples/quickstart/device.ll (LLVM 15 syntax, which llc-22 reads) and
 //     from examples/pocl/testdata/native.ll goes through LLVM's SPIR-V

@@ -2,6 +2,7 @@ package upstream
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -158,5 +159,65 @@ func TestSplit(t *testing.T) {
 	}
 	if sym := readLines(t, rows[0][2]); !slices.Equal(sym, kernels) {
 		t.Errorf("per source: symbols %q, want %q", sym, kernels)
+	}
+}
+
+// TestSplitPerSourceByInput shows what per-source split of upstream input
+// needs and that the splitter needs nothing more: each translation unit is
+// compiled alone, its source_filename and the functions it defines are
+// read, and every such definition in the linked device.ll is given
+// "sycl-module-id"="<source_filename>" (as DPC++'s front end gives it).
+// sycl-post-link -split=source then writes one module per translation unit,
+// with the SYCL_EXTERNAL helpers as entry points, as for DPC++ input.
+func TestSplitPerSourceByInput(t *testing.T) {
+	clang := testenv.Tool(t, "clang-22")
+	dir := t.TempDir()
+	moduleID := map[string]string{}
+	sourceRE := regexp.MustCompile(`(?m)^source_filename = "([^"]*)"$`)
+	defineRE := regexp.MustCompile(`(?m)^define [^@]*@(\w+)\(`)
+	for _, tu := range []string{"src/vector_ops.cpp", "src/image_ops.cpp"} {
+		ll := filepath.Join(dir, filepath.Base(tu)+".ll")
+		if out, err := exec.Command(clang, "-cc1", "-triple", "spir64-unknown-unknown", "-fsycl-is-device",
+			"-std=c++17", "-O2", "-emit-llvm", tu, "-o", ll).CombinedOutput(); err != nil {
+			t.Fatalf("clang-22 %s: %v\n%s", tu, err, out)
+		}
+		b, err := os.ReadFile(ll)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := sourceRE.FindSubmatch(b)
+		if src == nil || string(src[1]) != tu {
+			t.Fatalf("%s: source_filename %q", tu, src)
+		}
+		for _, m := range defineRE.FindAllSubmatch(b, -1) {
+			moduleID[string(m[1])] = tu
+		}
+	}
+	b, err := os.ReadFile("device.ll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	annotated := regexp.MustCompile(`(?m)^(define [^@]*@(\w+)\(.*) \{$`).ReplaceAllFunc(b, func(line []byte) []byte {
+		name := defineRE.FindSubmatch(line)[1]
+		id, ok := moduleID[string(name)]
+		if !ok {
+			t.Fatalf("%s is defined by no translation unit", name)
+		}
+		return fmt.Appendf(nil, "%s \"sycl-module-id\"=%q {", line[:len(line)-2], id)
+	})
+	in := filepath.Join(dir, "annotated.ll")
+	if err := os.WriteFile(in, annotated, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got [][]string
+	for _, r := range postLink(t, filepath.Join(dir, "out"), in, "-split=source", "-spec-const=native") {
+		got = append(got, readLines(t, r[2]))
+	}
+	want := [][]string{
+		{"_Z7combineii", "_ZTS8VecScale", "_ZTS6VecAdd"},
+		{"_Z8clamp_toiii", "_ZTS9Threshold", "_ZTS5Clamp"},
+	}
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("per-source symbols %q, want %q", got, want)
 	}
 }
