@@ -27,8 +27,8 @@ var irOnlyConflicts = []struct {
 }
 
 // Validate checks the option set the way the reference's main does before
-// reading any input, with the same messages. It also rejects -lower-esimd,
-// whose vc-intrinsics lowering pipeline sycbuild does not have.
+// reading any input, with the same messages. (-lower-esimd is accepted; a
+// module with ESIMD code is refused once read: checkLowerESIMD.)
 func (o *Options) Validate() error {
 	if !o.hasAction() {
 		return plainf("no actions specified; try --help for usage info")
@@ -44,9 +44,6 @@ func (o *Options) Validate() error {
 				return plainf("error: -%s can't be used with -ir-output-only", c.name)
 			}
 		}
-	}
-	if o.LowerESIMD {
-		return errorf("-lower-esimd is not supported: lowering ESIMD modules needs the vc-intrinsics pipeline (GenXSPIRVWriterAdaptor), which sycbuild does not implement; split ESIMD code with -split-esimd and lower it with the DPC++ tool")
 	}
 	return nil
 }

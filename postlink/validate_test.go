@@ -27,7 +27,8 @@ func TestValidate(t *testing.T) {
 		{"ir-only with imported", Options{IROutputOnly: true, EmitImportedSymbols: true}, "error: -emit-imported-symbols can't be used with -ir-output-only"},
 		{"ir-only with default images", Options{IROutputOnly: true, SpecConst: SpecConstNative, DefaultSpecConstImage: true}, "error: -generate-device-image-default-spec-consts can't be used with -ir-output-only"},
 		{"split checked before other conflicts", Options{IROutputOnly: true, SplitGiven: true, Split: SplitKernel, Symbols: true}, "error: -split=kernel can't be used with -ir-output-only"},
-		{"lower-esimd rejected", Options{LowerESIMD: true, SplitESIMD: true}, "sycl-post-link: -lower-esimd is not supported: lowering ESIMD modules needs the vc-intrinsics pipeline (GenXSPIRVWriterAdaptor), which sycbuild does not implement; split ESIMD code with -split-esimd and lower it with the DPC++ tool"},
+		{"lower-esimd is an action", Options{LowerESIMD: true}, ""},
+		{"lower-esimd with split-esimd", Options{LowerESIMD: true, SplitESIMD: true}, ""},
 	}
 	for _, c := range cases {
 		err := c.o.Validate()

@@ -14,7 +14,7 @@ import "github.com/sycbuild/sycbuild/llvmir"
 // Joining differs from the reference in one respect: a function both
 // halves use is written once, where the reference links two copies (the
 // ESIMD one renamed with ".esimd") because it lowers the ESIMD half
-// separately, which sycbuild does not do (-lower-esimd is rejected).
+// separately, which sycbuild does not do (-lower-esimd refuses ESIMD code).
 func (s *Splitter) SplitESIMD(p *Part, separate bool) (parts []*Part, joined bool) {
 	var esimdEntries, syclEntries []*llvmir.Entity
 	for _, e := range p.Entries {
@@ -69,4 +69,19 @@ func (s *Splitter) SplitESIMD(p *Part, separate bool) (parts []*Part, joined boo
 	esimd.Release()
 	sycl.Release()
 	return []*Part{linked}, true
+}
+
+// ESIMDCode returns the module's ESIMD functions that have a body: the
+// kernels among them, and the others, each in module order.
+func (s *Splitter) ESIMDCode() (kernels, others []*llvmir.Entity) {
+	for _, e := range s.esimd {
+		switch {
+		case e.Func.Declaration:
+		case s.in.isKernel(e):
+			kernels = append(kernels, e)
+		default:
+			others = append(others, e)
+		}
+	}
+	return kernels, others
 }

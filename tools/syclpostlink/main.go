@@ -51,9 +51,11 @@ translation.
 --ir-output-only option is not compatible with split modes other
 than 'auto'.
 Not part of this implementation: the ESIMD lowering pipeline
-(-lower-esimd is rejected), the invoke_simd lowering and the joint
-matrix builtin transformation. Input and output are textual LLVM IR:
-module files end in .ll whether or not -S is given.`
+(-lower-esimd changes nothing in a module without ESIMD code and
+refuses one with ESIMD kernels, naming them), the invoke_simd
+lowering and the joint matrix builtin transformation. Input and
+output are textual LLVM IR: module files end in .ll whether or not
+-S is given.`
 
 // flags holds the parsed option values until they are copied into
 // postlink.Options.
@@ -82,7 +84,7 @@ func newFlags(argv0 string) *flags {
 	f.assembly = s.Bool("S", "Write output as LLVM assembly (always: sycbuild writes textual IR, module files end in .ll)")
 	s.Lookup("S").Hidden = true
 	f.splitESIMD = s.Bool("split-esimd", "Split SYCL and ESIMD entry points")
-	f.lowerESIMD = s.Bool("lower-esimd", "Lower ESIMD constructs (not supported: rejected with an error)")
+	f.lowerESIMD = s.Bool("lower-esimd", "Lower ESIMD constructs (a no-op without ESIMD code; ESIMD kernels are refused)")
 	f.o0 = s.Bool("O0", "Optimization level 0. Similar to clang -O0")
 	f.o1 = s.Bool("O1", "Optimization level 1. Similar to clang -O1")
 	f.o2 = s.Bool("O2", "Optimization level 2. Similar to clang -O2")

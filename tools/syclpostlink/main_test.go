@@ -27,6 +27,7 @@ func TestOptions(t *testing.T) {
 			return len(o.Outputs) == 2 && o.Outputs[0] == postlink.Output{File: "a.table"} &&
 				o.Outputs[1] == postlink.Output{Target: "intel_gpu_pvc", File: "b.table"}
 		}},
+		{[]string{"-lower-esimd"}, func(o postlink.Options) bool { return o.LowerESIMD && !o.SplitESIMD }},
 		{[]string{"-O0"}, func(o postlink.Options) bool { return o.OptLevel == 0 }},
 		{[]string{"-Os", "-O1"}, func(o postlink.Options) bool { return o.OptLevel == 2 }},
 		{[]string{"-O3", "-O0"}, func(o postlink.Options) bool { return o.OptLevel == 3 }},
