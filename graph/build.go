@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
 
 // Options say how Build runs a graph.
@@ -34,6 +36,11 @@ type Options struct {
 	Trace *Trace
 	// StateDir holds the build log; "" caches nothing (everything runs).
 	StateDir string
+	// LockDir, if set, is the directory Build locks for its whole run (an
+	// flock on the directory itself), so that two builds never write in it
+	// at once, with or without a StateDir; "" locks StateDir's lock file.
+	// Waiting for the lock ends when the build's context is cancelled.
+	LockDir string
 	// Self is how printed commands name the sycbuild executable (the dry
 	// run's in-process and llvm-foreach lines, -v); "" is "sycbuild".
 	Self string
@@ -82,6 +89,7 @@ type builder struct {
 	state    []state
 	res      Result
 	captures map[int]*os.File // per job slot; see capture
+	swept    map[string]bool  // directories cleared of stale temporary files
 	stopAll  func()           // stops the starting of new work
 }
 
@@ -91,14 +99,21 @@ func (g *Graph) Build(ctx context.Context, opt Options) (*Result, error) {
 	if opt.Progress == nil {
 		opt.Progress = NewProgress(io.Discard, false)
 	}
-	log, err := openLog(opt.StateDir, opt.DryRun, func() {
-		opt.Progress.Printf("sycbuild: waiting for another sycbuild that is using %s", opt.StateDir)
+	locked := opt.LockDir
+	if locked == "" {
+		locked = opt.StateDir
+	}
+	log, err := openLog(ctx, opt.StateDir, opt.LockDir, opt.DryRun, func() {
+		opt.Progress.Printf("sycbuild: waiting for another sycbuild that is using %s", locked)
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			return &Result{Actions: len(g.actions), NotRun: len(g.actions), Elapsed: time.Since(start)}, err
+		}
 		return nil, fmt.Errorf("build log: %w", err)
 	}
 	b := &builder{g: g, opt: opt, log: log, prog: opt.Progress, state: make([]state, len(g.actions)),
-		captures: map[int]*os.File{}, stopAll: func() {}}
+		captures: map[int]*os.File{}, swept: map[string]bool{}, stopAll: func() {}}
 	defer b.closeCaptures()
 	b.res.Actions = len(g.actions)
 	if opt.DryRun {
@@ -238,7 +253,8 @@ func (b *builder) do(ctx, stop context.Context, pool Pool, a *Action) {
 	} else {
 		var capture *os.File
 		if capture, err = b.capture(tok.Slot()); err == nil {
-			err = runCommand(ctx, b.opt.Dir, a.Desc, a.Argv, paths(a.Out), capture)
+			b.removeStale(paths(a.Out)...)
+			err = runCommand(ctx, b.opt.Dir, a.Desc, a.Tool, a.Argv, paths(a.Out), capture)
 			text = readTail(capture)
 		}
 		b.log.forget(paths(a.Out)...)
@@ -258,7 +274,7 @@ func (b *builder) do(ctx, stop context.Context, pool Pool, a *Action) {
 		b.fail(a, err)
 		return
 	}
-	if err := b.record(name, parts, outs, prev); err != nil {
+	if err := b.record(name, parts, outs, prev, statePaths(outs)); err != nil {
 		b.fail(a, err)
 		return
 	}
@@ -477,8 +493,17 @@ func diffParts(rec *record, kp keyParts) []string {
 
 // record logs a finished action or job and removes files that its previous
 // run wrote but this one did not (a split that now has fewer modules),
-// when they still hold what that run wrote.
-func (b *builder) record(name string, kp keyParts, outs []fileState, prev *record) error {
+// when they still hold what that run wrote. The files durable names first
+// become durable (data and directory entries synced): the log never says
+// a file is built that a power loss could take back.
+func (b *builder) record(name string, kp keyParts, outs []fileState, prev *record, durable []string) error {
+	full := make([]string, len(durable))
+	for i, p := range durable {
+		full[i] = b.path(p)
+	}
+	if err := atomicfile.Sync(full...); err != nil {
+		return err
+	}
 	rec := &record{name: name, key: kp.key, tools: kp.tools, cmd: kp.cmd, inputs: kp.inputs, outputs: outs}
 	if err := b.log.put(rec); err != nil {
 		return fmt.Errorf("build log: %w", err)
@@ -500,6 +525,30 @@ func (b *builder) record(name string, kp keyParts, outs []fileState, prev *recor
 		}
 	}
 	return nil
+}
+
+// removeStale removes, once per build and directory, the temporary files
+// that killed builds left beside the given outputs (see
+// atomicfile.RemoveStale).
+func (b *builder) removeStale(outs ...string) {
+	for _, o := range outs {
+		dir := filepath.Dir(b.path(o))
+		b.mu.Lock()
+		done := b.swept[dir]
+		b.swept[dir] = true
+		b.mu.Unlock()
+		if !done {
+			atomicfile.RemoveStale(dir)
+		}
+	}
+}
+
+func statePaths(states []fileState) []string {
+	out := make([]string, len(states))
+	for i, s := range states {
+		out[i] = s.path
+	}
+	return out
 }
 
 func paths(ns []*Node) []string {

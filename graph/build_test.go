@@ -49,6 +49,12 @@ func (tb *testBuild) read(name string) string {
 	return string(b)
 }
 
+// temps lists the temporary files of name (see atomicfile.TempName).
+func (tb *testBuild) temps(name string) []string {
+	m, _ := filepath.Glob(filepath.Join(tb.dir, filepath.Dir(name), "."+filepath.Base(name)+".tmp*"))
+	return m
+}
+
 func (tb *testBuild) exists(name string) bool {
 	_, err := os.Stat(filepath.Join(tb.dir, name))
 	return err == nil
@@ -215,12 +221,12 @@ func TestFailure(t *testing.T) {
 			t.Fatalf("-k=%v: err = %v, want ErrFailed", keepGoing, err)
 		}
 		want := "FAILED: bad (exit status 3)\n" +
-			`  $ sh -c 'while [ ! -e good.started ]; do sleep 0.01; done; echo partial > "$2"; echo "line 1" >&2; echo "oops: $1" >&2; exit 3' sh in.txt bad.out.tmp` + "\n" +
+			`  $ sh -c 'while [ ! -e good.started ]; do sleep 0.01; done; echo partial > "$2"; echo "line 1" >&2; echo "oops: $1" >&2; exit 3' sh in.txt bad.out` + "\n" +
 			"  | line 1\n  | oops: in.txt\n"
 		if !strings.Contains(tb.log.String(), want) {
 			t.Errorf("-k=%v: failure report:\n%s\nwant it to contain:\n%s", keepGoing, tb.log.String(), want)
 		}
-		if tb.exists("bad.out") || tb.exists("bad.out.tmp") {
+		if tb.exists("bad.out") || len(tb.temps("bad.out")) > 0 {
 			t.Errorf("-k=%v: a failed command left its output", keepGoing)
 		}
 		if res.Failed != 1 {
@@ -252,7 +258,7 @@ func TestMissingOutputAndInput(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	for _, want := range []string{
-		"FAILED: lazy (exit status 0)\n  $ sh -c true sh never.out.tmp\n  it did not write never.out.tmp",
+		"FAILED: lazy (exit status 0)\n  $ sh -c true sh never.out\n  it did not write never.out",
 		"FAILED: needs: input missing.txt does not exist",
 	} {
 		if !strings.Contains(tb.log.String(), want) {
@@ -265,9 +271,19 @@ func TestTempOutputs(t *testing.T) {
 	run, temps := withTempOutputs(
 		[]string{"fatbinary", "--create=o/m.fatbin", "--image3=kind=elf,file=o/m.cubin", "-o", "o/x.bc", "o/x.bc.d"},
 		[]string{"o/m.fatbin", "o/x.bc"})
-	want := []string{"fatbinary", "--create=o/m.fatbin.tmp", "--image3=kind=elf,file=o/m.cubin", "-o", "o/x.bc.tmp", "o/x.bc.d"}
-	if strings.Join(run, " ") != strings.Join(want, " ") || len(temps) != 2 {
+	want := []string{"fatbinary", "--create=" + temps["o/m.fatbin"], "--image3=kind=elf,file=o/m.cubin", "-o", temps["o/x.bc"], "o/x.bc.d"}
+	if strings.Join(run, " ") != strings.Join(want, " ") || len(temps) != 2 ||
+		!strings.HasPrefix(temps["o/m.fatbin"], "o/.m.fatbin.tmp") || !strings.HasPrefix(temps["o/x.bc"], "o/.x.bc.tmp") {
 		t.Errorf("withTempOutputs = %q, %v", run, temps)
+	}
+	// Every run gets names of its own: a writer left from a killed build
+	// never writes the file a later build renames.
+	if again, _ := withTempOutputs([]string{"cc", "-o", "o/x.bc"}, []string{"o/x.bc"}); again[2] == temps["o/x.bc"] {
+		t.Errorf("two runs share the temporary name %s", again[2])
+	}
+	// A file starting with '-' is passed as ./-…, also while it is written.
+	if run, temps := withTempOutputs([]string{"cc", "-o", "./-x.o"}, []string{"-x.o"}); run[2] != "./"+temps["-x.o"] {
+		t.Errorf("withTempOutputs(./-x.o) = %q", run)
 	}
 }
 
@@ -354,7 +370,7 @@ func TestCancel(t *testing.T) {
 	tb.sh("slow", `echo started > "$2.started"; echo partial > "$2"; sleep 30; cp "$1" "$2"`, []string{"in.txt"}, []string{"slow.out"}, "in.txt", "slow.out")
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		for !tb.exists("slow.out.tmp.started") {
+		for len(tb.temps("slow.out")) == 0 {
 			time.Sleep(5 * time.Millisecond)
 		}
 		cancel()
@@ -367,8 +383,8 @@ func TestCancel(t *testing.T) {
 	if d := time.Since(t0); d > 10*time.Second {
 		t.Errorf("cancel took %v", d)
 	}
-	if tb.exists("slow.out") || tb.exists("slow.out.tmp") || res.NotRun != 1 {
-		t.Errorf("after cancel: out %v tmp %v notRun %d", tb.exists("slow.out"), tb.exists("slow.out.tmp"), res.NotRun)
+	if tb.exists("slow.out") || len(tb.temps("slow.out")) != 1 || res.NotRun != 1 { // the one left is .started
+		t.Errorf("after cancel: out %v tmp %v notRun %d", tb.exists("slow.out"), tb.temps("slow.out"), res.NotRun)
 	}
 	if rec := mustLog(t, tb).records["slow.out"]; rec != nil {
 		t.Errorf("an interrupted action was recorded")
@@ -377,7 +393,7 @@ func TestCancel(t *testing.T) {
 
 func mustLog(t *testing.T, tb *testBuild) *buildLog {
 	t.Helper()
-	l, err := openLog(filepath.Join(tb.dir, ".state"), true, nil)
+	l, err := openLog(context.Background(), filepath.Join(tb.dir, ".state"), "", true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -468,7 +484,7 @@ func TestDOT(t *testing.T) {
 
 func TestLogTornLineAndCompaction(t *testing.T) {
 	dir := t.TempDir()
-	l, err := openLog(dir, false, nil)
+	l, err := openLog(context.Background(), dir, "", false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -481,7 +497,7 @@ func TestLogTornLineAndCompaction(t *testing.T) {
 		t.Errorf("after 150 records of one name the log has %d lines, want header + 1", n)
 	}
 	os.WriteFile(filepath.Join(dir, logName), append(data, []byte("y\tk\t\tc\t\ty\x1fh\x1f1")...), 0o644)
-	l, err = openLog(dir, true, nil)
+	l, err = openLog(context.Background(), dir, "", true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

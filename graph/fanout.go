@@ -140,6 +140,10 @@ func (f *Fanout) job(i int, item string) *job {
 		}
 		argv := []string{s.Tool.Path}
 		for _, a := range s.Args {
+			if r, ok := repl[a]; ok && strings.HasPrefix(r, "-") {
+				argv = append(argv, "./"+r) // a file, not an option (see dashSafe)
+				continue
+			}
 			argv = append(argv, substitute(a, repl))
 		}
 		j.argvs = append(j.argvs, argv)

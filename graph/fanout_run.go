@@ -199,7 +199,8 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 			outs = append(outs, st)
 		}
 	}
-	if err := b.record(name, parts, outs, prev); err != nil {
+	// The jobs' outputs were made durable when each job was recorded.
+	if err := b.record(name, parts, outs, prev, paths(a.Out)); err != nil {
 		b.fail(a, err)
 		return
 	}
@@ -255,7 +256,17 @@ func (b *builder) runJob(ctx context.Context, pool Pool, tok Token, a *Action, j
 		}
 		s0 := time.Now()
 		step := a.Fanout.Steps[k]
-		err = runCommand(ctx, b.opt.Dir, j.desc+" ("+step.Tool.Name+")", argv, j.outputs[k], capture)
+		b.removeStale(j.outputs[k]...)
+		err = runCommand(ctx, b.opt.Dir, j.desc+" ("+step.Tool.Name+")", step.Tool, argv, j.outputs[k], capture)
+		if err != nil {
+			// The earlier steps' outputs are the intermediates of a chain
+			// that failed: nothing records them, and they go.
+			for _, outs := range j.outputs[:k] {
+				for _, o := range outs {
+					os.Remove(b.path(o))
+				}
+			}
+		}
 		b.log.forget(j.outputs[k]...)
 		b.opt.Trace.add(step.Tool.Name+" "+j.item, step.Tool.Name, tok.Slot(), s0, time.Now(), nil)
 	}
@@ -281,7 +292,7 @@ func (b *builder) runJob(ctx context.Context, pool Pool, tok Token, a *Action, j
 		}
 		outs = append(outs, st)
 	}
-	if err := b.record(j.name(), j.parts, outs, j.prev); err != nil {
+	if err := b.record(j.name(), j.parts, outs, j.prev, statePaths(outs)); err != nil {
 		b.jobFailed(j.desc, err)
 		return err
 	}

@@ -116,7 +116,9 @@ func TestFanoutFailure(t *testing.T) {
 	if !errors.Is(err, ErrFailed) {
 		t.Fatalf("err = %v", err)
 	}
-	want := "FAILED: [t] rev empty.txt (sh) (exit status 1)\n  $ sh -c 'test -s \"$1\"' sh out/mod_1.up\n"
+	// An empty output is a failure of the step that wrote it, whatever
+	// its exit status.
+	want := "FAILED: [t] rev empty.txt (sh) (exit status 0)\n  $ sh -c 'tr a-z A-Z < \"$1\" > \"$2\"' sh empty.txt out/mod_1.up\n  it wrote an unusable output: out/mod_1.up is empty\n"
 	if !strings.Contains(tb.log.String(), want) {
 		t.Errorf("log:\n%s\nwant:\n%s", tb.log.String(), want)
 	}

@@ -63,6 +63,16 @@ type Tool struct {
 	// succeeded."); they are not shown when it succeeds. A failing
 	// command's output is always shown whole.
 	Chatter []string
+	// Check, if set, says why a file the tool wrote cannot be what it
+	// writes (not SPIR-V, not an ELF object, …), or returns nil. An output
+	// that fails it, or that is empty, fails the command even when it
+	// exited 0 (a compiler that ran out of disk space may): it is removed,
+	// never recorded.
+	Check func(path string) error
+	// ResponseFiles says the tool reads arguments from "@file" (LLVM's
+	// tools do): a command line too long for the system is passed that
+	// way.
+	ResponseFiles bool
 }
 
 func (t *Tool) identity() string {
@@ -174,6 +184,9 @@ func (g *Graph) Add(a *Action) error {
 			}
 		}
 	}
+	if a.Fanout == nil {
+		dashSafe(a)
+	}
 	a.id = len(g.actions)
 	for _, n := range a.In {
 		n.users = append(n.users, a)
@@ -186,6 +199,27 @@ func (g *Graph) Add(a *Action) error {
 	}
 	g.actions = append(g.actions, a)
 	return nil
+}
+
+// dashSafe writes every argument of a's command that is one of its files
+// and starts with '-' as "./-…", so that no tool takes the file for an
+// option (an input called -help.ll).
+func dashSafe(a *Action) {
+	first := 1 // after the executable
+	if a.Main != nil {
+		first = 2 // after "sycbuild" and the tool's name
+	}
+	files := map[string]bool{}
+	for _, n := range append(append([]*Node{}, a.In...), a.Out...) {
+		if strings.HasPrefix(n.Path, "-") {
+			files[n.Path] = true
+		}
+	}
+	for i := first; i < len(a.Argv) && len(files) > 0; i++ {
+		if files[a.Argv[i]] {
+			a.Argv[i] = "./" + a.Argv[i]
+		}
+	}
 }
 
 // Actions returns the actions in the order they were added.

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -85,29 +86,26 @@ type buildLog struct {
 
 // openLog loads the log in dir and opens it for appending. With readOnly
 // (a dry run) it only loads. dir "" gives an empty log that stores nothing.
-func openLog(dir string, readOnly bool, waiting func()) (*buildLog, error) {
+// Unless readOnly, it first takes the build's lock: an exclusive flock on
+// lockDir itself (created if missing) when it is not "", else on dir's
+// lock file; waiting calls waiting once, and ends when ctx is cancelled.
+func openLog(ctx context.Context, dir, lockDir string, readOnly bool, waiting func()) (*buildLog, error) {
 	l := &buildLog{dir: dir, records: map[string]*record{}, facts: map[string]fileState{}, seen: map[string]fileState{}}
+	if !readOnly {
+		lock, err := takeLock(ctx, dir, lockDir, waiting)
+		if err != nil {
+			return nil, err
+		}
+		l.lock = lock
+	}
 	if dir == "" {
 		return l, nil
 	}
 	if !readOnly {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
+			l.Close()
 			return nil, err
 		}
-		lock, err := os.OpenFile(filepath.Join(dir, lockName), os.O_CREATE|os.O_RDWR, 0o644)
-		if err != nil {
-			return nil, err
-		}
-		if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-			if waiting != nil {
-				waiting()
-			}
-			if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-				lock.Close()
-				return nil, fmt.Errorf("locking %s: %w", lock.Name(), err)
-			}
-		}
-		l.lock = lock
 	}
 	if err := l.load(); err != nil {
 		l.Close()
@@ -121,6 +119,65 @@ func openLog(dir string, readOnly bool, waiting func()) (*buildLog, error) {
 		return nil, err
 	}
 	return l, nil
+}
+
+// takeLock locks lockDir, or else dir's lock file (nothing when both are
+// ""). Locking the directory itself keeps the lock inside what the build
+// owns: a build without a state directory (no cache) is locked the same
+// way, and two builds, cached or not, never share one build directory.
+func takeLock(ctx context.Context, dir, lockDir string, waiting func()) (*os.File, error) {
+	var lock *os.File
+	var err error
+	switch {
+	case lockDir != "":
+		if err := os.MkdirAll(lockDir, 0o755); err != nil {
+			return nil, err
+		}
+		lock, err = os.Open(lockDir)
+	case dir != "":
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		lock, err = os.OpenFile(filepath.Join(dir, lockName), os.O_CREATE|os.O_RDWR, 0o644)
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
+		return lock, nil
+	}
+	if waiting != nil {
+		waiting()
+	}
+	// flock cannot be interrupted from Go: it waits in a goroutine of its
+	// own, and an interrupt does not wait for it (the lock it may still
+	// get is released at once).
+	got := make(chan error, 1)
+	go func() {
+		for {
+			err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX)
+			if err != syscall.EINTR {
+				got <- err
+				return
+			}
+		}
+	}()
+	select {
+	case err := <-got:
+		if err != nil {
+			lock.Close()
+			return nil, fmt.Errorf("locking %s: %w", lock.Name(), err)
+		}
+		return lock, nil
+	case <-ctx.Done():
+		go func() {
+			<-got
+			lock.Close()
+		}()
+		return nil, context.Cause(ctx)
+	}
 }
 
 func (l *buildLog) load() error {

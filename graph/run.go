@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
@@ -24,11 +24,14 @@ import (
 // what it printed.
 type CommandError struct {
 	Desc   string
-	Argv   []string // exactly as run (temporary output names included)
+	Argv   []string // as printed: outputs under their own names
 	Status string   // "exit status 245", "signal: killed", "cannot run: …"
 	Output []byte   // the last lines of its standard output and error
 	// Missing lists declared outputs the command did not write.
 	Missing []string
+	// Invalid says which outputs cannot be what the command writes (empty,
+	// or failing the tool's format check), and why.
+	Invalid []string
 }
 
 // tailLines is how much of a failing command's output is shown.
@@ -39,6 +42,9 @@ func (e *CommandError) Error() string {
 	fmt.Fprintf(&b, "FAILED: %s (%s)\n  $ %s", e.Desc, e.Status, ShellQuote(e.Argv))
 	if len(e.Missing) > 0 {
 		fmt.Fprintf(&b, "\n  it did not write %s", strings.Join(e.Missing, ", "))
+	}
+	for _, why := range e.Invalid {
+		fmt.Fprintf(&b, "\n  it wrote an unusable output: %s", why)
 	}
 	out := bytes.TrimRight(e.Output, "\n")
 	if len(out) > 0 {
@@ -144,36 +150,76 @@ func readTail(f *os.File) []byte {
 	return cutToLine(buf[:n], start > 0)
 }
 
-// tempName is where an output is written while its command runs; it is
-// renamed into place when the command succeeds. The name is fixed, so that
-// nothing random ever appears in the build directory.
-func tempName(out string) string { return out + ".tmp" }
-
-// withTempOutputs returns argv with each output replaced by its temporary
-// name where it is a whole argument or follows an '='.
+// withTempOutputs returns argv with each output replaced by a temporary
+// name where it is a whole argument (also written "./-…", see dashSafe) or
+// follows an '='. Temporary names are unique to this process and call
+// (atomicfile.TempName): a writer left over from a killed build can never
+// write a file this build takes for its own.
 func withTempOutputs(argv, outs []string) (run []string, temps map[string]string) {
 	run = append([]string(nil), argv...)
 	temps = map[string]string{}
+	temp := func(o string) string {
+		if t, ok := temps[o]; ok {
+			return t
+		}
+		temps[o] = atomicfile.TempName(o)
+		return temps[o]
+	}
 	for i := 1; i < len(run); i++ {
 		for _, o := range outs {
 			switch {
 			case run[i] == o:
-				run[i] = tempName(o)
-				temps[o] = tempName(o)
+				run[i] = temp(o)
+			case run[i] == "./"+o && strings.HasPrefix(o, "-"):
+				run[i] = "./" + temp(o)
 			case strings.HasSuffix(run[i], "="+o):
-				run[i] = strings.TrimSuffix(run[i], o) + tempName(o)
-				temps[o] = tempName(o)
+				run[i] = strings.TrimSuffix(run[i], o) + temp(o)
 			}
 		}
 	}
 	return run, temps
 }
 
-// runCommand runs an external command in dir and moves its outputs into
-// place (their directories must exist). The command runs in its own
-// process group; cancelling ctx kills the group, and temporary outputs are
-// removed on any failure.
-func runCommand(ctx context.Context, dir, desc string, argv, outs []string, output *os.File) error {
+// maxArgBytes is the longest command line passed directly; a longer one
+// goes through a response file where the tool reads one. Linux allows
+// about 2 MB of arguments and environment together.
+const maxArgBytes = 128 << 10
+
+func argBytes(argv []string) int {
+	n := 0
+	for _, a := range argv {
+		n += len(a) + 1
+	}
+	return n
+}
+
+// writeResponseFile writes args to a new response file beside the file
+// near, in the GNU syntax LLVM's tools read (each character that would
+// split or quote escaped with a backslash), and returns its name.
+func writeResponseFile(near string, args []string) (string, error) {
+	name := atomicfile.TempName(near + ".rsp")
+	var b strings.Builder
+	for _, a := range args {
+		for _, c := range []byte(a) {
+			switch c {
+			case ' ', '\t', '\n', '\r', '\\', '\'', '"':
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+		}
+		b.WriteByte('\n')
+	}
+	return name, os.WriteFile(name, []byte(b.String()), 0o644)
+}
+
+// runCommand runs an external command of tool in dir and moves its outputs
+// into place (their directories must exist). The command runs in its own
+// process group and is killed if sycbuild dies (a parent-death signal);
+// cancelling ctx kills the group. Every output must be non-empty and pass
+// the tool's Check. On any failure no output of the command is left: its
+// temporary files are removed, and so are outputs it wrote under their own
+// names.
+func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []string, output *os.File) error {
 	run, temps := withTempOutputs(argv, outs)
 	at := func(p string) string {
 		if dir != "" && !filepath.IsAbs(p) {
@@ -186,12 +232,28 @@ func runCommand(ctx context.Context, dir, desc string, argv, outs []string, outp
 			os.Remove(at(t))
 		}
 	}
-	removeTemps() // leftovers of an earlier, killed build
+	removeOutputs := func() {
+		removeTemps()
+		for _, o := range outs {
+			if _, ok := temps[o]; !ok {
+				os.Remove(at(o))
+			}
+		}
+	}
 	prog := run[0]
 	if p, ok := lookPath(prog); ok {
 		prog = p // exec.Command would search PATH again
 	}
-	cmd := exec.CommandContext(ctx, prog, run[1:]...)
+	args := run[1:]
+	if tool != nil && tool.ResponseFiles && argBytes(run) > maxArgBytes && len(outs) > 0 {
+		rsp, err := writeResponseFile(at(outs[0]), args)
+		defer os.Remove(rsp)
+		if err != nil {
+			return err
+		}
+		args = []string{"@" + rsp}
+	}
+	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Args[0] = run[0]
 	cmd.Dir = dir
 	if null := devNull(); null != nil {
@@ -200,7 +262,12 @@ func runCommand(ctx context.Context, dir, desc string, argv, outs []string, outp
 	cmd.Stdout = output
 	cmd.Stderr = output
 	pidfd := -1
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, PidFD: &pidfd}
+	// Pdeathsig: a sycbuild killed with SIGKILL takes its tools with it,
+	// so none goes on writing in a build directory whose lock has passed
+	// to the next build. (It is sent when the thread that started the
+	// child ends; Go ends threads only when a goroutine locked to one
+	// exits, which sycbuild's do not.)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, PidFD: &pidfd, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Start()
@@ -211,7 +278,7 @@ func runCommand(ctx context.Context, dir, desc string, argv, outs []string, outp
 		err = cmd.Wait()
 	}
 	if err != nil {
-		removeTemps()
+		removeOutputs()
 		status := err.Error()
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
@@ -220,27 +287,37 @@ func runCommand(ctx context.Context, dir, desc string, argv, outs []string, outp
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
-		return &CommandError{Desc: desc, Argv: run, Status: status, Output: readTail(output)}
+		return &CommandError{Desc: desc, Argv: argv, Status: status, Output: readTail(output)}
 	}
-	var missing []string
+	var missing, invalid []string
 	for _, o := range outs {
-		t, ok := temps[o]
-		if !ok { // written under its own name
-			if _, err := os.Stat(at(o)); err != nil {
-				missing = append(missing, o)
-			}
-			continue
+		written := at(o)
+		if t, ok := temps[o]; ok {
+			written = at(t)
 		}
-		if err := os.Rename(at(t), at(o)); errors.Is(err, fs.ErrNotExist) {
-			missing = append(missing, t)
-		} else if err != nil {
-			removeTemps()
+		fi, err := os.Stat(written)
+		switch {
+		case err != nil:
+			missing = append(missing, o)
+		case !fi.Mode().IsRegular():
+			invalid = append(invalid, o+" is not a regular file")
+		case fi.Size() == 0:
+			invalid = append(invalid, o+" is empty")
+		case tool != nil && tool.Check != nil:
+			if err := tool.Check(written); err != nil {
+				invalid = append(invalid, o+": "+err.Error())
+			}
+		}
+	}
+	if len(missing) > 0 || len(invalid) > 0 {
+		removeOutputs()
+		return &CommandError{Desc: desc, Argv: argv, Status: "exit status 0", Output: readTail(output), Missing: missing, Invalid: invalid}
+	}
+	for o, t := range temps {
+		if err := os.Rename(at(t), at(o)); err != nil {
+			removeOutputs()
 			return err
 		}
-	}
-	if len(missing) > 0 {
-		removeTemps()
-		return &CommandError{Desc: desc, Argv: run, Status: "exit status 0", Output: readTail(output), Missing: missing}
 	}
 	return nil
 }

@@ -153,20 +153,23 @@ func TestFailingTool(t *testing.T) {
 		"[2/5] [spir64_gen] file-table-tform --extract=Code\n"+
 		"[3/6] [spir64_gen] ocloc out/spir64_gen/module_0.ll\n"+
 		"FAILED: [spir64_gen] ocloc out/spir64_gen/module_0.ll (ocloc) (exit status 3)\n"+
-		"  $ ./fake/ocloc compile -file out/spir64_gen/module_0.spv -spirv_input -device pvc -output out/spir64_gen/module_0.bin.tmp -output_no_suffix\n"+
+		"  $ ./fake/ocloc compile -file out/spir64_gen/module_0.spv -spirv_input -device pvc -output out/spir64_gen/module_0.bin -output_no_suffix\n"+
 		"  | compiling out/spir64_gen/module_0.spv\n"+
 		"  | error: no GPU compiler for pvc\n"+
 		"[4/6] [spir64_gen] ocloc\n"+
 		"sycbuild: build failed: 1 of 5 actions failed\n")
-	if p.exists("out/spir64_gen/module_0.bin") || p.exists("out/spir64_gen/module_0.bin.tmp") || p.exists("out/device_images.o") {
+	if p.exists("out/spir64_gen/module_0.bin") || p.exists("out/device_images.o") {
 		t.Error("the failed build left outputs")
+	}
+	if m, _ := filepath.Glob(filepath.Join(p.dir, "out/spir64_gen/.*tmp*")); len(m) > 0 || p.exists("out/spir64_gen/module_0.spv") {
+		t.Errorf("the failed build left temporary files %v or the failed module's intermediates", m)
 	}
 
 	// The real ocloc, with a device it does not know.
 	p.write("targets.yaml", "inputs: [vector_ops.ll]\nsplit: per_source\ntargets:\n  - kind: spir64_gen\n    devices: [nosuch]\n")
 	_, stderr, code := p.run()
 	want := "FAILED: [spir64_gen] ocloc out/spir64_gen/module_0.ll (ocloc) (exit status 223)\n" +
-		"  $ ocloc compile -file out/spir64_gen/module_0.spv -spirv_input -device nosuch -output out/spir64_gen/module_0.bin.tmp -output_no_suffix\n" +
+		"  $ ocloc compile -file out/spir64_gen/module_0.spv -spirv_input -device nosuch -output out/spir64_gen/module_0.bin -output_no_suffix\n" +
 		"  | Error: Cannot get HW Info for device nosuch.\n"
 	if code != 1 || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant it to contain:\n%s", code, stderr, want)
@@ -189,9 +192,10 @@ targets:
     options:
       ptxas: -O3
 `, "nvptx.ll")
-	// ptxas: copies the PTX; fatbinary: concatenates what --image3 names.
-	p.write("fake/ptxas", "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ptxas: stand-in'; exit 0; }\necho \"$@\" >> ptxas.log\ncp \"$2\" \"$4\"\n")
-	p.write("fake/fatbinary", "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'fatbinary: stand-in'; exit 0; }\necho \"$@\" >> fatbinary.log\nout=${2#--create=}\n: > \"$out\"\nfor a in \"$3\" \"$4\"; do cat \"${a##*file=}\" >> \"$out\"; done\n")
+	// ptxas: an ELF header, then the PTX; fatbinary: the fat binary magic,
+	// then what --image3 names.
+	p.write("fake/ptxas", "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ptxas: stand-in'; exit 0; }\necho \"$@\" >> ptxas.log\nprintf '\\177ELF' > \"$4\"\ncat \"$2\" >> \"$4\"\n")
+	p.write("fake/fatbinary", "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'fatbinary: stand-in'; exit 0; }\necho \"$@\" >> fatbinary.log\nout=${2#--create=}\nprintf '\\120\\355\\125\\272' > \"$out\"\nfor a in \"$3\" \"$4\"; do cat \"${a##*file=}\" >> \"$out\"; done\n")
 	stderr, s := p.build("-v")
 	if s.ran != 5 || s.jobsRan != 2 {
 		t.Errorf("%+v\n%s", s, stderr)

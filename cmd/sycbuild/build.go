@@ -266,6 +266,7 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 		Verbose:   f.verbose,
 		Progress:  graph.NewProgress(stdio.Err, tty),
 		StateDir:  stateDir,
+		LockDir:   cfg.BuildDir,
 		Self:      self,
 	}
 	if f.dryRun {

@@ -2,9 +2,12 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -58,5 +61,47 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 	}
 	if strings.Join(got, ",") != strings.Join(names, ",") {
 		t.Errorf("directory holds %v, want %v", got, names)
+	}
+}
+
+func TestTempNamesAreUnique(t *testing.T) {
+	a, b := TempName("d/out.o"), TempName("d/out.o")
+	if a == b || !strings.HasPrefix(a, "d/.out.o.tmp") {
+		t.Errorf("TempName gave %q and %q", a, b)
+	}
+	if pid, ok := tempOwner(filepath.Base(a)); !ok || pid != os.Getpid() {
+		t.Errorf("tempOwner(%q) = %d, %v", a, pid, ok)
+	}
+}
+
+// TestRemoveStale: temporary files of processes that no longer run are
+// removed; this process's, a running one's and other files are kept.
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip("cannot run true:", err)
+	}
+	dead := cmd.Process.Pid
+	keep := []string{filepath.Base(TempName("mine")), ".a.tmp1-1", "b.tmp", ".c.tmpx-1", "plain"}
+	for _, n := range append(keep, fmt.Sprintf(".d.o.tmp%d-3", dead)) {
+		os.WriteFile(filepath.Join(dir, n), nil, 0o644)
+	}
+	if n := RemoveStale(dir); n != 1 {
+		t.Errorf("RemoveStale removed %d files, want 1", n)
+	}
+	slices.Sort(keep)
+	assertOnly(t, dir, keep...)
+}
+
+func TestSync(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "f")
+	os.WriteFile(name, []byte("x"), 0o644)
+	if err := Sync(name); err != nil {
+		t.Fatal(err)
+	}
+	if err := Sync(filepath.Join(dir, "missing")); !errors.Is(err, syscall.ENOENT) {
+		t.Errorf("Sync of a missing file: %v", err)
 	}
 }
