@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -193,6 +194,40 @@ func TestBatchIsGlobal(t *testing.T) {
 	}
 }
 
+// TestOutputFormat checks which form each output gets: bitcode, as the
+// DPC++ tool writes, unless -o names an object file (*.o, *.obj) or
+// --output-format says otherwise.
+func TestOutputFormat(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		elf  bool
+	}{
+		{[]string{"-o", "w.bc"}, false},
+		{[]string{"-o", "w"}, false},
+		{[]string{"-o", "w.o"}, true},
+		{[]string{"-o", "w.obj"}, true},
+		{[]string{"-o", "w.bc", "--output-format=elf"}, true},
+		{[]string{"--output-format=bitcode", "-o", "w.o"}, false},
+		{[]string{"-o", "-"}, false},
+		{[]string{"-o", "-", "--output-format", "elf"}, true},
+	} {
+		dir := t.TempDir()
+		writeFiles(t, dir, files)
+		rc, stdout, stderr := run(t, dir, append([]string{"-kind=sycl", "-host=x86_64-unknown-linux-gnu", "t1.tgt"}, c.args...)...)
+		out := []byte(stdout)
+		if name := c.args[slices.Index(c.args, "-o")+1]; name != "-" {
+			out, _ = os.ReadFile(filepath.Join(dir, name))
+		}
+		magic := []byte("BC\xc0\xde")
+		if c.elf {
+			magic = []byte(elf.ELFMAG)
+		}
+		if rc != 0 || !bytes.HasPrefix(out, magic) {
+			t.Errorf("%q: exit %d (%s), output starts % x, want % x", c.args, rc, stderr, out[:min(len(out), 4)], magic)
+		}
+	}
+}
+
 func TestVerbose(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, files)
@@ -276,9 +311,9 @@ func TestHelp(t *testing.T) {
 }
 
 // FuzzBatchInputs runs a fuzzed -batch table naming a fuzzed .prop file and
-// a fuzzed .sym file through the tool's reading and the object writer: any
-// input gives an error or an object, never a panic; an object holds one
-// image section per row.
+// a fuzzed .sym file through the tool's reading and both writers: any input
+// gives an error or an object and its bitcode, never a panic; an object
+// holds one image section per row.
 func FuzzBatchInputs(f *testing.F) {
 	dir := f.TempDir()
 	f.Chdir(dir)
@@ -305,6 +340,10 @@ func FuzzBatchInputs(f *testing.F) {
 		var obj bytes.Buffer
 		if err := wrapper.Write(&obj, images, wrapper.Options{Host: "x86_64-unknown-linux-gnu"}); err != nil {
 			return
+		}
+		var bc bytes.Buffer
+		if err := wrapper.Write(&bc, images, wrapper.Options{Host: "x86_64-unknown-linux-gnu", Output: wrapper.Bitcode}); err != nil || !bytes.HasPrefix(bc.Bytes(), []byte("BC\xc0\xde")) {
+			t.Fatalf("the ELF object was written, the bitcode not: %v", err)
 		}
 		ef, err := elf.NewFile(bytes.NewReader(obj.Bytes()))
 		if err != nil {
