@@ -181,9 +181,10 @@ func withTempOutputs(argv, outs []string) (run []string, temps map[string]string
 }
 
 // maxArgBytes is the longest command line passed directly; a longer one
-// goes through a response file where the tool reads one. Linux allows
-// about 2 MB of arguments and environment together.
-const maxArgBytes = 128 << 10
+// goes through a response file where the tool reads one. Linux allows a
+// quarter of the stack limit (at least 128 KiB, 2 MiB by default) for the
+// arguments and the environment together.
+const maxArgBytes = 64 << 10
 
 func argBytes(argv []string) int {
 	n := 0

@@ -192,10 +192,11 @@ targets:
     options:
       ptxas: -O3
 `, "nvptx.ll")
-	// ptxas: an ELF header, then the PTX; fatbinary: the fat binary magic,
-	// then what --image3 names.
-	p.write("fake/ptxas", "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ptxas: stand-in'; exit 0; }\necho \"$@\" >> ptxas.log\nprintf '\\177ELF' > \"$4\"\ncat \"$2\" >> \"$4\"\n")
-	p.write("fake/fatbinary", "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'fatbinary: stand-in'; exit 0; }\necho \"$@\" >> fatbinary.log\nout=${2#--create=}\nprintf '\\120\\355\\125\\272' > \"$out\"\nfor a in \"$3\" \"$4\"; do cat \"${a##*file=}\" >> \"$out\"; done\n")
+	// ptxas: an ELF header (no section headers), then the PTX; fatbinary:
+	// a fat binary header (nothing after it, it says), then what --image3
+	// names.
+	p.write("fake/ptxas", "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'ptxas: stand-in'; exit 0; }\necho \"$@\" >> ptxas.log\nprintf '\\177ELF\\002\\001' > \"$4\"\nhead -c 58 /dev/zero >> \"$4\"\ncat \"$2\" >> \"$4\"\n")
+	p.write("fake/fatbinary", "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'fatbinary: stand-in'; exit 0; }\necho \"$@\" >> fatbinary.log\nout=${2#--create=}\nprintf '\\120\\355\\125\\272\\001\\000\\020\\000\\000\\000\\000\\000\\000\\000\\000\\000' > \"$out\"\nfor a in \"$3\" \"$4\"; do cat \"${a##*file=}\" >> \"$out\"; done\n")
 	stderr, s := p.build("-v")
 	if s.ran != 5 || s.jobsRan != 2 {
 		t.Errorf("%+v\n%s", s, stderr)

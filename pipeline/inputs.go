@@ -22,19 +22,27 @@ type inputSet struct {
 	needs  bool   // several inputs or bitcode: llvm-link or llvm-dis must run
 }
 
-// inputs inspects every input (no LLVM runs): inputs without device code
-// are left out with a note (a translation unit with no kernel and no
-// SYCL_EXTERNAL function, as many CPU-only files of an application are),
-// and inputs needing different LLVM generations are an error.
+// inputs inspects every input (no LLVM runs; an input unchanged since the
+// last build is not read again, see VersionCache.ScanIR): an input that is
+// not IR is an error at its own line and column; valid IR without device
+// code is left out with a note (a translation unit with no kernel and no
+// SYCL_EXTERNAL function, as many CPU-only files of an application are);
+// inputs needing different LLVM generations are an error.
 func (p *planner) inputs() (*inputSet, error) {
 	set := &inputSet{}
 	var errs errorList
 	for i, path := range p.cfg.Inputs {
 		where := p.cfg.Position(fmt.Sprintf("inputs[%d]", i))
-		info, err := tools.ScanIR(path)
+		info, err := p.opt.Versions.ScanIR(path)
 		if err != nil {
 			var pe *fs.PathError
-			if errors.As(err, &pe) {
+			var se *tools.ScanError
+			switch {
+			case errors.As(err, &se):
+				// The input's own position; the config's says which input.
+				errs = append(errs, fmt.Sprintf("%s (%s: inputs[%d])", se, where, i))
+				continue
+			case errors.As(err, &pe):
 				err = fmt.Errorf("cannot read %s: %v", path, pe.Err)
 			}
 			errs = append(errs, fmt.Sprintf("%s: inputs[%d]: %v", where, i, err))

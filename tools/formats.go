@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 )
 
 // The cheap format checks of what the external tools write. A tool that
@@ -27,14 +29,14 @@ func OutputCheck(role string) func(path string) error {
 		return checkSPIRV
 	case "ocloc":
 		// One device: an ELF (zebin) object; several: ocloc's fat binary,
-		// an ar archive.
-		return checkPrefix("an ELF object or an ocloc fat binary", []byte("\x7fELF"), []byte("!<arch>\n"))
+		// an ar archive of them.
+		return checkOcloc
 	case "llc":
 		return checkPTX
 	case "ptxas":
-		return checkPrefix("an ELF object (cubin)", []byte("\x7fELF"))
+		return checkELF
 	case "fatbinary":
-		return checkPrefix("a CUDA fat binary", []byte{0x50, 0xed, 0x55, 0xba}) // 0xBA55ED50, little-endian
+		return checkFatbin
 	}
 	return nil
 }
@@ -124,4 +126,88 @@ func ResponseFiles(role string) bool {
 		return true
 	}
 	return false
+}
+
+// checkELF accepts a 64-bit little-endian ELF file long enough to hold the
+// section header table its header places (last, as linkers and compilers
+// write it): a file cut short by a full disk fails.
+func checkELF(path string) error {
+	b, err := head(path, 64)
+	if err != nil {
+		return err
+	}
+	if !bytes.HasPrefix(b, []byte("\x7fELF")) {
+		return fmt.Errorf("not an ELF object (%s)", describe(b))
+	}
+	if len(b) < 64 || b[4] != 2 || b[5] != 1 {
+		return fmt.Errorf("not a 64-bit little-endian ELF object")
+	}
+	return checkSize(path, binary.LittleEndian.Uint64(b[0x28:])+uint64(binary.LittleEndian.Uint16(b[0x3c:]))*uint64(binary.LittleEndian.Uint16(b[0x3a:])))
+}
+
+// checkSize fails when the file at path is shorter than want bytes.
+func checkSize(path string, want uint64) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if uint64(fi.Size()) < want {
+		return fmt.Errorf("truncated: %d bytes, its header describes %d", fi.Size(), want)
+	}
+	return nil
+}
+
+// checkOcloc accepts an ELF object, or an ar archive whose members are
+// all there.
+func checkOcloc(path string) error {
+	b, err := head(path, 8)
+	if err != nil {
+		return err
+	}
+	if !bytes.HasPrefix(b, []byte("!<arch>\n")) {
+		if bytes.HasPrefix(b, []byte("\x7fELF")) {
+			return checkELF(path)
+		}
+		return fmt.Errorf("not an ELF object or an ocloc fat binary (%s)", describe(b))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	// Members: a 60-byte header whose bytes 48..58 are the size in
+	// decimal, then the data, padded to an even offset.
+	var hdr [60]byte
+	for off := int64(8); off < fi.Size(); {
+		if _, err := f.ReadAt(hdr[:], off); err != nil {
+			return fmt.Errorf("truncated archive member header at byte %d", off)
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(string(hdr[48:58])), 10, 64)
+		if err != nil || n < 0 || string(hdr[58:60]) != "`\n" {
+			return fmt.Errorf("bad archive member header at byte %d", off)
+		}
+		off += 60 + n + n%2
+		if off > fi.Size()+1 {
+			return fmt.Errorf("truncated: an archive member runs past the end (%d bytes)", fi.Size())
+		}
+	}
+	return nil
+}
+
+// checkFatbin accepts a CUDA fat binary as long as its header says:
+// magic 0xBA55ED50, version (2 bytes), header size (2), then the size of
+// what follows the header (8).
+func checkFatbin(path string) error {
+	b, err := head(path, 16)
+	if err != nil {
+		return err
+	}
+	if len(b) < 16 || binary.LittleEndian.Uint32(b) != 0xba55ed50 {
+		return fmt.Errorf("not a CUDA fat binary (%s)", describe(b))
+	}
+	return checkSize(path, uint64(binary.LittleEndian.Uint16(b[6:]))+binary.LittleEndian.Uint64(b[8:]))
 }

@@ -68,7 +68,9 @@ func ScanIR(path string) (*IRInfo, error) {
 		}
 		return info, nil
 	}
-	scanText(data, info)
+	if err := scanText(path, data, info); err != nil {
+		return nil, err
+	}
 	return info, nil
 }
 
@@ -86,7 +88,75 @@ func producerMajor(p string) int {
 	return v
 }
 
-func scanText(data []byte, info *IRInfo) {
+// ScanError is an input that is not textual LLVM IR, at a position.
+type ScanError struct {
+	Path      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *ScanError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: not LLVM IR: %s", e.Path, e.Line, e.Col, e.Msg)
+}
+
+// byteClass sorts bytes for scanText's loop.
+var byteClass = func() (c [256]uint8) {
+	for b := range 256 {
+		switch {
+		case b == '"':
+			c[b] = clQuote
+		case b == ';':
+			c[b] = clComment
+		case b == '(' || b == '[' || b == '{' || b == '<':
+			c[b] = clOpen
+		case b == ')' || b == ']' || b == '}' || b == '>':
+			c[b] = clClose
+		case b == '*':
+			c[b] = clStar
+		case b == '\t' || b == '\r':
+		case b < ' ' || b >= 0x7f:
+			c[b] = clBad // IR is ASCII outside strings and comments
+		}
+	}
+	return c
+}()
+
+const (
+	clPlain = iota
+	clQuote
+	clComment
+	clOpen
+	clClose
+	clStar
+	clBad
+)
+
+// topLevel are the ways a line can start an entity of a module (LLVM's
+// LLParser::parseTopLevelEntities), besides ';' comments and '}' ending a
+// function body.
+var topLevel = [][]byte{
+	[]byte("define"), []byte("declare"), []byte("attributes"), []byte("source_filename"),
+	[]byte("target"), []byte("module"), []byte("uselistorder"), []byte("deplibs"),
+	[]byte("@"), []byte("%"), []byte("$"), []byte("!"), []byte("^"),
+}
+
+// llvm19Hints are literals one of which every match of llvm19Only holds:
+// the regular expression runs only on lines holding one. Each starts with
+// a byte that is rare in IR's bulk (not ' ' or 'i'), which keeps
+// bytes.Contains at memchr speed.
+var llvm19Hints = [][]byte{[]byte("memory("), []byte("range(i"), []byte("nneg"), []byte("disjoint"),
+	[]byte("nuw"), []byte("nusw"), []byte("#dbg_"), []byte("captures("), []byte("nitializes("),
+	[]byte("samesign"), []byte("splat (")}
+
+// scanText inspects textual IR in one pass over its bytes, at the speed of
+// a memory scan: strings are skipped with IndexByte, regular expressions
+// run only on the few lines a cheap test selects (a define line's head,
+// an nvvm.annotations entry, a line holding an LLVM 19 keyword). It also
+// checks that the text looks like IR at all: ASCII outside strings and
+// comments, and each entity at bracket depth 0 starting like one; what
+// does not is a *ScanError at its line and column.
+func scanText(path string, data []byte, info *IRInfo) error {
+	depth := 0 // open brackets: inside a function body or a wrapped entity
 	line := 0
 	for len(data) > 0 {
 		var l []byte
@@ -96,22 +166,79 @@ func scanText(data []byte, info *IRInfo) {
 			l, data = data, nil
 		}
 		line++
-		code := stripCommentsAndStrings(l)
-		if info.LLVM == 0 {
-			if i := bytes.IndexByte(code, '*'); i >= 0 {
-				// Outside comments and strings, '*' only occurs in typed
-				// pointer types (i8*, %T addrspace(4)*).
-				info.LLVM, info.Why = 15, fmt.Sprintf("typed pointers at line %d", line)
+		errAt := func(i int, format string, args ...any) error {
+			return &ScanError{Path: path, Line: line, Col: i + 1, Msg: fmt.Sprintf(format, args...)}
+		}
+		if depth == 0 {
+			t := bytes.TrimLeft(l, " \t\r")
+			if len(t) > 0 && byteClass[t[0]] == clBad {
+				return errAt(len(l)-len(t), "unexpected byte 0x%02x", t[0])
+			}
+			if len(t) > 0 && t[0] != ';' && t[0] != '}' && !hasAnyPrefix(t, topLevel) {
+				word := t
+				if len(word) > 20 {
+					word = word[:20]
+				}
+				return errAt(len(l)-len(t), "expected a top-level entity (define, declare, @global, !metadata, …), found %q", word)
 			}
 		}
-		if info.LLVM != 15 && info.LLVM != 19 {
+		star, quoted := -1, false
+	scan:
+		for i := 0; i < len(l); i++ {
+			// Most bytes are plain: skip them in a loop of their own.
+			for i < len(l) && byteClass[l[i]] == clPlain {
+				i++
+			}
+			if i == len(l) {
+				break
+			}
+			switch byteClass[l[i]] {
+			case clQuote:
+				j := bytes.IndexByte(l[i+1:], '"')
+				if j < 0 {
+					return errAt(i, "unterminated string")
+				}
+				i += 1 + j
+				quoted = true
+			case clComment:
+				break scan
+			case clOpen:
+				depth++
+			case clClose:
+				if depth > 0 {
+					depth--
+				}
+			case clStar:
+				if star < 0 {
+					star = i
+				}
+			case clBad:
+				return errAt(i, "unexpected byte 0x%02x", l[i])
+			}
+		}
+		if info.LLVM == 0 && star >= 0 {
+			// Outside comments and strings, '*' only occurs in typed
+			// pointer types (i8*, %T addrspace(4)*).
+			info.LLVM, info.Why = 15, fmt.Sprintf("typed pointers at line %d", line)
+		}
+		if info.LLVM != 15 && info.LLVM != 19 && hasAny(l, llvm19Hints) {
+			code := l
+			if quoted || bytes.IndexByte(l, ';') >= 0 {
+				code = stripCommentsAndStrings(l)
+			}
 			if loc := llvm19Only.FindIndex(code); loc != nil {
 				info.LLVM, info.Why = 19, fmt.Sprintf("%q at line %d", code[loc[0]:loc[1]], line)
 			}
 		}
 		switch {
 		case bytes.HasPrefix(l, []byte("define")):
-			m := defineRE.FindSubmatch(l)
+			h := l
+			if i := bytes.IndexByte(h, '('); i >= 0 {
+				// The head up to the parameters, and a little more for a
+				// quoted name holding '('.
+				h = h[:min(len(h), i+256)]
+			}
+			m := defineRE.FindSubmatch(h)
 			if m == nil {
 				continue
 			}
@@ -125,10 +252,29 @@ func scanText(data []byte, info *IRInfo) {
 			if m := tripleRE.FindSubmatch(l); m != nil {
 				info.Triple = string(m[1])
 			}
-		case bytes.HasPrefix(l, []byte("!")) && nvvmKerRE.Match(l):
+		case bytes.HasPrefix(l, []byte("!")) && bytes.Contains(l, []byte(`!"kernel"`)) && nvvmKerRE.Match(l):
 			info.Kernels = true
 		}
 	}
+	return nil
+}
+
+func hasAnyPrefix(b []byte, prefixes [][]byte) bool {
+	for _, p := range prefixes {
+		if bytes.HasPrefix(b, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasAny(b []byte, subs [][]byte) bool {
+	for _, s := range subs {
+		if bytes.Contains(b, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasLocalLinkage reports linkages no other module can call into:

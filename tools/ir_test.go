@@ -1,9 +1,11 @@
 package tools
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sycbuild/sycbuild/internal/testenv"
@@ -35,9 +37,54 @@ func TestScanText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		info := &IRInfo{}
-		scanText([]byte(tt.src), info)
+		if err := scanText("t.ll", []byte(tt.src), info); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+		}
 		if info.LLVM != tt.llvm || info.Why != tt.why || info.Kernels != tt.kernels || info.ExternalDefs != tt.externalDefs || info.Triple != tt.triple {
 			t.Errorf("%s: got LLVM %d (%s) kernels %v externals %v triple %q", tt.name, info.LLVM, info.Why, info.Kernels, info.ExternalDefs, info.Triple)
+		}
+	}
+}
+
+// TestScanNotIR: what is not textual IR is an error at its position, not
+// an input without device code.
+func TestScanNotIR(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"\x00\x01binary", "t.ll:1:1: not LLVM IR: unexpected byte 0x00"},
+		{"; fine\ndefine void @f() {\n  ret void\n}\n\x7fELF\x02", "t.ll:5:1: not LLVM IR: unexpected byte 0x7f"},
+		{"define void @f() {\n  %x = add i32 1, \xc3\xa9\n}\n", "t.ll:2:19: not LLVM IR: unexpected byte 0xc3"},
+		{"hello world\n", `t.ll:1:1: not LLVM IR: expected a top-level entity (define, declare, @global, !metadata, …), found "hello world"`},
+		{"@s = constant [2 x i8] c\"ab\n", "t.ll:1:25: not LLVM IR: unterminated string"},
+	}
+	for _, tt := range tests {
+		err := scanText("t.ll", []byte(tt.src), &IRInfo{})
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("scanText(%q) = %v, want %s…", tt.src, err, tt.want)
+		}
+	}
+	// Strings, comments and wrapped entities may hold anything.
+	ok := "; \x01 é\n@s = constant [2 x i8] c\"\xff*\"\n@a = global [2 x i32] [\n  i32 1,\n  i32 2\n]\n!0 = !{!\"é\"}\n"
+	if err := scanText("t.ll", []byte(ok), &IRInfo{}); err != nil {
+		t.Errorf("valid IR: %v", err)
+	}
+}
+
+// BenchmarkScanLongLine: a 100 MB one-line constant (the pre-scan must run
+// at the speed of a memory scan).
+func BenchmarkScanLongLine(b *testing.B) {
+	var src bytes.Buffer
+	src.WriteString("@c = constant [10000000 x i32] [")
+	for i := 0; i < 10_000_000; i++ {
+		if i > 0 {
+			src.WriteString(", ")
+		}
+		src.WriteString("i32 7")
+	}
+	src.WriteString("]\n@s = constant [3 x i8] c\"a*b\"\n")
+	b.SetBytes(int64(src.Len()))
+	for b.Loop() {
+		if err := scanText("t.ll", src.Bytes(), &IRInfo{}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
