@@ -84,6 +84,8 @@ func (p *parser) parseTypedValue() *Const {
 func (p *parser) parseValue(t *Type) *Const {
 	start := p.tok.start
 	c := &Const{Type: t}
+	d := p.depth
+	p.enter("constant")
 	if t != nil && t.Kind == MetadataType {
 		// Metadata as a value: "metadata !N", "metadata i32 0",
 		// "metadata ptr %x", "metadata !DIArgList(…)".
@@ -92,6 +94,7 @@ func (p *parser) parseValue(t *Type) *Const {
 			c.Ops = []*Const{v}
 		}
 		c.Text = str(p.src[start:p.prevEnd])
+		p.depth = d
 		return c
 	}
 	tok := p.tok
@@ -154,6 +157,7 @@ func (p *parser) parseValue(t *Type) *Const {
 		p.failTok("expected a value")
 	}
 	c.Text = str(p.src[start:p.prevEnd])
+	p.depth = d
 	return c
 }
 
@@ -330,6 +334,8 @@ func (p *parser) parseMDOp() (MDOperand, *Const) {
 // parseInlineNode parses "!{…}" or "!DIxxx(…)" (optionally "distinct"
 // was consumed by the caller).
 func (p *parser) parseInlineNode() *MDNode {
+	d := p.depth
+	p.enter("metadata")
 	n := &MDNode{}
 	if p.tok.kind == tMetaVar {
 		n.Special = p.name(p.tok)
@@ -359,6 +365,7 @@ func (p *parser) parseInlineNode() *MDNode {
 			}
 		}
 		n.Fields = trimSpace(str(p.src[open : p.prevEnd-1]))
+		p.depth = d
 		return n
 	}
 	if p.tok.kind != tExcl {
@@ -373,6 +380,7 @@ func (p *parser) parseInlineNode() *MDNode {
 		}
 	}
 	p.expectPunct('}')
+	p.depth = d
 	return n
 }
 

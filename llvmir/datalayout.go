@@ -300,6 +300,45 @@ func (e unsizedError) Error() string { return "type " + e.t.String() + " has no 
 // SizeInBits returns the size of t in bits (1 for i1, 80 for x86_fp80; a
 // struct's or array's allocation size times 8).
 func (dl *DataLayout) SizeInBits(t *Type) (uint64, error) {
+	return dl.sizer().sizeInBits(t, 0)
+}
+
+// StoreSize returns the number of bytes a store of type t writes.
+func (dl *DataLayout) StoreSize(t *Type) (uint64, error) {
+	b, err := dl.SizeInBits(t)
+	return (b + 7) / 8, err
+}
+
+// AllocSize returns the distance in bytes between consecutive values of
+// type t in memory (the store size rounded up to the ABI alignment).
+func (dl *DataLayout) AllocSize(t *Type) (uint64, error) {
+	return dl.sizer().allocSize(t, 0)
+}
+
+// ABIAlign returns the ABI alignment of t in bytes.
+func (dl *DataLayout) ABIAlign(t *Type) (uint64, error) {
+	return dl.sizer().abiAlign(t, 0)
+}
+
+// Layout returns the memory layout of a struct type.
+func (dl *DataLayout) Layout(t *Type) (*StructLayout, error) {
+	return dl.sizer().layout(t, 0)
+}
+
+// sizer answers one size, alignment or layout question. It remembers what
+// it computed for each aggregate type, so that a type that holds another
+// several times (or an array of arrays) costs its size, not the number of
+// paths through it, and it refuses types nested deeper than MaxNesting.
+type sizer struct {
+	dl    *DataLayout
+	sizes map[*Type]sizeAlign
+}
+
+type sizeAlign struct{ bits, align uint64 }
+
+func (dl *DataLayout) sizer() *sizer { return &sizer{dl: dl} }
+
+func (s *sizer) sizeInBits(t *Type, depth int) (uint64, error) {
 	switch t.Kind {
 	case IntType:
 		return uint64(t.Bits), nil
@@ -316,47 +355,140 @@ func (dl *DataLayout) SizeInBits(t *Type) (uint64, error) {
 	case X86AMXType:
 		return 8192, nil
 	case PtrType:
-		return uint64(dl.ptr(t.AddrSpace).bits), nil
-	case VectorType:
-		eb, err := dl.SizeInBits(t.Elem)
-		if err != nil {
-			return 0, err
-		}
-		return eb * t.Len, nil
-	case ArrayType:
-		es, err := dl.AllocSize(t.Elem)
-		if err != nil {
-			return 0, err
-		}
-		return es * t.Len * 8, nil
-	case StructType:
-		l, err := dl.Layout(t)
-		if err != nil {
-			return 0, err
-		}
-		return l.Size * 8, nil
+		return uint64(s.dl.ptr(t.AddrSpace).bits), nil
+	case VectorType, ArrayType, StructType:
+		sa, err := s.aggregate(t, depth)
+		return sa.bits, err
 	}
 	return 0, unsizedError{t}
 }
 
-// StoreSize returns the number of bytes a store of type t writes.
-func (dl *DataLayout) StoreSize(t *Type) (uint64, error) {
-	b, err := dl.SizeInBits(t)
-	return (b + 7) / 8, err
+func (s *sizer) allocSize(t *Type, depth int) (uint64, error) {
+	b, err := s.sizeInBits(t, depth)
+	if err != nil {
+		return 0, err
+	}
+	a, err := s.abiAlign(t, depth)
+	if err != nil {
+		return 0, err
+	}
+	return alignTo((b+7)/8, a), nil
 }
 
-// AllocSize returns the distance in bytes between consecutive values of
-// type t in memory (the store size rounded up to the ABI alignment).
-func (dl *DataLayout) AllocSize(t *Type) (uint64, error) {
-	s, err := dl.StoreSize(t)
-	if err != nil {
-		return 0, err
+func (s *sizer) abiAlign(t *Type, depth int) (uint64, error) {
+	dl := s.dl
+	switch t.Kind {
+	case IntType:
+		i := sort.Search(len(dl.ints), func(i int) bool { return dl.ints[i].bits >= t.Bits })
+		if i == len(dl.ints) {
+			i--
+		}
+		return dl.ints[i].abi, nil
+	case HalfType, BFloatType, FloatType, DoubleType, X86FP80Type, FP128Type, PPCFP128Type:
+		b, _ := s.sizeInBits(t, depth)
+		for _, f := range dl.floats {
+			if uint64(f.bits) == b {
+				return f.abi, nil
+			}
+		}
+		return powerOf2Ceil((b + 7) / 8), nil
+	case PtrType:
+		return dl.ptr(t.AddrSpace).abi, nil
+	case X86MMXType:
+		return s.vectorAlign(64), nil
+	case X86AMXType:
+		return 64, nil
+	case VectorType, ArrayType, StructType:
+		sa, err := s.aggregate(t, depth)
+		return sa.align, err
 	}
-	a, err := dl.ABIAlign(t)
-	if err != nil {
-		return 0, err
+	return 0, unsizedError{t}
+}
+
+// vectorAlign is the ABI alignment of a vector of the given size.
+func (s *sizer) vectorAlign(bits uint64) uint64 {
+	for _, v := range s.dl.vectors {
+		if uint64(v.bits) == bits {
+			return v.abi
+		}
 	}
-	return alignTo(s, a), nil
+	return powerOf2Ceil((bits + 7) / 8)
+}
+
+// aggregate returns the size in bits and the ABI alignment of a vector,
+// array or struct type, once per type.
+func (s *sizer) aggregate(t *Type, depth int) (sizeAlign, error) {
+	if sa, ok := s.sizes[t]; ok {
+		return sa, nil
+	}
+	if depth > MaxNesting {
+		return sizeAlign{}, errors.New("type " + t.String() + " is nested deeper than " + itoa(MaxNesting) + " levels")
+	}
+	var sa sizeAlign
+	switch t.Kind {
+	case VectorType:
+		eb, err := s.sizeInBits(t.Elem, depth+1)
+		if err != nil {
+			return sa, err
+		}
+		sa.bits = eb * t.Len
+		sa.align = s.vectorAlign(sa.bits)
+	case ArrayType:
+		es, err := s.allocSize(t.Elem, depth+1)
+		if err != nil {
+			return sa, err
+		}
+		if sa.align, err = s.abiAlign(t.Elem, depth+1); err != nil {
+			return sa, err
+		}
+		sa.bits = es * t.Len * 8
+	case StructType:
+		l, err := s.layout(t, depth)
+		if err != nil {
+			return sa, err
+		}
+		sa.bits, sa.align = l.Size*8, 1
+		if !t.Packed {
+			sa.align = max(l.Align, s.dl.aggABI)
+		}
+	}
+	if s.sizes == nil {
+		s.sizes = map[*Type]sizeAlign{}
+	}
+	s.sizes[t] = sa
+	return sa, nil
+}
+
+func (s *sizer) layout(t *Type, depth int) (*StructLayout, error) {
+	if t.Kind != StructType {
+		return nil, errors.New("type " + t.String() + " is not a struct")
+	}
+	if t.Opaque {
+		return nil, errors.New("struct " + t.String() + " is opaque")
+	}
+	if depth > MaxNesting {
+		return nil, errors.New("struct " + t.String() + " contains itself or is nested deeper than " + itoa(MaxNesting) + " levels")
+	}
+	l := &StructLayout{Align: 1, Offsets: make([]uint64, len(t.Fields))}
+	for i, ft := range t.Fields {
+		var a uint64 = 1
+		var err error
+		if !t.Packed {
+			if a, err = s.abiAlign(ft, depth+1); err != nil {
+				return nil, err
+			}
+		}
+		l.Size = alignTo(l.Size, a)
+		l.Align = max(l.Align, a)
+		l.Offsets[i] = l.Size
+		sz, err := s.allocSize(ft, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		l.Size += sz
+	}
+	l.Size = alignTo(l.Size, l.Align)
+	return l, nil
 }
 
 func alignTo(v, a uint64) uint64 {
@@ -371,94 +503,4 @@ func powerOf2Ceil(v uint64) uint64 {
 		return 1
 	}
 	return 1 << bits.Len64(v-1)
-}
-
-// ABIAlign returns the ABI alignment of t in bytes.
-func (dl *DataLayout) ABIAlign(t *Type) (uint64, error) {
-	switch t.Kind {
-	case IntType:
-		i := sort.Search(len(dl.ints), func(i int) bool { return dl.ints[i].bits >= t.Bits })
-		if i == len(dl.ints) {
-			i--
-		}
-		return dl.ints[i].abi, nil
-	case HalfType, BFloatType, FloatType, DoubleType, X86FP80Type, FP128Type, PPCFP128Type:
-		b, _ := dl.SizeInBits(t)
-		for _, s := range dl.floats {
-			if uint64(s.bits) == b {
-				return s.abi, nil
-			}
-		}
-		return powerOf2Ceil((b + 7) / 8), nil
-	case PtrType:
-		return dl.ptr(t.AddrSpace).abi, nil
-	case VectorType, X86MMXType:
-		b, err := dl.SizeInBits(t)
-		if err != nil {
-			return 0, err
-		}
-		for _, s := range dl.vectors {
-			if uint64(s.bits) == b {
-				return s.abi, nil
-			}
-		}
-		return powerOf2Ceil((b + 7) / 8), nil
-	case X86AMXType:
-		return 64, nil
-	case ArrayType:
-		return dl.ABIAlign(t.Elem)
-	case StructType:
-		if t.Packed {
-			return 1, nil
-		}
-		l, err := dl.Layout(t)
-		if err != nil {
-			return 0, err
-		}
-		return max(l.Align, dl.aggABI), nil
-	}
-	return 0, unsizedError{t}
-}
-
-// Layout returns the memory layout of a struct type.
-func (dl *DataLayout) Layout(t *Type) (*StructLayout, error) {
-	return dl.layout(t, 0)
-}
-
-func (dl *DataLayout) layout(t *Type, depth int) (*StructLayout, error) {
-	if t.Kind != StructType {
-		return nil, errors.New("type " + t.String() + " is not a struct")
-	}
-	if t.Opaque {
-		return nil, errors.New("struct " + t.String() + " is opaque")
-	}
-	if depth > 1000 {
-		return nil, errors.New("struct " + t.String() + " contains itself")
-	}
-	l := &StructLayout{Align: 1, Offsets: make([]uint64, len(t.Fields))}
-	for i, ft := range t.Fields {
-		var a uint64 = 1
-		var err error
-		if !t.Packed {
-			if ft.Kind == StructType && !ft.Packed {
-				var fl *StructLayout
-				if fl, err = dl.layout(ft, depth+1); err != nil {
-					return nil, err
-				}
-				a = max(fl.Align, dl.aggABI)
-			} else if a, err = dl.ABIAlign(ft); err != nil {
-				return nil, err
-			}
-		}
-		l.Size = alignTo(l.Size, a)
-		l.Align = max(l.Align, a)
-		l.Offsets[i] = l.Size
-		sz, err := dl.AllocSize(ft)
-		if err != nil {
-			return nil, err
-		}
-		l.Size += sz
-	}
-	l.Size = alignTo(l.Size, l.Align)
-	return l, nil
 }

@@ -286,8 +286,14 @@ func (p *parser) parseTypeDef(e *Entity) {
 	default:
 		// A non-struct named type is an alias of that type.
 		at := p.parseType()
-		if reachesType(at, nt, map[*Type]bool{}) {
+		switch reachesType(at, nt, map[*Type]bool{}, 1) {
+		case reachYes:
 			p.fail(t.start, "invalid recursive type '%"+e.Name+"'")
+		case reachTooDeep:
+			p.fail(t.start, "type '%"+e.Name+"' nested deeper than "+itoa(MaxNesting)+" levels")
+		}
+		if expandedSize(at, map[*Type]int{}) > maxAliasSize {
+			p.fail(t.start, "type '%"+e.Name+"' is too large: it expands to more than "+itoa(maxAliasSize)+" types")
 		}
 		name := nt.Name
 		*nt = *at
@@ -299,60 +305,133 @@ func (p *parser) parseTypeDef(e *Entity) {
 }
 
 // reachesType reports whether t mentions target, not looking inside named
-// structs.
-func reachesType(t, target *Type, seen map[*Type]bool) bool {
+// structs (reachYes), or that it nests deeper than MaxNesting
+// (reachTooDeep): named types that alias other types nest without bound.
+func reachesType(t, target *Type, seen map[*Type]bool, depth int) int {
 	if t == target {
-		return true
+		return reachYes
 	}
 	if t == nil || seen[t] || (t.Kind == StructType && t.Name != "") {
-		return false
+		return reachNo
+	}
+	if depth > MaxNesting {
+		return reachTooDeep
 	}
 	seen[t] = true
-	if reachesType(t.Elem, target, seen) || reachesType(t.Ret, target, seen) {
-		return true
+	if r := reachesType(t.Elem, target, seen, depth+1); r != reachNo {
+		return r
+	}
+	if r := reachesType(t.Ret, target, seen, depth+1); r != reachNo {
+		return r
 	}
 	for _, f := range t.Fields {
-		if reachesType(f, target, seen) {
-			return true
+		if r := reachesType(f, target, seen, depth+1); r != reachNo {
+			return r
 		}
 	}
 	for _, f := range t.TargetTypes {
-		if reachesType(f, target, seen) {
-			return true
+		if r := reachesType(f, target, seen, depth+1); r != reachNo {
+			return r
 		}
 	}
-	return false
+	return reachNo
 }
 
+// maxAliasSize bounds the size of a named type that is not a struct: it
+// is written out in full wherever it is used, so aliases of aliases used
+// several times each could otherwise grow exponentially.
+const maxAliasSize = 1 << 16
+
+// expandedSize returns how many types t is made of, written out in full
+// (named structs count as one), or a number above maxAliasSize.
+func expandedSize(t *Type, memo map[*Type]int) int {
+	if t == nil {
+		return 0
+	}
+	if t.Kind == StructType && t.Name != "" {
+		return 1
+	}
+	if n, ok := memo[t]; ok {
+		return n
+	}
+	n := 1 + expandedSize(t.Elem, memo) + expandedSize(t.Ret, memo)
+	for _, f := range t.Fields {
+		n += expandedSize(f, memo)
+	}
+	for _, f := range t.TargetTypes {
+		n += expandedSize(f, memo)
+	}
+	n = min(n, maxAliasSize+1)
+	memo[t] = n
+	return n
+}
+
+// The answers of reachesType.
+const (
+	reachNo = iota
+	reachYes
+	reachTooDeep
+)
+
 // checkRecursiveStructs reports structs that contain themselves by value
-// (LLVM rejects them; their size would be infinite).
+// (LLVM rejects them; their size would be infinite) and types nested by
+// value deeper than MaxNesting through named structs (a chain of structs
+// each holding the next), which the recursive walks over types (sizes,
+// layouts) could not follow.
 func (p *parser) checkRecursiveStructs() {
-	state := map[*Type]uint8{} // 1: being visited, 2: done
-	var visit func(t *Type) bool
-	visit = func(t *Type) bool {
+	const visiting = -1
+	height := map[*Type]int{} // a named struct's nesting depth; visiting while on the path
+	// visit returns t's nesting depth, or -1 for a recursive struct and
+	// MaxNesting+1 for one nested too deeply; depth is t's distance from
+	// the type definition being checked.
+	var visit func(t *Type, depth int) int
+	visit = func(t *Type, depth int) int {
+		if depth > MaxNesting {
+			return MaxNesting + 1
+		}
 		switch t.Kind {
 		case ArrayType, VectorType:
-			return visit(t.Elem)
+			h := visit(t.Elem, depth+1)
+			if h < 0 || h > MaxNesting {
+				return h
+			}
+			return h + 1
 		case StructType:
-			switch state[t] {
-			case 1:
-				return true
-			case 2:
-				return false
-			}
-			state[t] = 1
-			for _, f := range t.Fields {
-				if visit(f) {
-					return true
+			if t.Name != "" {
+				switch h, ok := height[t]; {
+				case ok && h == visiting:
+					return -1
+				case ok:
+					return h
 				}
+				height[t] = visiting
 			}
-			state[t] = 2
+			h := 0
+			for _, f := range t.Fields {
+				fh := visit(f, depth+1)
+				if fh < 0 || fh > MaxNesting {
+					return fh
+				}
+				h = max(h, fh)
+			}
+			h++
+			if t.Name != "" {
+				height[t] = h
+			}
+			return h
 		}
-		return false
+		return 1
 	}
 	for _, e := range p.m.Entities {
-		if e.Kind == KindTypeDef && visit(e.TypeDef) {
+		if e.Kind != KindTypeDef {
+			continue
+		}
+		switch h := visit(e.TypeDef, 1); {
+		case h < 0:
 			p.addErr(p.errorAt(e.Off, "invalid recursive type '%"+e.Name+"'"))
+			return
+		case h > MaxNesting:
+			p.addErr(p.errorAt(e.Off, "type '%"+e.Name+"' nested deeper than "+itoa(MaxNesting)+" levels"))
 			return
 		}
 	}

@@ -24,6 +24,28 @@ type parser struct {
 	selfAt   int  // offset of the entity's own name token, not a reference
 	calleeAt int  // offset of the callee token of the call being scanned
 	numAt    bool // an @N reference was seen in the current entity
+
+	// depth is how many types, constants and metadata nodes enclose the
+	// current token (see MaxNesting).
+	depth int
+}
+
+// MaxNesting is how deeply types, constants and metadata nodes may nest:
+// an array of arrays, a pointer to a pointer (typed pointers), a struct
+// inside a struct (named structs included), a constant expression over a
+// constant expression, a metadata node inside a node. Real modules stay far
+// below it; deeper input is an error at the first token beyond it, so
+// that no input exhausts the stack of the recursive parser.
+const MaxNesting = 1000
+
+// enter opens one level of nesting of what ("type", "constant",
+// "metadata") at the current token; the caller restores p.depth when the
+// level ends.
+func (p *parser) enter(what string) {
+	p.depth++
+	if p.depth > MaxNesting {
+		p.fail(p.tok.start, what+" nested deeper than "+strconv.Itoa(MaxNesting)+" levels")
+	}
 }
 
 // rawRef is an @-reference found by the scanner, resolved after the parse.
@@ -60,6 +82,7 @@ func (p *parser) errorAt(off int, msg string) *Error {
 
 // guard runs f and turns a parse failure into an error.
 func (p *parser) guard(f func()) (err *Error) {
+	p.depth = 0
 	defer func() {
 		if r := recover(); r != nil {
 			pe, ok := r.(*parseError)
@@ -251,13 +274,17 @@ func (p *parser) namedType(name string) *Type {
 // parseType parses a type, including typed-pointer and function-type
 // suffixes.
 func (p *parser) parseType() *Type {
+	d := p.depth
+	p.enter("type")
 	t := p.parseBaseType()
 	for {
 		switch {
 		case p.isPunct('*'):
+			p.enter("type")
 			p.next()
 			t = &Type{Kind: PtrType, Elem: t}
 		case p.isPunct('('):
+			p.enter("type")
 			t = p.parseFuncTypeParams(t)
 		case p.isIdent("addrspace"):
 			st := p.save()
@@ -265,11 +292,14 @@ func (p *parser) parseType() *Type {
 			as, ok := p.tryAddrSpaceArg()
 			if !ok || !p.isPunct('*') {
 				p.restore(st)
+				p.depth = d
 				return t
 			}
+			p.enter("type")
 			p.next()
 			t = &Type{Kind: PtrType, Elem: t, AddrSpace: as}
 		default:
+			p.depth = d
 			return t
 		}
 	}
