@@ -64,7 +64,6 @@ type wEncoder struct {
 	sections map[string]uint64
 	nvalues  uint64 // globals + functions + constants
 	strtab   []byte
-	active   map[any]bool // constants being visited, to catch cycles
 	// string blob abbreviation of the constants block
 	stringAbbrev uint64
 }
@@ -79,7 +78,7 @@ type wNullKey struct{ t Type }
 
 // encode checks the module and builds its bitstream.
 func (m *Module) encode() (*StreamWriter, error) {
-	e := &wEncoder{m: m, ids: map[any]uint64{}, sections: map[string]uint64{}, active: map[any]bool{}}
+	e := &wEncoder{m: m, ids: map[any]uint64{}, sections: map[string]uint64{}}
 	if err := e.checkTypes(); err != nil {
 		return nil, err
 	}
@@ -274,7 +273,10 @@ func (e *wEncoder) constant(c Constant, want Type) error {
 	}
 	switch c.(type) {
 	case *Bytes, *FileBytes, *Aggregate, *GEP, *PtrToInt:
-		if _, done := e.ids[c]; done {
+		if id, seen := e.ids[c]; seen {
+			if id == wVisiting {
+				return fmt.Errorf("a constant that contains itself")
+			}
 			return nil
 		}
 	}
@@ -314,10 +316,7 @@ func (e *wEncoder) constant(c Constant, want Type) error {
 			return fmt.Errorf("nil aggregate")
 		}
 		key = c
-		if err := e.enter(c); err != nil {
-			return err
-		}
-		defer delete(e.active, c)
+		e.ids[c] = wVisiting
 		d := m.def(c.Type)
 		switch d.kind {
 		case wtArray:
@@ -346,10 +345,7 @@ func (e *wEncoder) constant(c Constant, want Type) error {
 			return fmt.Errorf("nil getelementptr")
 		}
 		key = c
-		if err := e.enter(c); err != nil {
-			return err
-		}
-		defer delete(e.active, c)
+		e.ids[c] = wVisiting
 		if err := e.gep(c); err != nil {
 			return err
 		}
@@ -358,10 +354,7 @@ func (e *wEncoder) constant(c Constant, want Type) error {
 			return fmt.Errorf("nil ptrtoint")
 		}
 		key = c
-		if err := e.enter(c); err != nil {
-			return err
-		}
-		defer delete(e.active, c)
+		e.ids[c] = wVisiting
 		if d := m.def(c.Type); d.kind != wtInt {
 			return fmt.Errorf("ptrtoint to %s", m.typeString(c.Type))
 		}
@@ -372,7 +365,7 @@ func (e *wEncoder) constant(c Constant, want Type) error {
 		return fmt.Errorf("unsupported constant %T", c)
 	}
 	if key != nil {
-		if _, done := e.ids[key]; done {
+		if id, done := e.ids[key]; done && id != wVisiting {
 			return nil // an Int or Null written already
 		}
 		e.ids[key] = e.nvalues
@@ -382,15 +375,9 @@ func (e *wEncoder) constant(c Constant, want Type) error {
 	return nil
 }
 
-// enter marks c as being visited; meeting it again inside itself is a
-// cycle, which no constant can have.
-func (e *wEncoder) enter(c any) error {
-	if e.active[c] {
-		return fmt.Errorf("a constant that contains itself")
-	}
-	e.active[c] = true
-	return nil
-}
+// wVisiting marks, in ids, a constant whose operands are being visited:
+// meeting it again there is a cycle, which no constant can have.
+const wVisiting = ^uint64(0)
 
 // byteArray checks that t is [n x i8].
 func (e *wEncoder) byteArray(t Type, n uint64) error {

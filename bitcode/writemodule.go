@@ -67,20 +67,35 @@ type Module struct {
 	Producer string
 
 	types     []wTypeEntry
-	typeIndex map[string]int
+	typeIndex map[wTypeKey]int
 	globals   []*Global
 	funcs     []*Function
 }
 
 // NewModule returns an empty module.
 func NewModule() *Module {
-	return &Module{typeIndex: map[string]int{}}
+	return &Module{typeIndex: map[wTypeKey]int{}}
+}
+
+// wTypeKey identifies a type for interning: kind, width or length, and the
+// element for an array; the elements' IDs as text for other structs and
+// functions; the name of a named struct.
+type wTypeKey struct {
+	kind wTypeKind
+	bits uint64
+	elem int
+	rest string
 }
 
 func (m *Module) intern(d wTypeEntry) Type {
-	key := fmt.Sprint(d.kind, d.bits, d.elems, d.packed)
-	if d.kind == wtStruct && d.name != "" {
-		key = "%" + d.name
+	key := wTypeKey{kind: d.kind, bits: d.bits}
+	switch {
+	case d.kind == wtStruct && d.name != "":
+		key.rest = "%" + d.name
+	case d.kind == wtArray:
+		key.elem = d.elems[0].id
+	case len(d.elems) > 0:
+		key.rest = fmt.Sprint(d.elems, d.packed)
 	}
 	if i, ok := m.typeIndex[key]; ok {
 		return Type{i}

@@ -140,6 +140,15 @@ func makeImage(b *testing.B, name string, mib int) {
 // 64 KiB, each with 100 entries and two property sets: the per-image cost of
 // a per-kernel split.
 func BenchmarkManyImages(b *testing.B) {
+	benchmarkManyImages(b, wrapper.ELFObject)
+}
+
+// BenchmarkManyImagesBitcode writes the same as LLVM bitcode.
+func BenchmarkManyImagesBitcode(b *testing.B) {
+	benchmarkManyImages(b, wrapper.Bitcode)
+}
+
+func benchmarkManyImages(b *testing.B, output wrapper.Output) {
 	dir := b.TempDir()
 	var images []wrapper.Image
 	for i := range 256 {
@@ -160,7 +169,7 @@ func BenchmarkManyImages(b *testing.B) {
 	b.SetBytes(256 * 64 << 10)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := wrapper.Write(io.Discard, images, wrapper.Options{Host: "x86_64-unknown-linux-gnu"}); err != nil {
+		if err := wrapper.Write(io.Discard, images, wrapper.Options{Host: "x86_64-unknown-linux-gnu", Output: output}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -61,7 +61,7 @@ type bitcodeEmitter struct {
 // global adds the LLVM global for g.
 func (e *bitcodeEmitter) global(g *global, unnamed bool) *bitcode.Global {
 	m := e.m
-	bg := &bitcode.Global{Name: g.name, Constant: true, Linkage: bitcode.InternalLinkage, UnnamedAddr: bitcode.GlobalUnnamedAddr}
+	bg := &bitcode.Global{Name: g.fullName(), Constant: true, Linkage: bitcode.InternalLinkage, UnnamedAddr: bitcode.GlobalUnnamedAddr}
 	switch g.kind {
 	case gString:
 		data := make([]byte, len(g.str)+1)

@@ -2,6 +2,7 @@ package wrapper
 
 import (
 	"fmt"
+	"strconv"
 )
 
 // The descriptor of a set of images, laid out once as the globals that hold
@@ -31,8 +32,8 @@ type desc struct {
 	// regFuncs: registration functions and .info records are emitted.
 	regFuncs bool
 
-	names  map[string]bool
-	unique int // LLVM's counter for making names unique
+	names  map[string]bool // the names asked for, without .N
+	unique int             // LLVM's counter for making names unique
 }
 
 // globalKind is what a global holds.
@@ -50,7 +51,7 @@ const (
 
 // global is one global of the descriptor.
 type global struct {
-	name    string
+	name    string // the name asked for; with suffix > 0 the global is name.<suffix>
 	kind    globalKind
 	str     string
 	data    []byte
@@ -66,6 +67,15 @@ type global struct {
 	// struct, whose number grows with the kernels).
 	symbol   bool
 	external bool // gDesc: a global symbol (-desc-name)
+	suffix   int
+}
+
+// fullName returns the global's unique name.
+func (g *global) fullName() string {
+	if g.suffix == 0 {
+		return g.name
+	}
+	return g.name + "." + strconv.Itoa(g.suffix)
 }
 
 // byteSize returns the global's size in bytes.
@@ -108,27 +118,24 @@ func beginOf(g *global) field   { return field{kind: fBegin, g: g} }
 func endOf(g *global) field     { return field{kind: fEnd, g: g} }
 func bounds(g *global) [2]field { return [2]field{beginOf(g), endOf(g)} }
 func nullBounds() [2]field      { return [2]field{nullField, nullField} }
+
+// add appends g, making its name unique as LLVM does: a name already taken
+// gets ".N" with the next N of the module's counter. Such a name is never
+// taken already: the names asked for more than once are the fixed ones
+// (prop, __sycl_offload_entry_name, ...), which end in no ".N" and start
+// with no ".", while every other name starts with ".sycl_offloading." and
+// is asked for once, except the descriptor's (-desc-name), which comes last
+// and whose ".N" form no other name has. So the ".N" names need not be
+// made, nor recorded, until they are written.
 func (d *desc) add(g *global) *global {
-	g.name = d.uniqueName(g.name)
+	if d.names[g.name] {
+		d.unique++
+		g.suffix = d.unique
+	} else {
+		d.names[g.name] = true
+	}
 	d.globals = append(d.globals, g)
 	return g
-}
-
-// uniqueName returns name, or name.N with the next N of the module's
-// counter when name is taken, as LLVM names a new global.
-func (d *desc) uniqueName(name string) string {
-	if !d.names[name] {
-		d.names[name] = true
-		return name
-	}
-	for {
-		d.unique++
-		n := fmt.Sprintf("%s.%d", name, d.unique)
-		if !d.names[n] {
-			d.names[n] = true
-			return n
-		}
-	}
 }
 
 // layOut lays out the descriptor of images.
@@ -183,9 +190,13 @@ func layOut(images []prepared, opt Options) *desc {
 // { null, name, 0, 0, 0 }, and returns the array's bounds.
 func (d *desc) entries(names []string) [2]field {
 	elems := make([][]field, len(names))
+	strs := make([]global, len(names)) // one allocation each for the many names and fields
+	fields := make([]field, len(names)*len(entryStruct.fields))
 	for i, n := range names {
-		name := d.add(&global{name: "__sycl_offload_entry_name", kind: gString, str: n})
-		elems[i] = []field{nullField, beginOf(name), intField(0), intField(0), intField(0)}
+		strs[i] = global{name: "__sycl_offload_entry_name", kind: gString, str: n}
+		f := fields[i*len(entryStruct.fields) : (i+1)*len(entryStruct.fields)]
+		f[0], f[1], f[2], f[3], f[4] = nullField, beginOf(d.add(&strs[i])), intField(0), intField(0), intField(0)
+		elems[i] = f
 	}
 	return bounds(d.add(&global{name: "__sycl_offload_entries_arr", kind: gStructs, st: entryStruct, elems: elems, symbol: true}))
 }

@@ -98,7 +98,7 @@ func (b *builder) place(g *global) error {
 				case fBegin, fEnd:
 					p, ok := b.at[f.g]
 					if !ok {
-						return fmt.Errorf("internal error: %s refers to %s, not placed yet", g.name, f.g.name)
+						return fmt.Errorf("internal error: %s refers to %s, not placed yet", g.fullName(), f.g.fullName())
 					}
 					if f.kind == fEnd {
 						p.off += f.g.byteSize()
@@ -109,7 +109,7 @@ func (b *builder) place(g *global) error {
 		}
 	case gInfo:
 		if b.tgtimg == nil {
-			return fmt.Errorf("internal error: %s without registration functions", g.name)
+			return fmt.Errorf("internal error: %s without registration functions", g.fullName())
 		}
 		rec, off := b.tgtimg.reserve(tgtimgRecSize, tgtimgRecAlign)
 		le.PutUint64(rec[8:], g.size)
@@ -119,9 +119,9 @@ func (b *builder) place(g *global) error {
 	b.at[g] = t
 	if g.symbol {
 		if g.external {
-			b.o.addGlobal(g.name, elf.STT_OBJECT, t.sect, t.off, g.byteSize())
+			b.o.addGlobal(g.fullName(), elf.STT_OBJECT, t.sect, t.off, g.byteSize())
 		} else {
-			b.o.addLocal(g.name, elf.STT_OBJECT, t.sect, t.off, g.byteSize())
+			b.o.addLocal(g.fullName(), elf.STT_OBJECT, t.sect, t.off, g.byteSize())
 		}
 	}
 	return nil
