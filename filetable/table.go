@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Table is a file table: column titles and rows of cells. Every row has
@@ -36,6 +37,31 @@ func (t *Table) Column(name string) ([]string, bool) {
 	return out, true
 }
 
+// ColumnError is a column a table does not have. Its text is the
+// reference's ("column not found: X", with the reference's spelling for
+// each command), followed by the columns the table has, and by the table's
+// file once the caller knows it (see Tform.Run).
+type ColumnError struct {
+	Ref     string   // the reference's message ("Column not found: X")
+	Columns []string // the table's columns
+	File    string   // the file the table came from; "" when unknown
+	// Source says the column was looked up in the table that replaces
+	// one (the second table of --replace), not in the edited one.
+	Source bool
+}
+
+func (e *ColumnError) Error() string {
+	where := "the table"
+	if e.File != "" {
+		where = "the table of " + e.File
+	}
+	return fmt.Sprintf("%s (%s has columns %s)", e.Ref, where, strings.Join(e.Columns, ", "))
+}
+
+func (t *Table) columnError(format, col string) *ColumnError {
+	return &ColumnError{Ref: fmt.Sprintf(format, col), Columns: append([]string(nil), t.Columns...)}
+}
+
 // ErrEmptyTable is returned by operations that need at least one column.
 var ErrEmptyTable = errors.New("empty table")
 
@@ -52,7 +78,7 @@ func (t *Table) columnForReplace(name string) (int, error) {
 	if c := t.ColumnIndex(name); c >= 0 {
 		return c, nil
 	}
-	return -1, fmt.Errorf("Column not found: %s", name)
+	return -1, t.columnError("Column not found: %s", name)
 }
 
 // ReplaceColumn replaces the cells of column dst with those of column
@@ -63,6 +89,9 @@ func (t *Table) ReplaceColumn(dst string, src *Table, srcName string) error {
 		return err
 	}
 	s, err := src.columnForReplace(srcName)
+	if ce, ok := err.(*ColumnError); ok {
+		ce.Source = true
+	}
 	if err != nil {
 		return err
 	}
@@ -85,7 +114,7 @@ func (t *Table) SetCell(col string, row int, val string) error {
 	}
 	c := t.ColumnIndex(col)
 	if c < 0 {
-		return fmt.Errorf("Column not found: %s", col)
+		return t.columnError("Column not found: %s", col)
 	}
 	t.Rows[row][c] = val
 	return nil
@@ -95,7 +124,7 @@ func (t *Table) SetCell(col string, row int, val string) error {
 func (t *Table) RenameColumn(old, new string) error {
 	c := t.ColumnIndex(old)
 	if c < 0 {
-		return fmt.Errorf("column not found: %s", old)
+		return t.columnError("column not found: %s", old)
 	}
 	if old == new {
 		return nil
@@ -119,7 +148,7 @@ func (t *Table) Extract(names []string) error {
 		}
 		c := t.ColumnIndex(n)
 		if c < 0 {
-			return errors.New("column not found " + n)
+			return t.columnError("column not found %s", n)
 		}
 		keep[c] = true
 	}

@@ -103,6 +103,14 @@ func (t *Tform) Run() error {
 			return t.copySingleFile(table, s)
 		}
 		if table, err = s.apply(table); err != nil {
+			if ce, ok := err.(*ColumnError); ok {
+				// Name the table: the one edited, or the one that replaces
+				// a column of it.
+				ce.File = t.Inputs[0]
+				if ce.Source {
+					ce.File = s.input
+				}
+			}
 			return err
 		}
 	}
@@ -225,7 +233,7 @@ func (s *step) apply(table *Table) (*Table, error) {
 func mergeTables(table *Table, col string) (*Table, error) {
 	paths, ok := table.Column(col)
 	if !ok {
-		return nil, fmt.Errorf("column not found: %s", col)
+		return nil, table.columnError("column not found: %s", col)
 	}
 	out := &Table{}
 	for i, p := range paths {

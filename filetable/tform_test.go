@@ -147,7 +147,10 @@ func TestTformErrors(t *testing.T) {
 		{[]string{"a.txt", "one.txt"}, []Op{{Replace, "A,0"}}, other, "column length mismatch for 'A' and '0' (2 and 1 rows)"},
 		{[]string{"a.txt", "bad.txt"}, []Op{{Replace, "A,A"}}, other, p("bad.txt") + ":2:2: row size mismatch: 1 cells, the table has 2 columns"},
 		{[]string{"bad.txt"}, nil, other, p("bad.txt") + ":2:2: row size mismatch: 1 cells, the table has 2 columns"},
-		{[]string{"a.txt"}, []Op{{Merge, "Z"}}, other, "column not found: Z"},
+		{[]string{"a.txt"}, []Op{{Merge, "Z"}}, other, "column not found: Z (the table of " + p("a.txt") + " has columns A, B)"},
+		{[]string{"a.txt"}, []Op{{Extract, "Code"}}, other, "column not found Code (the table of " + p("a.txt") + " has columns A, B)"},
+		{[]string{"a.txt", "a.txt"}, []Op{{Rename, "A,Z"}, {Replace, "A,B"}}, other, "Column not found: A (the table of " + p("a.txt") + " has columns Z, B)"},
+		{[]string{"m.txt", "a.txt"}, []Op{{Replace, "T,Z"}}, other, "Column not found: Z (the table of " + p("a.txt") + " has columns A, B)"},
 		{[]string{"a.txt"}, []Op{{Rename, "A,B"}}, other, "column already exists: B"},
 	}
 	for _, c := range cases {

@@ -92,6 +92,7 @@ type planner struct {
 	// postLinked holds each sycl-post-link run's table by its options:
 	// targets that would split the same way share one run.
 	postLinked map[string]*graph.Node
+	addErr     error // the first action the graph refused
 }
 
 // New plans the build cfg describes. Problems with the inputs, the LLVM
@@ -139,6 +140,9 @@ func (p *planner) plan() (*Plan, error) {
 		tables = append(tables, p.target(t, linked, in))
 	}
 	p.wrap(tables)
+	if p.addErr != nil {
+		return nil, p.addErr
+	}
 	plan := &Plan{
 		Graph:    p.g,
 		Output:   p.cfg.Output,
@@ -181,11 +185,12 @@ func lineCol(s string) (int, int) {
 	return line, col
 }
 
-// add adds an action, which cannot fail for the graphs this package
-// builds; an error is a bug here.
+// add adds an action. The checks before planning (configs' validation,
+// checkPaths) leave the graph nothing to refuse; should it refuse one
+// anyway, the first refusal is the plan's error, not a crash.
 func (p *planner) add(a *graph.Action) {
-	if err := p.g.Add(a); err != nil {
-		panic(err)
+	if err := p.g.Add(a); err != nil && p.addErr == nil {
+		p.addErr = err
 	}
 }
 

@@ -127,6 +127,10 @@ func Write(name string, fill func(io.Writer) error) (err error) {
 		return &Error{name, underlying(err)}
 	}
 	if err = os.Rename(f.Name(), name); err != nil {
+		if fi, serr := os.Stat(name); serr == nil && fi.IsDir() {
+			// rename(2) says EEXIST ("file exists") for a directory.
+			return &Error{name, syscall.EISDIR}
+		}
 		return &Error{name, underlying(err)}
 	}
 	return nil

@@ -105,3 +105,13 @@ func TestSync(t *testing.T) {
 		t.Errorf("Sync of a missing file: %v", err)
 	}
 }
+
+func TestWriteOverDirectory(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "d")
+	os.MkdirAll(filepath.Join(name, "sub"), 0o755)
+	err := Write(name, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err })
+	if err == nil || err.Error() != name+": is a directory" {
+		t.Errorf("got %v", err)
+	}
+	assertOnly(t, filepath.Dir(name), "d")
+}

@@ -38,7 +38,7 @@ func TestCommandLine(t *testing.T) {
 		// rename (second) applies to the extract's result (first).
 		{[]string{"--extract=A,C", "a.txt", "-o", "-", "--rename=A,AA"}, 0, "[AA|C]\naaa|100\nccc|200\n", "", ""},
 		{[]string{"--rename=A,AA", "--extract=AA,C", "a.txt", "-o=-"}, 0, "[AA|C]\naaa|100\nccc|200\n", "", ""},
-		{[]string{"--extract=AA,C", "--rename=A,AA", "a.txt", "-o=-"}, 1, "", "file-table-tform: error: column not found AA\n", ""},
+		{[]string{"--extract=AA,C", "--rename=A,AA", "a.txt", "-o=-"}, 1, "", "file-table-tform: error: column not found AA (the table of a.txt has columns A, B, C, D)\n", ""},
 		{[]string{"-replace", "A,11", "--drop_titles", "a.txt", "a0.txt", "-o", "out.txt"}, 0, "", "", "00|bbb|100|XXX\n22|ddd|200|YYY\n"},
 		{[]string{"--extract=A,,C", "a.txt", "-o", "out.txt"}, 1, "", "*** file-table-tform usage ERROR: empty name in extract\n", ""},
 		{[]string{"--replace=A,11", "a.txt", "missing.txt", "-o", "out.txt"}, 1, "", "*** file-table-tform SYSTEM ERROR: file not found: missing.txt\n", ""},
