@@ -202,3 +202,53 @@ func TestBitcodeImageTooLarge(t *testing.T) {
 		t.Errorf("error %v, want one naming %s and its size", err, big)
 	}
 }
+
+// TestBitcodeNames checks the globals of three property sets against the
+// lines the peer's driver tests expect of clang-offload-wrapper's module:
+// names made unique with LLVM's module-wide counter, the set name after
+// each property array, a byte array's raw bytes (here only its 8-byte bit
+// count, zero).
+func TestBitcodeNames(t *testing.T) {
+	dis := testenv.Tool(t, "llvm-dis-19")
+	dir := t.TempDir()
+	f := testFiles(t, dir)
+	images := []wrapper.Image{{Kind: wrapper.OFK_SYCL, Target: "spir64-unknown-unknown", File: f["a.spv"],
+		PropertySets: []wrapper.PropertySet{
+			{Name: "SYCL/devicelib req mask", Properties: []wrapper.Property{{Name: "DeviceLibReqMask", Type: wrapper.SYCL_PROPERTY_TYPE_UINT32}}},
+			{Name: "SYCL/device requirements", Properties: []wrapper.Property{{Name: "aspects", Type: wrapper.SYCL_PROPERTY_TYPE_BYTE_ARRAY, Bytes: rawByteArray(nil)}}},
+			{Name: "SYCL/misc properties", Properties: []wrapper.Property{{Name: "optLevel", Type: wrapper.SYCL_PROPERTY_TYPE_UINT32, Uint32: 2}}},
+		}}}
+	bc := filepath.Join(dir, "w.bc")
+	if err := wrapper.WriteFile(bc, images, wrapper.Options{Host: "spir64-unknown-unknown", Output: wrapper.Bitcode}); err == nil {
+		t.Errorf("a SPIR-V host was accepted")
+	}
+	if err := wrapper.WriteFile(bc, images, wrapper.Options{Host: "x86_64-unknown-linux-gnu", Output: wrapper.Bitcode}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(dis, "-o", "-", bc).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(l, "@prop") || strings.HasPrefix(l, "@SYCL_PropSetName") || strings.HasPrefix(l, "@__sycl_offload_prop_sets_arr") {
+			lines = append(lines, l)
+		}
+	}
+	want := []string{
+		`@prop = internal unnamed_addr constant [17 x i8] c"DeviceLibReqMask\00"`,
+		`@__sycl_offload_prop_sets_arr = internal constant [1 x %_pi_device_binary_property_struct] [%_pi_device_binary_property_struct { ptr @prop, ptr null, i32 1, i64 0 }]`,
+		`@SYCL_PropSetName = internal unnamed_addr constant [24 x i8] c"SYCL/devicelib req mask\00"`,
+		`@prop.1 = internal unnamed_addr constant [8 x i8] c"aspects\00"`,
+		`@prop_val = internal unnamed_addr constant [8 x i8] zeroinitializer`,
+		`@__sycl_offload_prop_sets_arr.2 = internal constant [1 x %_pi_device_binary_property_struct] [%_pi_device_binary_property_struct { ptr @prop.1, ptr @prop_val, i32 2, i64 8 }]`,
+		`@SYCL_PropSetName.3 = internal unnamed_addr constant [25 x i8] c"SYCL/device requirements\00"`,
+		`@prop.4 = internal unnamed_addr constant [9 x i8] c"optLevel\00"`,
+		`@__sycl_offload_prop_sets_arr.5 = internal constant [1 x %_pi_device_binary_property_struct] [%_pi_device_binary_property_struct { ptr @prop.4, ptr null, i32 1, i64 2 }]`,
+		`@SYCL_PropSetName.6 = internal unnamed_addr constant [21 x i8] c"SYCL/misc properties\00"`,
+		`@__sycl_offload_prop_sets_arr.7 = internal constant [3 x %_pi_device_binary_property_set_struct] [%_pi_device_binary_property_set_struct { ptr @SYCL_PropSetName, ptr @__sycl_offload_prop_sets_arr, ptr getelementptr inbounds ([1 x %_pi_device_binary_property_struct], ptr @__sycl_offload_prop_sets_arr, i64 1, i64 0) }, %_pi_device_binary_property_set_struct { ptr @SYCL_PropSetName.3, ptr @__sycl_offload_prop_sets_arr.2, ptr getelementptr inbounds ([1 x %_pi_device_binary_property_struct], ptr @__sycl_offload_prop_sets_arr.2, i64 1, i64 0) }, %_pi_device_binary_property_set_struct { ptr @SYCL_PropSetName.6, ptr @__sycl_offload_prop_sets_arr.5, ptr getelementptr inbounds ([1 x %_pi_device_binary_property_struct], ptr @__sycl_offload_prop_sets_arr.5, i64 1, i64 0) }]`,
+	}
+	if got := strings.Join(lines, "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("llvm-dis-19 prints:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+}
