@@ -8,12 +8,6 @@ import (
 	"syscall"
 )
 
-// setProcessGroup starts the child in a process group of its own, so that
-// stopping it also stops whatever it started.
-func setProcessGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
-
 // terminate asks the child's process group to stop (SIGTERM).
 func terminate(cmd *exec.Cmd) error {
 	return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)

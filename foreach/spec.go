@@ -195,6 +195,11 @@ func (p *plan) command(j int, output string) []string {
 			fmt.Fprintf(&b, "_%d", j)
 		}
 		out[i] = b.String()
+		if len(segs) == 1 && segs[0].ref != -1 && strings.HasPrefix(out[i], "-") {
+			// A whole argument that is a file: "./-x", so that the
+			// command does not take the file for an option.
+			out[i] = "./" + out[i]
+		}
 	}
 	return out
 }

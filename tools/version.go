@@ -181,6 +181,7 @@ func queryVersion(role, exe string) string {
 	} else {
 		cmd = exec.CommandContext(ctx, exe, "--version")
 	}
+	dieWithParent(cmd)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return ""

@@ -142,31 +142,26 @@ func Write(name string, fill func(io.Writer) error) (err error) {
 func Sync(names ...string) error {
 	dirs := map[string]bool{}
 	for _, n := range names {
-		if err := syncPath(n, false); err != nil {
+		if err := syncPath(n); err != nil {
 			return err
 		}
 		dirs[filepath.Dir(n)] = true
 	}
 	for d := range dirs {
-		if err := syncPath(d, true); err != nil {
+		if err := syncPath(d); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func syncPath(name string, dir bool) error {
+func syncPath(name string) error {
 	fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return &Error{name, err}
 	}
 	defer syscall.Close(fd)
-	if dir {
-		err = syscall.Fsync(fd)
-	} else {
-		err = syscall.Fdatasync(fd)
-	}
-	if err != nil && err != syscall.EINVAL { // EINVAL: a file system that cannot sync
+	if err = syscall.Fsync(fd); err != nil && err != syscall.EINVAL { // EINVAL: a file system that cannot sync
 		return &Error{name, fmt.Errorf("sync: %w", err)}
 	}
 	return nil
