@@ -209,30 +209,29 @@ func (d *decoder) renderAttrs(g *attrGroup) {
 			case 5:
 				in, gr = append(in, name), append(gr, name)
 			case 7:
-				need(i, 3)
+				need(i, 1)
 				w := r[i]
-				if w > 64 || w == 0 {
-					d.failf("unsupported range attribute width %d", w)
-				}
-				s := name + "(i" + strconv.FormatUint(w, 10) + " " + signedText(r[i+1], w) + ", " + signedText(r[i+2], w) + ")"
+				i++
+				var lo, hi string
+				lo, hi, i = d.readRange(r, i, w)
+				s := name + "(i" + strconv.FormatUint(w, 10) + " " + lo + ", " + hi + ")"
 				in, gr = append(in, s), append(gr, s)
-				i += 3
 			case 8:
 				need(i, 2)
 				n, w := r[i], r[i+1]
-				if w > 64 || w == 0 || n > uint64(len(r)) {
-					d.failf("unsupported range list attribute")
+				if n > uint64(len(r)) {
+					d.failf("bad range list attribute")
 				}
 				i += 2
-				need(i, int(2*n))
 				var sb strings.Builder
 				sb.WriteString(name + "(")
 				for j := uint64(0); j < n; j++ {
 					if j > 0 {
 						sb.WriteString(", ")
 					}
-					sb.WriteString("(" + signedText(r[i], w) + ", " + signedText(r[i+1], w) + ")")
-					i += 2
+					var lo, hi string
+					lo, hi, i = d.readRange(r, i, w)
+					sb.WriteString("(" + lo + ", " + hi + ")")
 				}
 				sb.WriteString(")")
 				in, gr = append(in, sb.String()), append(gr, sb.String())
@@ -253,6 +252,33 @@ func (d *decoder) renderAttrs(g *attrGroup) {
 	}
 	g.inline = strings.Join(in, " ")
 	g.grouped = strings.Join(gr, " ")
+}
+
+// readRange reads a constant range of width w at r[i:]: two sign-rotated
+// values, or for w > 64 the active word counts (lower | upper<<32) and
+// the words.
+func (d *decoder) readRange(r []uint64, i int, w uint64) (string, string, int) {
+	if w == 0 || w > 1<<16 {
+		d.failf("bad constant range width %d", w)
+	}
+	if w <= 64 {
+		if i+2 > len(r) {
+			d.failf("truncated constant range")
+		}
+		return signedText(r[i], w), signedText(r[i+1], w), i + 2
+	}
+	if i >= len(r) {
+		d.failf("truncated constant range")
+	}
+	lw, uw := r[i]&0xffffffff, r[i]>>32
+	i++
+	if uint64(len(r)-i) < lw+uw {
+		d.failf("truncated constant range")
+	}
+	lo := wideIntText(r[i:i+int(lw)], w)
+	i += int(lw)
+	hi := wideIntText(r[i:i+int(uw)], w)
+	return lo, hi, i + int(uw)
 }
 
 // signedText renders a sign-rotated bitcode value as a w-bit signed

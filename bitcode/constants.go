@@ -95,6 +95,9 @@ func (d *decoder) intValue(id uint64) (int64, bool) {
 // the use expects (for a forward reference).
 func (d *decoder) constText(id uint64, ty int32) string {
 	if id >= uint64(len(d.vals)) {
+		if d.fn != nil && id < 1<<32 {
+			return d.localRef(uint32(id)) // defined later in the body
+		}
 		d.failf("value %d out of range", id)
 	}
 	v := d.vals[id]
@@ -183,6 +186,8 @@ func (d *decoder) constBody(c *constant) string {
 			d.failf("integer constant of type %s", t.str)
 		case c.code == CstCodeInteger:
 			s = intText(decodeSigned(ops[0]), st.n)
+		case st.n == 1:
+			s = intText(decodeSigned(ops[0]), 1)
 		default:
 			s = wideIntText(ops, st.n)
 		}
@@ -404,12 +409,6 @@ func wideIntText(words []uint64, width uint64) string {
 	if n.Bit(int(width)-1) == 1 {
 		n.Sub(n, mod)
 	}
-	if width == 1 {
-		if n.Sign() != 0 {
-			return "true"
-		}
-		return "false"
-	}
 	return n.String()
 }
 
@@ -536,16 +535,13 @@ func (d *decoder) constGEP(c *constant) string {
 		inRangeOp = int(ops[i] >> 1)
 		i++
 	case CstCodeCEGEPWithInRange:
-		if i+4 > len(ops) {
+		if i+2 > len(ops) {
 			d.failf("constant GEP record too short")
 		}
 		flags = ops[i]
-		w := ops[i+1]
-		if w == 0 || w > 64 {
-			d.failf("unsupported inrange width %d", w)
-		}
-		inRange = " inrange(" + signedText(ops[i+2], w) + ", " + signedText(ops[i+3], w) + ")"
-		i += 4
+		var lo, hi string
+		lo, hi, i = d.readRange(ops, i+2, ops[i+1])
+		inRange = " inrange(" + lo + ", " + hi + ")"
 	case CstCodeCEGEP:
 		if i >= len(ops) {
 			d.failf("constant GEP record too short")

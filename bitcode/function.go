@@ -920,8 +920,7 @@ func (d *decoder) alloca(o *opr) {
 	}
 	align := rec&31 | (rec>>8&7)<<5
 	as := d.allocaAS()
-	explicitAS := len(o.ops) == 5
-	if explicitAS {
+	if len(o.ops) == 5 {
 		as = o.ops[4]
 	}
 	s := "alloca "
@@ -939,7 +938,7 @@ func (d *decoder) alloca(o *opr) {
 		s += ", " + d.tval(uint32(size), opty)
 	}
 	s += alignSuffix(align)
-	if explicitAS {
+	if as != 0 {
 		s += ", addrspace(" + strconv.FormatUint(as, 10) + ")"
 	}
 	d.emit(s, d.ptrTo(ty, as), false)

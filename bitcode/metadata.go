@@ -262,6 +262,15 @@ func (f *fields) md(name string, op uint64) { // op is id+1
 	}
 }
 
+// req renders a required metadata field, null included.
+func (f *fields) req(name string, op uint64) {
+	if op == 0 {
+		f.raw(name, "null")
+		return
+	}
+	f.md(name, op)
+}
+
 func (f *fields) str(name string, op uint64) {
 	if op == 0 {
 		return
@@ -447,7 +456,7 @@ func (d *decoder) nodeText(e *mdEntry) string {
 		f.md("file", r[3])
 		f.uint("line", r[4])
 		f.md("scope", r[5])
-		f.md("baseType", r[6])
+		f.req("baseType", r[6])
 		if r[0]&2 != 0 { // size and offset are metadata
 			f.intOrMD("size", r[7])
 			f.intOrMD("offset", r[9])
@@ -588,7 +597,7 @@ func (d *decoder) nodeText(e *mdEntry) string {
 		f.uint("virtualIndex", r[10])
 		f.sint("thisAdjustment", at(16))
 		f.uint("flags", flags)
-		f.uint("spFlags", spFlags)
+		f.raw("spFlags", strconv.FormatUint(spFlags, 10))
 		f.md("unit", r[12])
 		f.md("templateParams", r[13])
 		f.md("declaration", r[14])
@@ -600,20 +609,20 @@ func (d *decoder) nodeText(e *mdEntry) string {
 	case MetadataLexicalBlock:
 		need(5, 5)
 		name = "DILexicalBlock"
-		f.md("scope", r[1])
+		f.req("scope", r[1])
 		f.md("file", r[2])
 		f.uint("line", r[3])
 		f.uint("column", r[4])
 	case MetadataLexicalBlockFile:
 		need(4, 4)
 		name = "DILexicalBlockFile"
-		f.md("scope", r[1])
+		f.req("scope", r[1])
 		f.md("file", r[2])
 		f.raw("discriminator", strconv.FormatUint(r[3], 10))
 	case MetadataCommonBlock:
 		need(6, 6)
 		name = "DICommonBlock"
-		f.md("scope", r[1])
+		f.req("scope", r[1])
 		f.md("declaration", r[2])
 		f.str("name", r[3])
 		f.md("file", r[4])
@@ -621,7 +630,7 @@ func (d *decoder) nodeText(e *mdEntry) string {
 	case MetadataNamespace:
 		need(3, 5)
 		name = "DINamespace"
-		f.md("scope", r[1])
+		f.req("scope", r[1])
 		if len(r) == 5 {
 			f.str("name", r[3])
 		} else {
@@ -648,7 +657,7 @@ func (d *decoder) nodeText(e *mdEntry) string {
 		need(3, 4)
 		name = "DITemplateTypeParameter"
 		f.str("name", r[1])
-		f.md("type", r[2])
+		f.req("type", r[2])
 		f.boolean("defaulted", at(3))
 	case MetadataTemplateValue:
 		need(5, 6)
@@ -692,7 +701,7 @@ func (d *decoder) nodeText(e *mdEntry) string {
 		}
 		f.str("name", r[2+o])
 		f.uint("arg", r[6+o])
-		f.md("scope", r[1+o])
+		f.req("scope", r[1+o])
 		f.md("file", r[3+o])
 		f.uint("line", r[4+o])
 		f.md("type", r[5+o])
@@ -704,20 +713,22 @@ func (d *decoder) nodeText(e *mdEntry) string {
 	case MetadataLabel:
 		need(5, 8)
 		name = "DILabel"
-		f.md("scope", r[1])
+		f.req("scope", r[1])
 		f.str("name", r[2])
 		f.md("file", r[3])
 		f.uint("line", r[4])
 		f.uint("column", at(5))
-		f.boolean("isArtificial", at(6))
-		if len(r) > 7 && r[7] != 0 {
-			f.raw("coroSuspendIdx", strconv.FormatUint(r[7]-1, 10))
+		if r[0]&2 != 0 {
+			f.raw("isArtificial", "true")
+		}
+		if k := at(6); len(r) > 6 && uint32(k) != 0xFFFFFFFF {
+			f.raw("coroSuspendIdx", strconv.FormatUint(k, 10))
 		}
 	case MetadataGlobalVarExpr:
 		need(3, 3)
 		name = "DIGlobalVariableExpression"
-		f.md("var", r[1])
-		f.md("expr", r[2])
+		f.req("var", r[1])
+		f.req("expr", r[2])
 	case MetadataObjCProperty:
 		need(8, 8)
 		name = "DIObjCProperty"
@@ -732,7 +743,7 @@ func (d *decoder) nodeText(e *mdEntry) string {
 		need(6, 8)
 		name = "DIImportedEntity"
 		f.raw("tag", strconv.FormatUint(r[1], 10))
-		f.md("scope", r[2])
+		f.req("scope", r[2])
 		f.md("entity", r[3])
 		f.md("file", at(6))
 		f.uint("line", r[4])
@@ -746,7 +757,7 @@ func (d *decoder) nodeText(e *mdEntry) string {
 			f.md("file", r[1])
 			o = 2
 		}
-		f.md("scope", r[o])
+		f.req("scope", r[o])
 		f.str("name", r[o+1])
 		f.str("configMacros", r[o+2])
 		f.str("includePath", r[o+3])

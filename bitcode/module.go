@@ -783,6 +783,9 @@ func (d *decoder) renderFunction(w *bytes.Buffer, g *global) {
 		w.WriteString("define ")
 	} else {
 		w.WriteString("declare ")
+		for _, a := range g.attach {
+			w.WriteString("!" + mdName(d.mdKind(a.kind)) + " " + d.mdRef(a.md, false) + " ")
+		}
 	}
 	link := r[3]
 	w.WriteString(d.linkage(link))
@@ -856,9 +859,6 @@ func (d *decoder) renderFunction(w *bytes.Buffer, g *global) {
 			}
 			w.WriteString(" " + p.name + " " + d.tstr(d.vals[v-1].ty) + " " + d.constText(v-1, d.vals[v-1].ty))
 		}
-	}
-	for _, a := range g.attach {
-		w.WriteString(" !" + mdName(d.mdKind(a.kind)) + " " + d.mdRef(a.md, false))
 	}
 	w.WriteString(g.fnAttach)
 	if g.body == nil {
