@@ -71,64 +71,11 @@ const (
 	binDescVersion     = 1 // sycl_device_binaries_struct.Version (SYCL_DEVICE_BINARIES_VERSION)
 )
 
-// Struct layouts: field offsets and sizes in bytes (LP64).
+// Sizes and alignments of the descriptor's parts (LP64). The structs'
+// fields are those of descriptor.go's struct types, which compute their
+// offsets.
 const (
-	ptrSize = 8
-
-	// _sycl_offload_entry_struct / __tgt_offload_entry:
-	// { void *addr; char *name; size_t size; int32_t flags; int32_t reserved; }
-	entryAddr     = 0
-	entryName     = 8
-	entrySizeFld  = 16
-	entryFlags    = 24
-	entryReserved = 28
-	entrySize     = 32
-
-	// _sycl_device_binary_property_struct:
-	// { char *Name; void *ValAddr; uint32_t Type; uint64_t ValSize; }
-	propName    = 0
-	propValAddr = 8
-	propType    = 16
-	propValSize = 24
-	propSize    = 32
-
-	// _sycl_device_binary_property_set_struct:
-	// { char *Name; property *PropertiesBegin; property *PropertiesEnd; }
-	propSetName  = 0
-	propSetBegin = 8
-	propSetEnd   = 16
-	propSetSize  = 24
-
-	// sycl_device_binary_struct (14 fields):
-	// { uint16_t Version; uint8_t Kind; uint8_t Format; const char *DeviceTargetSpec;
-	//   const char *CompileOptions; const char *LinkOptions;
-	//   const unsigned char *ManifestStart, *ManifestEnd, *BinaryStart, *BinaryEnd;
-	//   entry *EntriesBegin, *EntriesEnd; property_set *PropertySetsBegin, *PropertySetsEnd; }
-	imgVersion       = 0
-	imgKind          = 2
-	imgFormat        = 3
-	imgTarget        = 8
-	imgCompileOpts   = 16
-	imgLinkOpts      = 24
-	imgManifestStart = 32
-	imgManifestEnd   = 40
-	imgBinaryStart   = 48
-	imgBinaryEnd     = 56
-	imgEntriesBegin  = 64
-	imgEntriesEnd    = 72
-	imgPropSetsBegin = 80
-	imgPropSetsEnd   = 88
-	imgSize          = 96
-
-	// sycl_device_binaries_struct:
-	// { uint16_t Version; uint16_t NumDeviceBinaries; sycl_device_binary DeviceBinaries;
-	//   entry *HostEntriesBegin, *HostEntriesEnd; }
-	descVersion     = 0
-	descNumImages   = 2
-	descImages      = 8
-	descHostBegin   = 16
-	descHostEnd     = 24
-	descSize        = 32
+	ptrSize         = 8
 	descMaxImages   = 1<<16 - 1 // NumDeviceBinaries is a uint16_t
 	tgtimgRecSize   = 16        // .tgtimg record: { uint64 image address, uint64 image size }
 	tgtimgRecAlign  = 16        // 2 × pointer size, as clang-offload-wrapper aligns it

@@ -269,12 +269,27 @@ func newStruct(name string, fields ...scalar) *structType {
 	return st
 }
 
-// The descriptor's structs (abi.go gives their fields' meanings), with the
-// names clang-offload-wrapper gives their LLVM types.
+// The descriptor's structs, as the runtime declares them
+// (sycl/include/sycl/detail/compiler.hpp), with the names
+// clang-offload-wrapper gives their LLVM types.
 var (
-	entryStruct   = newStruct("__tgt_offload_entry", ptr, ptr, i64, i32, i32)
-	propStruct    = newStruct("_pi_device_binary_property_struct", ptr, ptr, i32, i64)
+	// _sycl_offload_entry_struct / __tgt_offload_entry:
+	// { void *addr; char *name; size_t size; int32_t flags; int32_t reserved; }
+	entryStruct = newStruct("__tgt_offload_entry", ptr, ptr, i64, i32, i32)
+	// _sycl_device_binary_property_struct:
+	// { char *Name; void *ValAddr; uint32_t Type; uint64_t ValSize; }
+	propStruct = newStruct("_pi_device_binary_property_struct", ptr, ptr, i32, i64)
+	// _sycl_device_binary_property_set_struct:
+	// { char *Name; property *PropertiesBegin; property *PropertiesEnd; }
 	propSetStruct = newStruct("_pi_device_binary_property_set_struct", ptr, ptr, ptr)
-	imageStruct   = newStruct("__tgt_device_image", i16, i8, i8, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)
-	descStruct    = newStruct("__tgt_bin_desc", i16, i16, ptr, ptr, ptr)
+	// sycl_device_binary_struct (14 fields):
+	// { uint16_t Version; uint8_t Kind; uint8_t Format; const char *DeviceTargetSpec;
+	//   const char *CompileOptions; const char *LinkOptions;
+	//   const unsigned char *ManifestStart, *ManifestEnd, *BinaryStart, *BinaryEnd;
+	//   entry *EntriesBegin, *EntriesEnd; property_set *PropertySetsBegin, *PropertySetsEnd; }
+	imageStruct = newStruct("__tgt_device_image", i16, i8, i8, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr)
+	// sycl_device_binaries_struct:
+	// { uint16_t Version; uint16_t NumDeviceBinaries; sycl_device_binary DeviceBinaries;
+	//   entry *HostEntriesBegin, *HostEntriesEnd; }
+	descStruct = newStruct("__tgt_bin_desc", i16, i16, ptr, ptr, ptr)
 )

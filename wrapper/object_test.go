@@ -323,3 +323,24 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestStructLayouts checks the offsets and sizes the descriptor's struct
+// types compute against the runtime's structs on LP64 hosts (the harness's
+// static assertions pin the same).
+func TestStructLayouts(t *testing.T) {
+	for _, c := range []struct {
+		st      *structType
+		offsets []int
+		size    int
+	}{
+		{entryStruct, []int{0, 8, 16, 24, 28}, 32},
+		{propStruct, []int{0, 8, 16, 24}, 32},
+		{propSetStruct, []int{0, 8, 16}, 24},
+		{imageStruct, []int{0, 2, 3, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88}, 96},
+		{descStruct, []int{0, 2, 8, 16, 24}, 32},
+	} {
+		if !reflect.DeepEqual(c.st.offsets, c.offsets) || c.st.size != c.size {
+			t.Errorf("%s: offsets %v size %d, want %v size %d", c.st.name, c.st.offsets, c.st.size, c.offsets, c.size)
+		}
+	}
+}

@@ -1,7 +1,8 @@
 // Package wrapper writes the host object that carries SYCL device images:
-// the SYCL device-binary descriptor (the structs of abi.go), the image
-// bytes, and two functions that register the descriptor with the SYCL
-// runtime at program start and unregister it at exit. The descriptor is laid
+// the SYCL device-binary descriptor (the structs of descriptor.go, the
+// enums of abi.go), the image bytes, and two functions that register the
+// descriptor with the SYCL runtime at program start and unregister it at
+// exit. The descriptor is laid
 // out once (descriptor.go) and written in one of two forms:
 //
 //   - an LLVM bitcode module, what clang-offload-wrapper writes, for llc or

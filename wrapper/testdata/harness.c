@@ -5,7 +5,7 @@
  *
  * The struct definitions are the runtime's (sycl/include/sycl/detail/
  * compiler.hpp), written in C; the static assertions pin the LP64 layout the
- * wrapper writes (wrapper/abi.go).
+ * wrapper writes (the struct types of wrapper/descriptor.go).
  *
  * Output, one line per item (strings printed with \xHH for bytes outside
  * printable ASCII, '"' and '\'):
