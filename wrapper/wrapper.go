@@ -2,8 +2,8 @@
 // the SYCL device-binary descriptor (the structs of descriptor.go, the
 // enums of abi.go), the image bytes, and two functions that register the
 // descriptor with the SYCL runtime at program start and unregister it at
-// exit. The descriptor is laid
-// out once (descriptor.go) and written in one of two forms:
+// exit. The descriptor is laid out once (descriptor.go) and written in one
+// of two forms:
 //
 //   - an LLVM bitcode module, what clang-offload-wrapper writes, for llc or
 //     clang to compile (Options.Output = Bitcode; bitcode.go);
