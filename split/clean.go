@@ -262,8 +262,7 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 	decl := s.marks.get()
 	defer s.marks.put(decl)
 	var queue, decls []int32
-	var mark func(i int32)
-	mark = func(i int32) {
+	mark := func(i int32) {
 		if live.has(i) {
 			return
 		}
@@ -271,9 +270,12 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 		queue = append(queue, i)
 		e := ents[i]
 		if c := comdatOf(e); c != "" && !p.dropComdat[i] {
+			// The other members keep the comdat alive in turn, which
+			// marks no one else: they are all in this list.
 			for _, j := range s.md.comdatMembers[c] {
-				if p.st[j] == stDef && !p.dropComdat[j] {
-					mark(j)
+				if p.st[j] == stDef && !p.dropComdat[j] && !live.has(j) {
+					live.add(j)
+					queue = append(queue, j)
 				}
 			}
 		}
@@ -318,6 +320,35 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 			p.st[i] = stNone
 		}
 	}
+	// aliasOK says whether an alias written here ends, through the
+	// aliases it points to, at a definition written here.
+	aliasOK := map[int32]bool{}
+	endsAtDef := func(i int32) bool {
+		var path []int32
+		ok := false
+		for {
+			if v, known := aliasOK[i]; known {
+				ok = v
+				break
+			}
+			pt := ents[i].Alias.Points
+			if pt == nil || !live.has(int32(pt.Index)) {
+				break
+			}
+			if pt.Alias == nil {
+				ok = p.st[pt.Index] == stDef
+				break
+			}
+			aliasOK[i] = false // a cycle ends here
+			path = append(path, i)
+			i = int32(pt.Index)
+		}
+		aliasOK[i] = ok
+		for _, j := range path {
+			aliasOK[j] = ok
+		}
+		return ok
+	}
 	for _, i := range queue {
 		e := ents[i]
 		if e.Alias == nil {
@@ -325,7 +356,7 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 			continue
 		}
 		p.st[i] = stAlias
-		if pt := e.Alias.Points; pt == nil || !live.has(int32(pt.Index)) || p.st[pt.Index] != stDef {
+		if !endsAtDef(i) {
 			// An alias must point to a definition; like CloneModule,
 			// write one that cannot as a declaration of its name.
 			if p.aliasDecl == nil {

@@ -1,6 +1,10 @@
 package split
 
-import "github.com/sycbuild/sycbuild/llvmir"
+import (
+	"slices"
+
+	"github.com/sycbuild/sycbuild/llvmir"
+)
 
 // graph is the dependency graph of one input module, built once: for each
 // function and global variable (by entity index), the functions and global
@@ -32,9 +36,8 @@ func buildGraph(in *info, allowDeps bool) *graph {
 		}
 	}
 	g := &graph{start: make([]int32, len(ents)+1)}
-	var seen map[*llvmir.Entity]bool // alias cycles
-	var add func(src int, t *llvmir.Entity)
-	add = func(src int, t *llvmir.Entity) {
+	aliases := aliasDeps{in: in, importable: importable}
+	add := func(t *llvmir.Entity) {
 		if in.removed[t] {
 			return
 		}
@@ -46,19 +49,7 @@ func buildGraph(in *info, allowDeps bool) *graph {
 		case llvmir.KindGlobalVar:
 			g.adj = append(g.adj, int32(t.Index))
 		case llvmir.KindAlias, llvmir.KindIFunc:
-			// An alias is a constant user like a constant expression:
-			// whoever references it depends on what it references.
-			if seen == nil {
-				seen = map[*llvmir.Entity]bool{}
-			}
-			if seen[t] {
-				return
-			}
-			seen[t] = true
-			for _, u := range in.refs(t) {
-				add(src, u)
-			}
-			delete(seen, t)
+			g.adj = append(g.adj, aliases.of(t)...)
 		}
 	}
 	for i, e := range ents {
@@ -67,7 +58,7 @@ func buildGraph(in *info, allowDeps bool) *graph {
 			continue
 		}
 		for _, t := range in.refs(e) {
-			add(i, t)
+			add(t)
 		}
 		if e.Func != nil && !importable[i] {
 			for c := range e.Func.Calls {
@@ -91,4 +82,70 @@ func isIndirectCall(c *llvmir.Call) bool {
 		return false
 	}
 	return len(c.CalleeText) > 0 && c.CalleeText[0] == '%'
+}
+
+// aliasDeps are the dependencies aliases and ifuncs stand for. An alias is
+// a constant user like a constant expression: whoever references it
+// depends on what it references, through other aliases. Each alias is
+// resolved once, without recursion (alias chains can be as long as the
+// module), and alias cycles end where they close.
+type aliasDeps struct {
+	in         *info
+	importable []bool
+	done       map[*llvmir.Entity][]int32
+	onPath     map[*llvmir.Entity]bool
+}
+
+// of returns the functions and global variables alias a depends on, each
+// once, in index order.
+func (d *aliasDeps) of(a *llvmir.Entity) []int32 {
+	if deps, ok := d.done[a]; ok {
+		return deps
+	}
+	if d.done == nil {
+		d.done, d.onPath = map[*llvmir.Entity][]int32{}, map[*llvmir.Entity]bool{}
+	}
+	type frame struct {
+		a    *llvmir.Entity
+		refs []*llvmir.Entity
+		deps []int32
+	}
+	stack := []frame{{a: a, refs: d.in.refs(a)}}
+	d.onPath[a] = true
+	for {
+		f := &stack[len(stack)-1]
+		if len(f.refs) == 0 {
+			slices.Sort(f.deps)
+			deps := slices.Compact(f.deps)
+			d.done[f.a] = deps
+			delete(d.onPath, f.a)
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return deps
+			}
+			p := &stack[len(stack)-1]
+			p.deps = append(p.deps, deps...)
+			continue
+		}
+		t := f.refs[0]
+		f.refs = f.refs[1:]
+		if d.in.removed[t] {
+			continue
+		}
+		switch t.Kind {
+		case llvmir.KindFunction:
+			if !d.importable[t.Index] {
+				f.deps = append(f.deps, int32(t.Index))
+			}
+		case llvmir.KindGlobalVar:
+			f.deps = append(f.deps, int32(t.Index))
+		case llvmir.KindAlias, llvmir.KindIFunc:
+			if deps, ok := d.done[t]; ok {
+				f.deps = append(f.deps, deps...)
+			} else if !d.onPath[t] {
+				d.onPath[t] = true
+				stack = append(stack, frame{a: t, refs: d.in.refs(t)})
+			}
+		}
+	}
 }
