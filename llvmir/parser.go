@@ -498,7 +498,7 @@ var paramAttrKeywords = map[string]bool{
 	"returned": true, "nonnull": true, "dereferenceable": true, "dereferenceable_or_null": true,
 	"swiftself": true, "swiftasync": true, "swifterror": true, "immarg": true, "noundef": true,
 	"nofpclass": true, "align": true, "alignstack": true, "allocalign": true, "allocptr": true,
-	"readnone": true, "readonly": true, "writeonly": true, "writable": true, "dead_on_unwind": true,
+	"readnone": true, "readonly": true, "writeonly": true, "writable": true, "dead_on_unwind": true, "dead_on_return": true,
 	"preallocated": true, "elementtype": true, "range": true, "initializes": true, "captures": true,
 }
 
