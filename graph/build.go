@@ -245,6 +245,7 @@ func (b *builder) do(ctx, stop context.Context, pool Pool, a *Action) {
 	for _, o := range a.Out {
 		os.MkdirAll(filepath.Dir(b.path(o.Path)), 0o755)
 	}
+	b.removeStale(paths(a.Out)...)
 	if a.Main != nil {
 		out := newTail()
 		err = runMain(a.Desc, a.Argv, a.Main, out)
@@ -253,7 +254,6 @@ func (b *builder) do(ctx, stop context.Context, pool Pool, a *Action) {
 	} else {
 		var capture *os.File
 		if capture, err = b.capture(tok.Slot()); err == nil {
-			b.removeStale(paths(a.Out)...)
 			err = runCommand(ctx, b.opt.Dir, a.Desc, a.Tool, a.Argv, paths(a.Out), capture)
 			text = readTail(capture)
 		}

@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
 
 // Trace collects a Chrome trace of a build: one complete ("X") event per
@@ -112,13 +113,8 @@ func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 
 // WriteFile writes the trace to a file.
 func (t *Trace) WriteFile(name string) error {
-	f, err := os.Create(name)
-	if err != nil {
+	return atomicfile.Write(name, func(w io.Writer) error {
+		_, err := t.WriteTo(w)
 		return err
-	}
-	if _, err := t.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	})
 }

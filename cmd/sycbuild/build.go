@@ -16,6 +16,7 @@ import (
 
 	"github.com/sycbuild/sycbuild/configs"
 	"github.com/sycbuild/sycbuild/graph"
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/pipeline"
 	"github.com/sycbuild/sycbuild/tools"
 	"github.com/sycbuild/sycbuild/tools/clopt"
@@ -150,17 +151,12 @@ func graphCommand(args []string, stdio clopt.Stdio) int {
 		return code
 	}
 	defer s.restore()
-	w := stdio.Out
 	if f.dotOut != "" {
-		out, err := os.Create(f.dotOut)
-		if err != nil {
-			fmt.Fprintf(stdio.Err, "sycbuild: %v\n", err)
-			return exitFailed
-		}
-		defer out.Close()
-		w = out
+		err = atomicfile.Write(f.dotOut, func(w io.Writer) error { return s.plan.Graph.WriteDOT(w) })
+	} else {
+		err = s.plan.Graph.WriteDOT(stdio.Out)
 	}
-	if err := s.plan.Graph.WriteDOT(w); err != nil {
+	if err != nil {
 		fmt.Fprintf(stdio.Err, "sycbuild: %v\n", err)
 		return exitFailed
 	}
