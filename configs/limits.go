@@ -10,7 +10,10 @@ import (
 // the limits are far above that, and keep a hostile file from costing
 // gigabytes: goccy/go-yaml's parser takes memory quadratic in the nesting
 // depth (10,000 nested "[" or "- " allocate about 150 MB, 100,000 about
-// 15 GB), and the shape walk recurses once per level.
+// 15 GB), and the shape walk recurses once per level. The parser's cost is
+// upstream's: every level copies its parent's path
+// (https://github.com/goccy/go-yaml/pull/902 proposes a depth limit in the
+// parser; until a release has it, sycbuild checks first).
 const (
 	// MaxSize is the largest config file read, in bytes.
 	MaxSize = 16 << 20
