@@ -64,8 +64,6 @@ type wEncoder struct {
 	sections map[string]uint64
 	nvalues  uint64 // globals + functions + constants
 	strtab   []byte
-	// string blob abbreviation of the constants block
-	stringAbbrev uint64
 }
 
 // wIntKey and wNullKey identify Int and Null constants, shared as LLVM shares
@@ -598,7 +596,12 @@ func (e *wEncoder) writeConstants() {
 	}
 	s, m := e.s, e.m
 	s.EnterBlock(wBlockConstants, 4)
-	e.stringAbbrev = s.DefineAbbrev(Literal(wCstString), Blob())
+	// Bytes in memory go as LLVM writes strings, an array of 8-bit values;
+	// file bytes as a blob (LLVM reads a blob into the record's values the
+	// same way), copied from the file as the stream is written.
+	bytesAbbrev := s.DefineAbbrev(Literal(wCstString), Array(), Fixed(8))
+	blobAbbrev := s.DefineAbbrev(Literal(wCstString), Blob())
+	var vals []uint64
 	cur := Type{}
 	for _, c := range e.consts {
 		if t := m.typeOf(c); t != cur {
@@ -615,14 +618,18 @@ func (e *wEncoder) writeConstants() {
 				s.Record(wCstNull) // as LLVM makes an all-zero array zeroinitializer
 				continue
 			}
-			s.AbbrevRecord(e.stringAbbrev, nil, c.Data, nil)
+			vals = vals[:0]
+			for _, b := range c.Data {
+				vals = append(vals, uint64(b))
+			}
+			s.AbbrevRecord(bytesAbbrev, vals, nil, nil)
 		case *FileBytes:
 			if c.File.Size == 0 {
 				s.Record(wCstNull)
 				continue
 			}
 			file := c.File
-			s.AbbrevRecord(e.stringAbbrev, nil, nil, &file)
+			s.AbbrevRecord(blobAbbrev, nil, nil, &file)
 		case *Aggregate:
 			if len(c.Elems) == 0 {
 				s.Record(wCstNull) // LLVM reads no empty aggregate record

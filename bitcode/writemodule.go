@@ -239,14 +239,16 @@ type Int struct {
 // Null is the null value of a type (null, zeroinitializer, 0).
 type Null struct{ Type Type }
 
-// Bytes is an [n x i8] constant holding Data (n = len(Data)).
+// Bytes is an [n x i8] constant holding Data (n = len(Data)), written as
+// LLVM writes strings.
 type Bytes struct {
 	Type Type
 	Data []byte
 }
 
 // FileBytes is an [n x i8] constant holding the first n bytes of a file,
-// which are read only while the module is written out.
+// which are read only while the module is written out, as a blob: n is at
+// most 2^32-1, the largest blob LLVM reads.
 type FileBytes struct {
 	Type Type
 	File BlobFile
