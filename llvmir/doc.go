@@ -14,7 +14,12 @@
 // callee, or, for an indirect call, its function type.
 //
 // Both LLVM 15-era IR (typed pointers such as i8 addrspace(4)*) and current
-// IR (ptr addrspace(4), memory(…)) are accepted and passed through unchanged.
+// IR (ptr addrspace(4), memory(…)) are accepted and passed through
+// unchanged. Metadata used as a value is parsed in every form (metadata
+// i32 0, metadata ptr %x, metadata !DIArgList(…), debug records), and the
+// globals and nodes it names are references like any others. Types,
+// constants and metadata nested deeper than MaxNesting levels are refused
+// with a positioned error, so that no input exhausts the stack.
 //
 // Writing goes through a Plan: a chosen subset of the entities plus local
 // edits (linkage changes, definitions turned into declarations, added

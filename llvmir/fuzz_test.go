@@ -19,7 +19,7 @@ var errPos = regexp.MustCompile(`^f\.ll:[0-9]+:[0-9]+: `)
 // FuzzParse runs the lexer and parser on arbitrary input: it must never
 // panic, an error must be an ErrorList of "file:line:col: message", and a
 // module that parses must write back byte-identical and survive the
-// writer, constant and layout code.
+// writer, constant, layout and metadata code.
 //
 //	go test ./llvmir -run '^$' -fuzz FuzzParse -parallel 1 -fuzztime 10m
 func FuzzParse(f *testing.F) {
@@ -74,6 +74,12 @@ func FuzzParse(f *testing.F) {
 			case e.TypeDef != nil:
 				m.DataLayout.Layout(e.TypeDef)
 				_ = e.TypeDef.String()
+			case e.Node != nil:
+				for _, u := range m.MDValueUses(e) {
+					if u.Start < e.Off || u.End > e.Off+len(e.Text) || u.Start > u.End || len(u.Globals) == 0 {
+						t.Fatalf("!%s: use %d-%d outside the node's text", e.Name, u.Start, u.End)
+					}
+				}
 			}
 		}
 		p.Write(&bytes.Buffer{})
