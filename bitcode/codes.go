@@ -272,3 +272,12 @@ const (
 	StrtabBlob = 1
 	SymtabBlob = 1
 )
+
+// Values inside records that the writer uses (LLVMBitCodes.h): a cast
+// opcode (CastOpcodes), the explicit-type bit of a call's flags
+// (CallMarkersFlags), the bitcode epoch.
+const (
+	CastPtrToInt        = 9
+	CallExplicitType    = 15
+	BitcodeCurrentEpoch = 0
+)

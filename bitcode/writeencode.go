@@ -4,56 +4,9 @@ import (
 	"fmt"
 )
 
-// Block IDs, record codes and flags the writer uses, named after LLVM's
-// enums (llvm/Bitcode/LLVMBitCodes.h); the values are fixed by the format.
-const (
-	wBlockModule         = 8  // MODULE_BLOCK_ID
-	wBlockConstants      = 11 // CONSTANTS_BLOCK_ID
-	wBlockFunction       = 12 // FUNCTION_BLOCK_ID
-	wBlockIdentification = 13 // IDENTIFICATION_BLOCK_ID
-	wBlockValueSymtab    = 14 // VALUE_SYMTAB_BLOCK_ID
-	wBlockType           = 17 // TYPE_BLOCK_ID_NEW
-	wBlockStrtab         = 23 // STRTAB_BLOCK_ID
-
-	wIdentString = 1 // IDENTIFICATION_CODE_STRING
-	wIdentEpoch  = 2 // IDENTIFICATION_CODE_EPOCH
-
-	wModuleVersion        = 1  // MODULE_CODE_VERSION
-	wModuleTriple         = 2  // MODULE_CODE_TRIPLE
-	wModuleDataLayout     = 3  // MODULE_CODE_DATALAYOUT
-	wModuleSectionName    = 5  // MODULE_CODE_SECTIONNAME
-	wModuleGlobalVar      = 7  // MODULE_CODE_GLOBALVAR
-	wModuleFunction       = 8  // MODULE_CODE_FUNCTION
-	wModuleSourceFilename = 16 // MODULE_CODE_SOURCE_FILENAME
-
-	wTypeNumEntry     = 1  // TYPE_CODE_NUMENTRY
-	wTypeVoid         = 2  // TYPE_CODE_VOID
-	wTypeInteger      = 7  // TYPE_CODE_INTEGER
-	wTypeArray        = 11 // TYPE_CODE_ARRAY
-	wTypeStructAnon   = 18 // TYPE_CODE_STRUCT_ANON
-	wTypeStructName   = 19 // TYPE_CODE_STRUCT_NAME
-	wTypeStructNamed  = 20 // TYPE_CODE_STRUCT_NAMED
-	wTypeFunction     = 21 // TYPE_CODE_FUNCTION
-	wTypeOpaquePtr    = 25 // TYPE_CODE_OPAQUE_POINTER
-	wCstSetType       = 1  // CST_CODE_SETTYPE
-	wCstNull          = 2  // CST_CODE_NULL
-	wCstInteger       = 4  // CST_CODE_INTEGER
-	wCstAggregate     = 7  // CST_CODE_AGGREGATE
-	wCstString        = 8  // CST_CODE_STRING
-	wCstCast          = 11 // CST_CODE_CE_CAST
-	wCstGEP           = 12 // CST_CODE_CE_GEP (the form without flags, read by every version)
-	wCstInboundsGEP   = 20 // CST_CODE_CE_INBOUNDS_GEP
-	wCastPtrToInt     = 9  // CAST_PTRTOINT
-	wFuncDeclareBlock = 1  // FUNC_CODE_DECLAREBLOCKS
-	wFuncInstRet      = 10 // FUNC_CODE_INST_RET
-	wFuncInstCall     = 34 // FUNC_CODE_INST_CALL
-	wCallExplicitType = 15 // CALL_EXPLICIT_TYPE bit of a call's flags
-	wVSTBBEntry       = 2  // VST_CODE_BBENTRY
-	wStrtabBlob       = 1  // STRTAB_BLOB
-
-	wEpoch          = 0 // BITCODE_CURRENT_EPOCH
-	wModuleVersion2 = 2 // relative value IDs, names in the string table
-)
+// wVersion2 is the module version the writer writes: relative value IDs in
+// function blocks, names in the string table.
+const wVersion2 = 2
 
 // wEncoder holds what writing a module needs: value numbers and sections.
 type wEncoder struct {
@@ -462,30 +415,30 @@ func (e *wEncoder) write() {
 	s, m := e.s, e.m
 	s.Magic()
 
-	s.EnterBlock(wBlockIdentification, 5)
+	s.EnterBlock(IdentificationBlockID, 5)
 	producer := m.Producer
 	if producer == "" {
 		producer = "sycbuild"
 	}
-	s.Record(wIdentString, wChars(producer)...)
-	s.Record(wIdentEpoch, wEpoch)
+	s.Record(IdentificationCodeString, wChars(producer)...)
+	s.Record(IdentificationCodeEpoch, BitcodeCurrentEpoch)
 	s.ExitBlock()
 
-	s.EnterBlock(wBlockModule, 3)
-	s.Record(wModuleVersion, wModuleVersion2)
+	s.EnterBlock(ModuleBlockID, 3)
+	s.Record(ModuleCodeVersion, wVersion2)
 	e.writeTypes()
 	if m.Triple != "" {
-		s.Record(wModuleTriple, wChars(m.Triple)...)
+		s.Record(ModuleCodeTriple, wChars(m.Triple)...)
 	}
 	if m.DataLayout != "" {
-		s.Record(wModuleDataLayout, wChars(m.DataLayout)...)
+		s.Record(ModuleCodeDatalayout, wChars(m.DataLayout)...)
 	}
 	sections := make([]string, len(e.sections))
 	for name, i := range e.sections {
 		sections[i-1] = name
 	}
 	for _, name := range sections {
-		s.Record(wModuleSectionName, wChars(name)...)
+		s.Record(ModuleCodeSectionName, wChars(name)...)
 	}
 	for _, g := range m.globals {
 		e.writeGlobal(g)
@@ -494,7 +447,7 @@ func (e *wEncoder) write() {
 		e.writeFunctionRecord(f)
 	}
 	if m.SourceFilename != "" {
-		s.Record(wModuleSourceFilename, wChars(m.SourceFilename)...)
+		s.Record(ModuleCodeSourceFilename, wChars(m.SourceFilename)...)
 	}
 	e.writeConstants()
 	for _, f := range m.funcs {
@@ -502,27 +455,27 @@ func (e *wEncoder) write() {
 	}
 	s.ExitBlock()
 
-	s.EnterBlock(wBlockStrtab, 3)
-	blob := s.DefineAbbrev(Literal(wStrtabBlob), Blob())
+	s.EnterBlock(StrtabBlockID, 3)
+	blob := s.DefineAbbrev(Literal(StrtabBlob), Blob())
 	s.AbbrevRecord(blob, nil, e.strtab, nil)
 	s.ExitBlock()
 }
 
 func (e *wEncoder) writeTypes() {
 	s, m := e.s, e.m
-	s.EnterBlock(wBlockType, 4)
-	s.Record(wTypeNumEntry, uint64(len(m.types)))
+	s.EnterBlock(TypeBlockIDNew, 4)
+	s.Record(TypeCodeNumEntry, uint64(len(m.types)))
 	id := func(t Type) uint64 { return uint64(t.id - 1) }
 	for _, d := range m.types {
 		switch d.kind {
 		case wtVoid:
-			s.Record(wTypeVoid)
+			s.Record(TypeCodeVoid)
 		case wtInt:
-			s.Record(wTypeInteger, d.bits)
+			s.Record(TypeCodeInteger, d.bits)
 		case wtPtr:
-			s.Record(wTypeOpaquePtr, 0)
+			s.Record(TypeCodeOpaquePointer, 0)
 		case wtArray:
-			s.Record(wTypeArray, d.bits, id(d.elems[0]))
+			s.Record(TypeCodeArray, d.bits, id(d.elems[0]))
 		case wtStruct:
 			ops := []uint64{0}
 			if d.packed {
@@ -532,17 +485,17 @@ func (e *wEncoder) writeTypes() {
 				ops = append(ops, id(f))
 			}
 			if d.name == "" {
-				s.Record(wTypeStructAnon, ops...)
+				s.Record(TypeCodeStructAnon, ops...)
 				continue
 			}
-			s.Record(wTypeStructName, wChars(d.name)...)
-			s.Record(wTypeStructNamed, ops...)
+			s.Record(TypeCodeStructName, wChars(d.name)...)
+			s.Record(TypeCodeStructNamed, ops...)
 		case wtFunc:
 			ops := []uint64{0} // not vararg
 			for _, t := range d.elems {
 				ops = append(ops, id(t))
 			}
-			s.Record(wTypeFunction, ops...)
+			s.Record(TypeCodeFunction, ops...)
 		}
 	}
 	s.ExitBlock()
@@ -563,7 +516,7 @@ func (e *wEncoder) writeGlobal(g *Global) {
 		init = e.valueID(g.Init) + 1
 	}
 	align, _ := wEncodeAlign(g.Align)
-	e.s.Record(wModuleGlobalVar, off, size, uint64(g.ValueType.id-1), flags, init, uint64(g.Linkage),
+	e.s.Record(ModuleCodeGlobalVar, off, size, uint64(g.ValueType.id-1), flags, init, uint64(g.Linkage),
 		align, e.sections[g.Section], 0, 0, uint64(g.UnnamedAddr), 0, 0, 0, 0, wDSOLocal(g.Linkage))
 }
 
@@ -577,7 +530,7 @@ func (e *wEncoder) writeFunctionRecord(f *Function) {
 	if f.Body == nil {
 		proto = 1
 	}
-	e.s.Record(wModuleFunction, off, size, uint64(f.Type.id-1), 0, proto, uint64(f.Linkage),
+	e.s.Record(ModuleCodeFunction, off, size, uint64(f.Type.id-1), 0, proto, uint64(f.Linkage),
 		0, 0, e.sections[f.Section], 0, 0, uint64(f.UnnamedAddr), 0, 0, 0, 0, 0, wDSOLocal(f.Linkage))
 }
 
@@ -595,27 +548,27 @@ func (e *wEncoder) writeConstants() {
 		return
 	}
 	s, m := e.s, e.m
-	s.EnterBlock(wBlockConstants, 4)
+	s.EnterBlock(ConstantsBlockID, 4)
 	// Bytes in memory go as LLVM writes strings, an array of 8-bit values;
 	// file bytes as a blob (LLVM reads a blob into the record's values the
 	// same way), copied from the file as the stream is written.
-	bytesAbbrev := s.DefineAbbrev(Literal(wCstString), Array(), Fixed(8))
-	blobAbbrev := s.DefineAbbrev(Literal(wCstString), Blob())
+	bytesAbbrev := s.DefineAbbrev(Literal(CstCodeString), Array(), Fixed(8))
+	blobAbbrev := s.DefineAbbrev(Literal(CstCodeString), Blob())
 	var vals []uint64
 	cur := Type{}
 	for _, c := range e.consts {
 		if t := m.typeOf(c); t != cur {
-			s.Record(wCstSetType, uint64(t.id-1))
+			s.Record(CstCodeSetType, uint64(t.id-1))
 			cur = t
 		}
 		switch c := c.(type) {
 		case Int:
-			s.Record(wCstInteger, wSignRotate(c.Value, m.def(c.Type).bits))
+			s.Record(CstCodeInteger, wSignRotate(c.Value, m.def(c.Type).bits))
 		case Null:
-			s.Record(wCstNull)
+			s.Record(CstCodeNull)
 		case *Bytes:
 			if wAllZero(c.Data) {
-				s.Record(wCstNull) // as LLVM makes an all-zero array zeroinitializer
+				s.Record(CstCodeNull) // as LLVM makes an all-zero array zeroinitializer
 				continue
 			}
 			vals = vals[:0]
@@ -625,25 +578,25 @@ func (e *wEncoder) writeConstants() {
 			s.AbbrevRecord(bytesAbbrev, vals, nil, nil)
 		case *FileBytes:
 			if c.File.Size == 0 {
-				s.Record(wCstNull)
+				s.Record(CstCodeNull)
 				continue
 			}
 			file := c.File
 			s.AbbrevRecord(blobAbbrev, nil, nil, &file)
 		case *Aggregate:
 			if len(c.Elems) == 0 {
-				s.Record(wCstNull) // LLVM reads no empty aggregate record
+				s.Record(CstCodeNull) // LLVM reads no empty aggregate record
 				continue
 			}
 			ops := make([]uint64, len(c.Elems))
 			for i, el := range c.Elems {
 				ops[i] = e.valueID(el)
 			}
-			s.Record(wCstAggregate, ops...)
+			s.Record(CstCodeAggregate, ops...)
 		case *GEP:
-			code := uint64(wCstGEP)
+			code := uint64(CstCodeCEGEPOld)
 			if c.InBounds {
-				code = wCstInboundsGEP
+				code = CstCodeCEInboundsGEP
 			}
 			ops := []uint64{uint64(c.Source.id - 1), uint64(m.Ptr().id - 1), e.valueID(c.Base)}
 			for _, ix := range c.Indices {
@@ -651,7 +604,7 @@ func (e *wEncoder) writeConstants() {
 			}
 			s.Record(code, ops...)
 		case *PtrToInt:
-			s.Record(wCstCast, wCastPtrToInt, uint64(m.Ptr().id-1), e.valueID(c.Value))
+			s.Record(CstCodeCECast, CastPtrToInt, uint64(m.Ptr().id-1), e.valueID(c.Value))
 		}
 	}
 	s.ExitBlock()
@@ -674,27 +627,27 @@ func (e *wEncoder) writeBody(f *Function) {
 		return
 	}
 	s, m := e.s, e.m
-	s.EnterBlock(wBlockFunction, 4)
-	s.Record(wFuncDeclareBlock, 1)
+	s.EnterBlock(FunctionBlockID, 4)
+	s.Record(FuncCodeDeclareBlocks, 1)
 	inst := e.nvalues // the number the next value-producing instruction gets
 	for _, in := range f.Body {
 		switch in := in.(type) {
 		case *Call:
-			ops := []uint64{0, 1 << wCallExplicitType, uint64(in.Callee.Type.id - 1), inst - e.ids[in.Callee]}
+			ops := []uint64{0, 1 << CallExplicitType, uint64(in.Callee.Type.id - 1), inst - e.ids[in.Callee]}
 			for _, a := range in.Args {
 				ops = append(ops, inst-e.valueID(a))
 			}
-			s.Record(wFuncInstCall, ops...)
+			s.Record(FuncCodeInstCall, ops...)
 			if r := m.def(m.def(in.Callee.Type).elems[0]); r.kind != wtVoid {
 				inst++
 			}
 		case Ret:
-			s.Record(wFuncInstRet)
+			s.Record(FuncCodeInstRet)
 		}
 	}
 	if f.Block != "" {
-		s.EnterBlock(wBlockValueSymtab, 4)
-		s.Record(wVSTBBEntry, append([]uint64{0}, wChars(f.Block)...)...)
+		s.EnterBlock(ValueSymtabBlockID, 4)
+		s.Record(VSTCodeBBEntry, append([]uint64{0}, wChars(f.Block)...)...)
 		s.ExitBlock()
 	}
 	s.ExitBlock()

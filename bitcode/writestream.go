@@ -17,16 +17,10 @@ import (
 // known before the first byte goes out, so WriteTo writes front to back in
 // one pass and its writer may be a pipe.
 
-// Abbreviation IDs every block has (llvm/Bitstream/BitCodeEnums.h,
-// FixedAbbrevIDs); the first one an abbreviation definition gets is
-// wFirstAbbrev.
-const (
-	wAbbrevEndBlock      = 0
-	wAbbrevEnterSubblock = 1
-	wAbbrevDefine        = 2
-	wAbbrevUnabbrev      = 3
-	wFirstAbbrev         = 4
-)
+// wFirstAbbrev is the ID of the first abbreviation a block defines; the
+// IDs below it are EndBlock, EnterSubblock, DefineAbbrev and
+// UnabbrevRecord.
+const wFirstAbbrev = 4
 
 // AbbrevEncoding is how an abbreviation operand is encoded
 // (BitCodeAbbrevOp::Encoding; 0 is used here for a literal).
@@ -176,7 +170,7 @@ func (w *StreamWriter) EnterBlock(id uint64, width uint) {
 		w.fail("block %d: abbreviation width %d out of range [2, 32]", id, width)
 		return
 	}
-	w.emit(wAbbrevEnterSubblock, w.width)
+	w.emit(EnterSubblock, w.width)
 	w.emitVBR(id, 8)
 	w.emitVBR(uint64(width), 4)
 	w.align32()
@@ -196,7 +190,7 @@ func (w *StreamWriter) ExitBlock() {
 		w.fail("end of block outside any block")
 		return
 	}
-	w.emit(wAbbrevEndBlock, w.width)
+	w.emit(EndBlock, w.width)
 	w.align32()
 	b := w.blocks[len(w.blocks)-1]
 	w.blocks = w.blocks[:len(w.blocks)-1]
@@ -227,7 +221,7 @@ func (w *StreamWriter) DefineAbbrev(ops ...AbbrevOp) uint64 {
 		w.fail("%v", err)
 		return 0
 	}
-	w.emit(wAbbrevDefine, w.width)
+	w.emit(DefineAbbrev, w.width)
 	w.emitVBR(uint64(len(ops)), 5)
 	for _, op := range ops {
 		if op.Encoding == AbbrevLiteral {
@@ -283,7 +277,7 @@ func (w *StreamWriter) Record(code uint64, ops ...uint64) {
 	if w.err != nil {
 		return
 	}
-	w.emit(wAbbrevUnabbrev, w.width)
+	w.emit(UnabbrevRecord, w.width)
 	w.emitVBR(code, 6)
 	w.emitVBR(uint64(len(ops)), 6)
 	for _, v := range ops {
