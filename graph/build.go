@@ -493,19 +493,16 @@ func diffParts(rec *record, kp keyParts) []string {
 
 // record logs a finished action or job and removes files that its previous
 // run wrote but this one did not (a split that now has fewer modules),
-// when they still hold what that run wrote. The files durable names first
-// become durable (data and directory entries synced): the log never says
-// a file is built that a power loss could take back.
+// when they still hold what that run wrote. The record reaches the disk
+// only after the files durable names (see buildLog.put): the log never
+// says a file is built that a power loss could take back.
 func (b *builder) record(name string, kp keyParts, outs []fileState, prev *record, durable []string) error {
 	full := make([]string, len(durable))
 	for i, p := range durable {
 		full[i] = b.path(p)
 	}
-	if err := atomicfile.Sync(full...); err != nil {
-		return err
-	}
 	rec := &record{name: name, key: kp.key, tools: kp.tools, cmd: kp.cmd, inputs: kp.inputs, outputs: outs}
-	if err := b.log.put(rec); err != nil {
+	if err := b.log.put(rec, full); err != nil {
 		return fmt.Errorf("build log: %w", err)
 	}
 	if prev == nil {

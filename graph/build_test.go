@@ -489,7 +489,7 @@ func TestLogTornLineAndCompaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 150 {
-		l.put(&record{name: "x", key: fmt.Sprint(i), outputs: []fileState{{path: "x", hash: "h", size: 1, mtime: 2}}})
+		l.put(&record{name: "x", key: fmt.Sprint(i), outputs: []fileState{{path: "x", hash: "h", size: 1, mtime: 2}}}, nil)
 	}
 	l.Close()
 	data, _ := os.ReadFile(filepath.Join(dir, logName))

@@ -188,3 +188,25 @@ func TestResponseFile(t *testing.T) {
 		t.Errorf("response file left: %v", m)
 	}
 }
+
+// TestLogRecordsOnlyDurable: a record reaches the log only after its
+// files were synced; when they cannot be, it is not written.
+func TestLogRecordsOnlyDurable(t *testing.T) {
+	dir := t.TempDir()
+	l, err := openLog(context.Background(), dir, "", false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "good"), []byte("x"), 0o644)
+	if err := l.put(&record{name: "good", key: "k"}, []string{filepath.Join(dir, "good")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.put(&record{name: "lost", key: "k"}, []string{filepath.Join(dir, "missing")}); err == nil {
+		t.Error("a record whose file cannot be synced was accepted")
+	}
+	l.Close()
+	data, _ := os.ReadFile(filepath.Join(dir, logName))
+	if !strings.Contains(string(data), "good\tk") || strings.Contains(string(data), "lost\t") {
+		t.Errorf("log:\n%s", data)
+	}
+}

@@ -82,6 +82,16 @@ type buildLog struct {
 	// list and the wrapper's table) is looked at once; what the build
 	// writes is forgotten.
 	seen map[string]fileState
+
+	// pending are records whose files are not yet known to be durable;
+	// flush syncs their files and appends them (group commit).
+	pending []pendingRecord
+	flushMu sync.Mutex // one flush at a time
+}
+
+type pendingRecord struct {
+	rec   *record
+	files []string // to make durable before rec is written
 }
 
 // openLog loads the log in dir and opens it for appending. With readOnly
@@ -248,16 +258,51 @@ func (l *buildLog) rewrite() error {
 	return err
 }
 
-// put records rec, in memory and on disk.
-func (l *buildLog) put(rec *record) error {
+// put records rec in memory at once, and on disk once the files named by
+// durable are (atomicfile.Sync): the log never records a file a power
+// loss could take back. Records put while a sync runs wait for the next
+// one and share it, so a build of thousands of jobs syncs a few times per
+// second at most, not once per file (group commit). put returns when rec
+// is on disk, or when another put has taken it to write.
+func (l *buildLog) put(rec *record, durable []string) error {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	l.add(rec)
 	if l.f == nil {
+		l.mu.Unlock()
 		return nil
 	}
-	l.lines++
-	_, err := io.WriteString(l.f, rec.line())
+	l.pending = append(l.pending, pendingRecord{rec, durable})
+	l.mu.Unlock()
+	return l.flush()
+}
+
+// flush makes the pending records' files durable and appends the records.
+func (l *buildLog) flush() error {
+	l.flushMu.Lock()
+	defer l.flushMu.Unlock()
+	l.mu.Lock()
+	batch := l.pending
+	l.pending = nil
+	f := l.f
+	l.mu.Unlock()
+	if len(batch) == 0 || f == nil {
+		return nil
+	}
+	var files []string
+	for _, p := range batch {
+		files = append(files, p.files...)
+	}
+	if err := atomicfile.Sync(files...); err != nil {
+		return err // the batch is not recorded: its actions run again
+	}
+	var b strings.Builder
+	for _, p := range batch {
+		b.WriteString(p.rec.line())
+	}
+	l.mu.Lock()
+	l.lines += len(batch)
+	l.mu.Unlock()
+	_, err := io.WriteString(f, b.String())
 	return err
 }
 
@@ -269,9 +314,9 @@ func (l *buildLog) get(name string) *record {
 
 // Close compacts the log if it grew redundant, and releases it.
 func (l *buildLog) Close() error {
-	var err error
+	err := l.flush()
 	if l.f != nil {
-		err = l.f.Close()
+		err = errors.Join(err, l.f.Close())
 		l.f = nil
 		if l.lines > 100 && l.lines > 3*len(l.records) {
 			err = errors.Join(err, l.rewrite())

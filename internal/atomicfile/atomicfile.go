@@ -3,15 +3,17 @@
 // into place only when complete. A failure leaves the old file (or none) and
 // no temporary file behind.
 //
-// Durability: Write syncs the file's data (fsync) before renaming it, so
-// that after a power loss the name holds either the old file or the whole
-// new one, never an empty or partial file (a rename without fsync survives
-// a killed process but not a crashed machine). The rename itself becomes
-// durable when the directory is synced; Sync does that for callers that
-// must not record a file as written before it is on disk (sycbuild's build
-// log records an output only after syncing it and its directory). A file
-// that was only renamed, not synced, is at worst missing or old after a
-// crash, and the build log's content hashes notice that.
+// Durability: a rename survives a killed process but not a crashed
+// machine, which may lose the file's data, or the rename, or both (on
+// ext4, a renamed file can come back empty). Write does not sync: one
+// fsync per file costs milliseconds, and sycl-post-link writes thousands
+// of files. Callers that must not say a file is written before it is on
+// disk call Sync once for a whole set of files: sycbuild's build log
+// records an action's outputs only after Sync returned for them, batching
+// the outputs of every action that finished meanwhile (group commit). So
+// the log never records a file a power loss can take back; a file that was
+// written but not yet recorded is at worst missing, empty or old after a
+// crash, and since it has no record the next build makes it again.
 //
 // Temporary names are unique per process and call, and hidden:
 // ".<name>.tmp<pid>-<n>" beside the file. TempName makes one for files that
@@ -120,9 +122,6 @@ func Write(name string, fill func(io.Writer) error) (err error) {
 	if err = fill(f); err != nil {
 		return err
 	}
-	if err = f.Sync(); err != nil {
-		return &Error{name, underlying(err)}
-	}
 	if err = f.Close(); err != nil {
 		return &Error{name, underlying(err)}
 	}
@@ -136,32 +135,52 @@ func Write(name string, fill func(io.Writer) error) (err error) {
 	return nil
 }
 
-// Sync makes the files called names durable: their data, then each of
-// their directories once (which makes their names, a rename's result,
-// durable).
+// Sync makes the files called names durable: their data, their names
+// (the result of a rename) and their directories. Where the system has
+// syncfs (Linux), it flushes each file system the files are on once, which
+// costs about what one fsync does however many files there are; elsewhere
+// it syncs each file and each directory.
 func Sync(names ...string) error {
 	dirs := map[string]bool{}
 	for _, n := range names {
-		if err := syncPath(n); err != nil {
-			return err
-		}
 		dirs[filepath.Dir(n)] = true
 	}
+	if haveSyncFS {
+		devs := map[uint64]bool{}
+		for _, n := range names {
+			var st syscall.Stat_t
+			if err := syscall.Stat(n, &st); err != nil {
+				return &Error{n, err}
+			}
+			if dev := uint64(st.Dev); !devs[dev] {
+				devs[dev] = true
+				if err := syncPath(n, syncFS); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for _, n := range names {
+		if err := syncPath(n, syscall.Fsync); err != nil {
+			return err
+		}
+	}
 	for d := range dirs {
-		if err := syncPath(d); err != nil {
+		if err := syncPath(d, syscall.Fsync); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func syncPath(name string) error {
+func syncPath(name string, sync func(fd int) error) error {
 	fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return &Error{name, err}
 	}
 	defer syscall.Close(fd)
-	if err = syscall.Fsync(fd); err != nil && err != syscall.EINVAL { // EINVAL: a file system that cannot sync
+	if err = sync(fd); err != nil && err != syscall.EINVAL { // EINVAL: a file system that cannot sync
 		return &Error{name, fmt.Errorf("sync: %w", err)}
 	}
 	return nil

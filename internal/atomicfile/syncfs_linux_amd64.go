@@ -1,0 +1,3 @@
+package atomicfile
+
+const sysSyncfs = 306 // syscall lacks SYS_SYNCFS on amd64

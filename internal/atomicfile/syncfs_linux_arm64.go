@@ -1,0 +1,5 @@
+package atomicfile
+
+import "syscall"
+
+const sysSyncfs = syscall.SYS_SYNCFS
