@@ -87,6 +87,11 @@ func appendEscaped(b []byte, s string) []byte {
 	return b
 }
 
+// QuoteName returns name as LLVM writes it after a sigil (@, %, $):
+// bare when it is a valid unquoted name ("f", "llvm.dbg.value"), quoted
+// with escapes otherwise ("\"f::g\"").
+func QuoteName(name string) string { return quoteNameIfNeeded(name) }
+
 // quoteNameIfNeeded returns name as it follows a sigil: bare when it is a
 // valid unquoted LLVM name, quoted otherwise.
 func quoteNameIfNeeded(name string) string {

@@ -488,7 +488,7 @@ func (l *lowering) declare(name string, ret *llvmir.Type, params []*llvmir.Type,
 		return nil
 	}
 	params2 := strings.TrimSuffix(strings.SplitN(sig.String(), " (", 2)[1], ")")
-	l.decls = append(l.decls, "declare "+ret.String()+" @"+name+"("+params2+")")
+	l.decls = append(l.decls, "declare "+ret.String()+" @"+llvmir.QuoteName(name)+"("+params2+")")
 	return nil
 }
 
@@ -546,7 +546,7 @@ func (l *lowering) emitNative(fs *funcState, lines *[]string, ty *llvmir.Type, i
 			return "", err
 		}
 		v := fs.newValue()
-		*lines = append(*lines, v+" = call "+ty.String()+" @"+name+"("+args+")")
+		*lines = append(*lines, v+" = call "+ty.String()+" @"+llvmir.QuoteName(name)+"("+args+")")
 		return v, nil
 	}
 
@@ -586,7 +586,7 @@ func (l *lowering) emitNative(fs *funcState, lines *[]string, ty *llvmir.Type, i
 		return "", err
 	}
 	v := fs.newValue()
-	*lines = append(*lines, v+" = call "+ty.String()+" @"+name+"("+strings.Join(elems, ", ")+")")
+	*lines = append(*lines, v+" = call "+ty.String()+" @"+llvmir.QuoteName(name)+"("+strings.Join(elems, ", ")+")")
 	return v, nil
 }
 

@@ -12,8 +12,10 @@ import (
 	"github.com/sycbuild/sycbuild/internal/testenv"
 )
 
-// TestDebugInfoSplits compiles the two translation units of
-// testdata/debuginfo with -g, at -O0 and -O2, with clang 15 (typed pointers,
+// TestDebugInfoSplits compiles the translation units of testdata/debuginfo
+// (helpers shared between kernels and between units, globals only some
+// kernels use, a template value parameter naming a global, spec constants)
+// with -g, at -O0 and -O2, with clang 15 (typed pointers,
 // debug intrinsics), 19 and 22 (debug records) for spir64, marks their
 // kernels and SYCL_EXTERNAL function with "sycl-module-id" as the SYCL front
 // end does, links them, and splits the result per kernel and per source with
@@ -21,7 +23,7 @@ import (
 // must accept every module written, with its debug info intact (LLVM drops
 // invalid debug info with only a warning, so any warning fails the test).
 func TestDebugInfoSplits(t *testing.T) {
-	srcs := []string{"vector_ops", "image_ops"}
+	srcs := []string{"vector_ops", "image_ops", "spec_consts"}
 	for _, v := range []string{"15", "19", "22"} {
 		t.Run("llvm"+v, func(t *testing.T) {
 			clang := testenv.Tool(t, "clang-"+v)
