@@ -124,3 +124,20 @@ func FuzzBitcodeInfo(f *testing.F) {
 		bitcodeInfo(data) // must not panic or hang
 	})
 }
+
+func FuzzScanText(f *testing.F) {
+	f.Add([]byte("target triple = \"spir64\"\ndefine spir_kernel void @k(i8* %p) {\n  ret void\n}\n"))
+	f.Add([]byte("@a = global [2 x i32] [\n  i32 1,\n  i32 2\n]\n!0 = !{!\"x;y\"} ; c\n"))
+	f.Add([]byte("\x7fELF\x02\x01"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		info := &IRInfo{}
+		err := scanText("f.ll", data, info)
+		if err == nil {
+			return
+		}
+		se, ok := err.(*ScanError)
+		if !ok || se.Line < 1 || se.Col < 1 {
+			t.Fatalf("error without a position: %v", err)
+		}
+	})
+}
