@@ -419,9 +419,9 @@ func fpClassText(v uint64) string {
 }
 
 // captureText renders captures(...): the components captured through
-// other paths in bits 0-3, through the return value in bits 4-7.
+// the return value in bits 0-3, through other paths in bits 4-7.
 func captureText(v uint64) string {
-	other, ret := v&15, (v>>4)&15
+	ret, other := v&15, (v>>4)&15
 	comps := func(c uint64) string {
 		switch c {
 		case 0:

@@ -7,6 +7,7 @@ packages=(
   clang-19 llvm-19 llvm-19-tools        # FileCheck-19, llvm-as-19, opt-19, llc-19 (NVPTX), llvm-link-19
   clang-15 llvm-15                      # LLVM 15 syntax (typed pointers), llvm-as-15 for llvm-spirv-15
   clang-22 llvm-22 clang-tools-22       # LLVM 22: bitcode of current DPC++, the SPIR-V backend, clang-sycl-linker-22
+  llvm-14                               # llvm-as-14: LLVM 14 bitcode for the bitcode reader's tests
   llvm-spirv-15 spirv-tools             # SPIR-V translation and validation
   intel-opencl-icd                      # ocloc: ahead-of-time compiles for Intel GPUs (no GPU needed)
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers   # running kernels on the CPU in tests
@@ -14,6 +15,29 @@ packages=(
   zstd                                  # cross-checks of compressed images
   cmake ninja-build bazel-bootstrap make   # the build-system integration examples
 )
+
+# The SQLite amalgamation (one 9 MB C file), a large real program for the
+# bitcode reader's tests, from the better-sqlite3 npm package, into the
+# git-ignored .cache/ of the repository.
+fetch_sqlite() {
+  local root dir ver=12.11.1
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  dir=$root/.cache/sqlite3
+  [ -f "$dir/sqlite3.c" ] && return 0
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "install-toolchain: npm is missing; SQLite is fetched on the next run" >&2
+    return 0
+  fi
+  local tmp
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent "better-sqlite3@$ver" >/dev/null &&
+    tar xzf "better-sqlite3-$ver.tgz" package/deps/sqlite3/sqlite3.c) || { rm -rf "$tmp"; return 1; }
+  mkdir -p "$dir"
+  mv "$tmp/package/deps/sqlite3/sqlite3.c" "$dir/sqlite3.c"
+  rm -rf "$tmp"
+  echo "install-toolchain: fetched SQLite (better-sqlite3 $ver) into .cache/sqlite3"
+}
+trap fetch_sqlite EXIT
 
 missing=()
 for p in "${packages[@]}"; do
