@@ -564,3 +564,18 @@ targets:
 		t.Errorf("%d sycl-post-link runs, want 2 (llvm_ir and spir64 share one):\n%s", n, script)
 	}
 }
+
+// The build's product is the ELF host object whatever its name: the wrapper
+// tool writes bitcode unless told otherwise (as the reference does), and a
+// name not ending in .o must not turn the product into bitcode.
+func TestProductIsObjectWhateverItsName(t *testing.T) {
+	p := newProject(t, "named", `inputs: [vector_ops.ll]
+output: images.bin
+targets:
+  - kind: llvm_ir
+`, "vector_ops.ll")
+	p.build()
+	if b := p.read("images.bin"); !bytes.HasPrefix(b, []byte("\x7fELF")) {
+		t.Errorf("images.bin starts with %q, want an ELF object", b[:min(len(b), 4)])
+	}
+}

@@ -228,7 +228,8 @@ func ph(ext string) string { return Stem + "." + ext }
 // wrap adds the wrapper action, which writes the output object.
 func (p *planner) wrap(in []wrapInput) {
 	out := p.g.File(p.cfg.Output, graph.Plain)
-	args := []string{"-o", out.Path, "-host=" + p.cfg.Host, "-batch", "-kind=sycl"}
+	// The build's product is the host object itself, whatever it is named.
+	args := []string{"-o", out.Path, "--output-format=elf", "-host=" + p.cfg.Host, "-batch", "-kind=sycl"}
 	var ins []*graph.Node
 	for _, w := range in {
 		args = append(args, "-target="+w.target, "-format="+w.format, w.table.Path)
