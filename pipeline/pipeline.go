@@ -27,13 +27,15 @@ import (
 	"github.com/sycbuild/sycbuild/tools"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 	"github.com/sycbuild/sycbuild/tools/filetabletform"
+	"github.com/sycbuild/sycbuild/tools/moduleid"
 	"github.com/sycbuild/sycbuild/tools/offloadwrapper"
 	"github.com/sycbuild/sycbuild/tools/syclpostlink"
 )
 
 // Options are the inputs of Plan besides the config.
 type Options struct {
-	// Versions captures and caches tool versions.
+	// Versions captures and caches tool versions, and the scans of the
+	// inputs.
 	Versions *tools.VersionCache
 	// Mains are the in-process tools by name; nil means sycbuild's own
 	// (tests may substitute fakes).
@@ -76,6 +78,7 @@ func DefaultMains() map[string]clopt.Main {
 		"sycl-post-link":        syclpostlink.Main,
 		"file-table-tform":      filetabletform.Main,
 		"clang-offload-wrapper": offloadwrapper.Main,
+		"sycl-module-id":        moduleid.Main,
 	}
 }
 

@@ -23,7 +23,8 @@ import (
 
 // VersionCache captures tool versions and remembers them by the tool
 // file's identity (real path, size, modification time), so a build runs no
-// "--version" command unless a tool was installed or updated since.
+// "--version" command unless a tool was installed or updated since. It
+// remembers the scans of device inputs the same way (ScanIR).
 type VersionCache struct {
 	file    string
 	mu      sync.Mutex
