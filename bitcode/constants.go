@@ -105,7 +105,12 @@ func (d *decoder) constText(id uint64, ty int32) string {
 	case vGlobal:
 		return d.globalRef(d.globals[v.idx])
 	case vConst:
-		return d.renderConst(d.consts[v.idx])
+		// Each use copies the text: count it, so that a constant used
+		// many times by constants used many times cannot grow the output
+		// without bound.
+		s := d.renderConst(d.consts[v.idx])
+		d.charge(len(s))
+		return s
 	}
 	return d.localRef(uint32(id))
 }

@@ -3,6 +3,7 @@ package bitcode
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Error is a malformed or unsupported bitcode input. Its message names the
@@ -19,20 +20,21 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	s := e.File
-	if s == "" {
-		s = "<bitcode>"
+	var parts []string
+	if e.File != "" {
+		parts = append(parts, e.File)
 	}
 	if e.Offset >= 0 {
-		s += ": byte " + strconv.FormatInt(e.Offset, 10)
+		parts = append(parts, "byte "+strconv.FormatInt(e.Offset, 10))
 	}
 	if e.Block != "" {
-		s += ": in " + e.Block
+		parts = append(parts, "in "+e.Block)
 	}
-	if e.Code >= 0 {
-		return s + ": " + e.Msg + " (record code " + strconv.FormatInt(e.Code, 10) + ")"
+	msg := e.Msg
+	if e.Code >= 0 && !strings.Contains(msg, "record code") {
+		msg += " (record code " + strconv.FormatInt(e.Code, 10) + ")"
 	}
-	return s + ": " + e.Msg
+	return strings.Join(append(parts, msg), ": ")
 }
 
 // blockNames names the blocks in messages, as llvm-bcanalyzer does.

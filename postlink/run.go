@@ -1,12 +1,12 @@
 package postlink
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"runtime"
 	"strings"
 
+	"github.com/sycbuild/sycbuild/bitcode"
 	"github.com/sycbuild/sycbuild/llvmir"
 	"github.com/sycbuild/sycbuild/split"
 )
@@ -84,8 +84,11 @@ func readInput(o *Options, rio IO) (*llvmir.Module, error) {
 	if err != nil {
 		return nil, plainf("%s: %s: error: Could not open input file: %s", rio.Argv0, name, errText(err))
 	}
-	if bytes.HasPrefix(src, []byte("BC\xc0\xde")) {
-		return nil, plainf("%s: %s: error: LLVM bitcode input is not supported: sycbuild reads textual IR (convert it with llvm-dis)", rio.Argv0, name)
+	if bitcode.Is(src) {
+		// Bitcode is read as the text LLVM would print for it.
+		if src, err = bitcode.Disassemble(name, src); err != nil {
+			return nil, plainf("%s: %s: error: %s", rio.Argv0, name, strings.TrimPrefix(err.Error(), name+": "))
+		}
 	}
 	m, err := llvmir.Parse(name, src)
 	if err != nil {
