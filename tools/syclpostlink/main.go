@@ -53,9 +53,12 @@ than 'auto'.
 Not part of this implementation: the ESIMD lowering pipeline
 (-lower-esimd changes nothing in a module without ESIMD code and
 refuses one with ESIMD kernels, naming them), the invoke_simd
-lowering and the joint matrix builtin transformation. Input and
-output are textual LLVM IR: module files end in .ll whether or not
--S is given.`
+lowering and the joint matrix builtin transformation. The input
+is textual LLVM IR or bitcode (LLVM 14 to 22). Module files are
+textual IR (.ll) with -S and bitcode (.bc) without it, as the
+tools that read them next need: llvm-spirv reads only bitcode.
+sycbuild makes the bitcode with the llvm-as of the LLVM that wrote
+the input (llvm-as-<N> on PATH, or llvm-as of that version).`
 
 // flags holds the parsed option values until they are copied into
 // postlink.Options.
