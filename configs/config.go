@@ -91,8 +91,8 @@ var ExternalTools = []string{ToolLLVMLink, ToolLLVMDis, ToolLLVMAs, ToolLLVMSPIR
 // (the keys allowed in its options: mapping), in pipeline order.
 var KindTools = map[Kind][]string{
 	LLVMIR:    {ToolPostLink},
-	SPIR64:    {ToolPostLink, ToolLLVMAs, ToolLLVMSPIRV, ToolSPIRVVal},
-	SPIR64Gen: {ToolPostLink, ToolLLVMAs, ToolLLVMSPIRV, ToolSPIRVVal, ToolOcloc},
+	SPIR64:    {ToolPostLink, ToolLLVMAs, ToolLLVMSPIRV, ToolLLC, ToolSPIRVVal},
+	SPIR64Gen: {ToolPostLink, ToolLLVMAs, ToolLLVMSPIRV, ToolLLC, ToolSPIRVVal, ToolOcloc},
 	NVPTX64:   {ToolPostLink, ToolLLC, ToolPtxas, ToolFatbinary},
 }
 
@@ -120,6 +120,11 @@ type Config struct {
 	Split Split `yaml:"split"`
 	// Host is the host triple of the output object (default: this machine's).
 	Host string `yaml:"host"`
+	// Wrapper is the form of the device images in the output object:
+	// dpcpp (the default: DPC++'s descriptor and bundle sections) or
+	// offload-binary (LLVM's OffloadBinary containers in .llvm.offloading,
+	// registered as LLVM 22's SYCL wrapper registers them).
+	Wrapper WrapperFormat `yaml:"wrapper"`
 	// Jobs is the number of parallel jobs (default 0: the number of CPUs);
 	// the command line's -j overrides it.
 	Jobs int `yaml:"jobs"`
@@ -154,6 +159,11 @@ type Target struct {
 	// Optional targets whose tools are missing are skipped with a warning
 	// instead of failing the build.
 	Optional bool `yaml:"optional"`
+	// SPIRV is how a spir64 or spir64_gen target makes SPIR-V: with
+	// llvm-spirv (translator) or LLVM's own SPIR-V backend (llvm-backend);
+	// "" chooses the backend when the IR is newer than the translator
+	// reads, the translator otherwise.
+	SPIRV SPIRVRoute `yaml:"spirv"`
 	// Options are extra command-line options per tool, appended to the ones
 	// sycbuild passes; each is a list or a shell-quoted string.
 	Options map[string]Args `yaml:"options"`
@@ -253,6 +263,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.Host == "" {
 		c.Host = DefaultHost()
+	}
+	if c.Wrapper == "" {
+		c.Wrapper = WrapperDPCPP
 	}
 	for i, t := range c.Targets {
 		t.Index = i

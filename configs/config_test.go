@@ -52,7 +52,7 @@ func TestParseErrors(t *testing.T) {
 		{"native AOT", "inputs: [a.ll]\ntargets:\n  - {kind: spir64_gen, devices: [pvc], spec_constants: native}\n",
 			"targets.yaml:3:56: targets[0].spec_constants: spir64_gen images are compiled ahead of time and need emulation (native values would be fixed at build time)"},
 		{"option for wrong tool", "inputs: [a.ll]\ntargets:\n  - kind: spir64\n    options: {ocloc: -q}\n",
-			`targets.yaml:4:15: targets[0].options: spir64 targets do not run "ocloc" (options may be given for: sycl-post-link, llvm-as, llvm-spirv, spirv-val)`},
+			`targets.yaml:4:15: targets[0].options: spir64 targets do not run "ocloc" (options may be given for: sycl-post-link, llvm-as, llvm-spirv, llc, spirv-val)`},
 		{"shell operator", "inputs: [a.ll]\ntargets:\n  - kind: spir64\n    options: {llvm-spirv: 'a | b'}\n",
 			`targets.yaml:4:27: targets[0].options.llvm-spirv: unquoted shell operator "|" in options (no shell runs them: quote it, or write a list)`},
 		{"unterminated quote", "inputs: [a.ll]\ntargets:\n  - kind: spir64\n    options: {llvm-spirv: \"-a 'b\"}\n",

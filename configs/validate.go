@@ -45,6 +45,9 @@ func (c *Config) validate() errorList {
 	if arch, _, _ := strings.Cut(c.Host, "-"); arch != "x86_64" && arch != "aarch64" {
 		v.errorf("host", "host: unsupported host triple %q (sycbuild writes objects for x86_64 and aarch64 hosts)", c.Host)
 	}
+	if !oneOf(c.Wrapper, WrapperFormats) {
+		v.errorf("wrapper", "wrapper: unknown wrapper format %q (want %s)", c.Wrapper, list(WrapperFormats))
+	}
 	if c.Jobs < 0 {
 		v.errorf("jobs", "jobs: must be 0 (one per CPU) or more, got %d", c.Jobs)
 	}
@@ -129,6 +132,7 @@ func (v *validator) target(i int, t *Target, names map[string]int) {
 	default:
 		v.errorf(p+".spec_constants", "%s.spec_constants: unknown mode %q (want native or emulation)", p, t.SpecConstants)
 	}
+	v.spirvRoute(p, t)
 	allowed := KindTools[t.Kind]
 	for _, tool := range sortedKeys(t.Options) {
 		if !oneOf(tool, allowed) {

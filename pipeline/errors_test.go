@@ -66,8 +66,10 @@ func TestInputErrors(t *testing.T) {
 	// LLVM 19 syntax cannot go to llvm-spirv-15; typed pointers and LLVM
 	// 19 syntax cannot be linked together.
 	p.write("new.ll", "target triple = \"spir64-unknown-unknown\"\ndefine spir_kernel void @k() #0 {\n  ret void\n}\nattributes #0 = { memory(none) }\n")
-	p.write("targets.yaml", "inputs: [new.ll]\ntargets:\n  - kind: llvm_ir\n  - kind: spir64\n")
-	p.expectFailure(2, "targets.yaml:4:5: target spir64 cannot use the inputs: llvm-spirv-15 reads only LLVM 15 IR, and new.ll needs LLVM 19 (\"memory(none\" at line 5)\n")
+	// The translator cannot read it; LLVM's SPIR-V backend (the default
+	// for such IR) can.
+	p.write("targets.yaml", "inputs: [new.ll]\ntargets:\n  - kind: llvm_ir\n  - kind: spir64\n    spirv: translator\n")
+	p.expectFailure(2, "targets.yaml:4:5: target spir64 cannot use the inputs: llvm-spirv-15 reads only LLVM 15 IR, and new.ll needs LLVM 19 (\"memory(none\" at line 5) (spirv: llvm-backend reads it)\n")
 	p.write("targets.yaml", "inputs: [vector_ops.ll, new.ll]\ntargets:\n  - kind: llvm_ir\n")
 	p.expectFailure(2, "targets.yaml:1:25: inputs[1]: new.ll needs LLVM 19 (\"memory(none\" at line 5), but vector_ops.ll needs LLVM 15 (typed pointers at line 14); no one llvm-link reads both\n")
 
@@ -114,8 +116,8 @@ func TestBitcodeInputs(t *testing.T) {
 	if _, s := p.build(); s.ran != 3 {
 		t.Errorf("building from LLVM 19 bitcode: %+v", s)
 	}
-	p.write("targets.yaml", "inputs: [nvptx.bc]\ntargets:\n  - kind: spir64\n")
-	p.expectFailure(2, "targets.yaml:3:5: target spir64 cannot use the inputs: llvm-spirv-15 reads only LLVM 15 IR, and nvptx.bc needs LLVM 19 (bitcode written by LLVM19.1.7)\n")
+	p.write("targets.yaml", "inputs: [nvptx.bc]\ntargets:\n  - kind: spir64\n    spirv: translator\n")
+	p.expectFailure(2, "targets.yaml:3:5: target spir64 cannot use the inputs: llvm-spirv-15 reads only LLVM 15 IR, and nvptx.bc needs LLVM 19 (bitcode written by LLVM19.1.7) (spirv: llvm-backend reads it)\n")
 }
 
 // TestMissingTools: what is missing is reported before anything runs,

@@ -100,15 +100,16 @@ func (p *planner) link(in *inputSet, link *tools.Tool) *graph.Node {
 		return p.g.File(in.files[0], graph.Plain)
 	}
 	out := p.g.File(filepath.Join(p.cfg.BuildDir, "linked.ll"), graph.Plain)
+	files := p.moduleIDInputs(in)
 	var ins []*graph.Node
-	for _, f := range in.files {
+	for _, f := range files {
 		ins = append(ins, p.g.File(f, graph.Plain))
 	}
 	var args []string
 	if link.Role == "llvm-dis" {
-		args = tools.LLVMDisArgs(in.files[0], out.Path)
+		args = tools.LLVMDisArgs(files[0], out.Path)
 	} else {
-		args = tools.LLVMLinkArgs(out.Path, in.files, nil)
+		args = tools.LLVMLinkArgs(out.Path, files, nil)
 	}
 	p.add(&graph.Action{
 		Desc: link.Role + " " + out.Path,

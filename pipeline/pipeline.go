@@ -27,6 +27,7 @@ import (
 	"github.com/sycbuild/sycbuild/tools"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 	"github.com/sycbuild/sycbuild/tools/filetabletform"
+	"github.com/sycbuild/sycbuild/tools/moduleid"
 	"github.com/sycbuild/sycbuild/tools/offloadwrapper"
 	"github.com/sycbuild/sycbuild/tools/syclpostlink"
 )
@@ -77,6 +78,7 @@ func DefaultMains() map[string]clopt.Main {
 		"sycl-post-link":        syclpostlink.Main,
 		"file-table-tform":      filetabletform.Main,
 		"clang-offload-wrapper": offloadwrapper.Main,
+		"sycl-module-id":        moduleid.Main,
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 type target struct {
 	cfg   *configs.Target
 	tools map[string]*tools.Tool
+	route configs.SPIRVRoute // spir64 and spir64_gen: how SPIR-V is made
 }
 
 func (t *target) spirv() bool { return t.cfg.Kind == configs.SPIR64 || t.cfg.Kind == configs.SPIR64Gen }
@@ -46,13 +47,19 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 		t := &target{cfg: tc, tools: map[string]*tools.Tool{}}
 		var problems []string
 		// Each problem completes "target <name> …".
-		if t.spirv() && in.llvm > 15 {
-			problems = append(problems, fmt.Sprintf("cannot use the inputs: llvm-spirv-15 reads only LLVM 15 IR, and %s", in.why))
+		if t.spirv() {
+			t.route = spirvRoute(tc, in)
+			if t.route == configs.SPIRVTranslator && in.llvm > 15 {
+				problems = append(problems, fmt.Sprintf("cannot use the inputs: llvm-spirv-15 reads only LLVM 15 IR, and %s (spirv: llvm-backend reads it)", in.why))
+			}
 		}
 		if tc.Kind == configs.NVPTX64 && in.llvm > 19 {
 			problems = append(problems, fmt.Sprintf("cannot use the inputs: llc-19 reads IR up to LLVM 19, and %s", in.why))
 		}
 		roles, llvm := need(tc.Kind)
+		if t.route == configs.SPIRVBackend {
+			roles, llvm = backendNeed(tc.Kind)
+		}
 		for _, role := range roles {
 			tool, err := p.finder.Find(role, llvm[role])
 			if err != nil {
@@ -187,15 +194,24 @@ func (p *planner) target(t *target, linked *graph.Node, in *inputSet) wrapInput 
 	var targetName, format string
 	switch tc.Kind {
 	case configs.SPIR64, configs.SPIR64Gen:
-		step(configs.ToolLLVMAs, tools.LLVMAsArgs(ph("ll"), ph("bc"), opts(configs.ToolLLVMAs)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "bc")
-		step(configs.ToolLLVMSPIRV, tools.LLVMSPIRVArgs(ph("bc"), ph("spv"), opts(configs.ToolLLVMSPIRV)), []graph.StepInput{{Placeholder: ph("bc"), From: from("bc")}}, "spv")
+		desc = "llvm-spirv"
+		if t.route == configs.SPIRVBackend {
+			f.Steps = append(f.Steps, p.backendStep(t, at))
+			desc = "llc (SPIR-V backend)"
+		} else {
+			step(configs.ToolLLVMAs, tools.LLVMAsArgs(ph("ll"), ph("bc"), opts(configs.ToolLLVMAs)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "bc")
+			step(configs.ToolLLVMSPIRV, tools.LLVMSPIRVArgs(ph("bc"), ph("spv"), opts(configs.ToolLLVMSPIRV)), []graph.StepInput{{Placeholder: ph("bc"), From: from("bc")}}, "spv")
+		}
 		if t.tools[configs.ToolSPIRVVal] != nil {
 			step(configs.ToolSPIRVVal, tools.SPIRVValArgs(ph("spv"), opts(configs.ToolSPIRVVal)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "")
 		}
-		desc, targetName, format = "llvm-spirv", "spir64", "spirv"
+		targetName, format = "spir64", "spirv"
 		if tc.Kind == configs.SPIR64Gen {
 			step(configs.ToolOcloc, tools.OclocArgs(ph("spv"), ph("bin"), tc.Devices, opts(configs.ToolOcloc)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "bin")
-			desc, targetName, format = "ocloc", "spir64_gen", "native"
+			targetName, format = "spir64_gen", "native"
+			if desc = "ocloc"; t.route == configs.SPIRVBackend {
+				desc = "llc (SPIR-V backend) → ocloc"
+			}
 		}
 	case configs.NVPTX64:
 		step(configs.ToolLLC, tools.LLCArgs(ph("ll"), ph("ptx"), tc.Arch, opts(configs.ToolLLC)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "ptx")

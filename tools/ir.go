@@ -19,8 +19,9 @@ type IRInfo struct {
 	// LLVM is the major version of the LLVM whose tools must process the
 	// IR: 15 for typed-pointer text (a newer LLVM would rewrite it in
 	// syntax LLVM 15, and so llvm-spirv-15, cannot read), 19 for text using
-	// syntax LLVM 15 lacks, the producer's version for bitcode (an older
-	// LLVM cannot read newer bitcode), and 0 when either will do.
+	// syntax LLVM 15 lacks, 22 for text using syntax LLVM 19 lacks, the
+	// producer's version for bitcode (an older LLVM cannot read newer
+	// bitcode), and 0 when either will do.
 	LLVM int
 	// Why says what decided LLVM, for messages ("typed pointers at 12:30").
 	Why string
@@ -41,6 +42,11 @@ func (i *IRInfo) HasDeviceCode() bool { return i.Kernels || i.ExternalDefs }
 // llvm19Only are textual IR constructs that LLVM 15 cannot parse (found in
 // what clang-19 emits: attributes, flags and debug records newer than 15).
 var llvm19Only = regexp.MustCompile(`\bmemory\((none|read|write|readwrite|argmem|inaccessiblemem)|\brange\(i\d+ |\b(zext|uitofp) nneg\b|\bor disjoint\b|\bgetelementptr (inbounds )?(nuw|nusw)\b|#dbg_(value|declare|assign)\(|\bcaptures\(|\binitializes\(|\bicmp samesign\b|\bsplat \(`)
+
+// llvm22Only are the constructs of llvm19Only that LLVM 19 cannot parse
+// either (captures(…) is LLVM 21's, icmp samesign LLVM 20's): such text
+// needs LLVM 22's tools.
+var llvm22Only = regexp.MustCompile(`\bcaptures\(|\bicmp samesign\b`)
 
 var (
 	defineRE  = regexp.MustCompile(`^define\s+(.*?)@("(?:[^"\\]|\\.)*"|[-\w$.]+)\s*\(`)
@@ -221,13 +227,17 @@ func scanText(path string, data []byte, info *IRInfo) error {
 			// pointer types (i8*, %T addrspace(4)*).
 			info.LLVM, info.Why = 15, fmt.Sprintf("typed pointers at line %d", line)
 		}
-		if info.LLVM != 15 && info.LLVM != 19 && hasAny(l, llvm19Hints) {
+		if info.LLVM != 15 && info.LLVM != 22 && hasAny(l, llvm19Hints) {
 			code := l
 			if quoted || bytes.IndexByte(l, ';') >= 0 {
 				code = stripCommentsAndStrings(l)
 			}
-			if loc := llvm19Only.FindIndex(code); loc != nil {
-				info.LLVM, info.Why = 19, fmt.Sprintf("%q at line %d", code[loc[0]:loc[1]], line)
+			if loc := llvm22Only.FindIndex(code); loc != nil {
+				info.LLVM, info.Why = 22, fmt.Sprintf("%q at line %d", code[loc[0]:loc[1]], line)
+			} else if info.LLVM != 19 {
+				if loc := llvm19Only.FindIndex(code); loc != nil {
+					info.LLVM, info.Why = 19, fmt.Sprintf("%q at line %d", code[loc[0]:loc[1]], line)
+				}
 			}
 		}
 		switch {

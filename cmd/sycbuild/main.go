@@ -23,6 +23,7 @@ import (
 	"github.com/sycbuild/sycbuild/tools/clopt"
 	"github.com/sycbuild/sycbuild/tools/filetabletform"
 	"github.com/sycbuild/sycbuild/tools/llvmforeach"
+	"github.com/sycbuild/sycbuild/tools/moduleid"
 	"github.com/sycbuild/sycbuild/tools/offloadwrapper"
 	"github.com/sycbuild/sycbuild/tools/syclpostlink"
 )
@@ -34,6 +35,7 @@ var toolMains = map[string]clopt.Main{
 	"llvm-foreach":          llvmforeach.Main,
 	"sycl-post-link":        syclpostlink.Main,
 	"clang-offload-wrapper": offloadwrapper.Main,
+	"sycl-module-id":        moduleid.Main,
 }
 
 func main() {

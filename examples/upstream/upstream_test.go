@@ -19,8 +19,9 @@ import (
 // kernels are the example's kernels in module order.
 var kernels = []string{"_ZTS8VecScale", "_ZTS6VecAdd", "_ZTS9Threshold", "_ZTS5Clamp"}
 
-// TestDeviceIRIsFrontEndOutput regenerates device.ll with clang-22 and
-// llvm-link-22 and requires it to equal the checked-in file.
+// TestDeviceIRIsFrontEndOutput regenerates device.ll and tu/*.ll with
+// clang-22 and llvm-link-22 and requires them to equal the checked-in
+// files.
 func TestDeviceIRIsFrontEndOutput(t *testing.T) {
 	testenv.Tool(t, "clang-22")
 	testenv.Tool(t, "llvm-link-22")
@@ -40,10 +41,12 @@ func TestDeviceIRIsFrontEndOutput(t *testing.T) {
 	if out, err := exec.Command("bash", filepath.Join(dir, "make-device.sh")).CombinedOutput(); err != nil {
 		t.Fatalf("make-device.sh: %v\n%s", err, out)
 	}
-	got, _ := os.ReadFile(filepath.Join(dir, "device.ll"))
-	want, _ := os.ReadFile("device.ll")
-	if !bytes.Equal(got, want) {
-		t.Errorf("device.ll differs from what clang-22 makes now; run ./make-device.sh")
+	for _, f := range []string{"device.ll", "tu/vector_ops.ll", "tu/image_ops.ll"} {
+		got, _ := os.ReadFile(filepath.Join(dir, f))
+		want, _ := os.ReadFile(f)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from what clang-22 makes now; run ./make-device.sh", f)
+		}
 	}
 }
 
