@@ -14,7 +14,8 @@ type attrGroup struct {
 	inline   string // as written on a parameter or a call site
 	grouped  string // as written in "attributes #N = { ... }"
 	rendered bool
-	used     bool // printed as "#N"
+	idx      int // in decoder.groupList
+	num      int // printed number, -1 until numbered
 }
 
 const fnIndex = 0xFFFFFFFF
@@ -72,7 +73,8 @@ func (d *decoder) parseAttrGroups() {
 		if len(d.ops) < 2 {
 			d.failf("bad attribute group")
 		}
-		g := &attrGroup{index: d.ops[1], raw: append([]uint64(nil), d.ops[2:]...)}
+		g := &attrGroup{index: d.ops[1], raw: append([]uint64(nil), d.ops[2:]...), idx: len(d.groupList), num: -1}
+		d.groupList = append(d.groupList, g)
 		d.attrGroups[d.ops[0]] = g
 	}
 	d.leave()
@@ -140,21 +142,10 @@ func (d *decoder) fnAttrRef(list []*attrGroup) string {
 			if g.grouped == "" {
 				return ""
 			}
-			g.used = true
-			return " #" + strconv.Itoa(d.groupNumber(g))
+			return " " + marker(markAttr, uint32(g.idx))
 		}
 	}
 	return ""
-}
-
-func (d *decoder) groupNumber(g *attrGroup) int {
-	if n, ok := d.groupNums[g]; ok {
-		return n
-	}
-	n := len(d.groupOrder)
-	d.groupNums[g] = n
-	d.groupOrder = append(d.groupOrder, g)
-	return n
 }
 
 func (d *decoder) renderAttrs(g *attrGroup) {

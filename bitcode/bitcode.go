@@ -117,7 +117,6 @@ func newDecoder(file string, data []byte, base int64) *decoder {
 		pos:        32,
 		blockInfo:  map[uint64][]abbrev{},
 		attrGroups: map[uint64]*attrGroup{},
-		groupNums:  map[*attrGroup]int{},
 		recCode:    -1,
 	}
 	// Output may exceed the input many times over (a constant expression

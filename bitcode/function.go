@@ -1,6 +1,7 @@
 package bitcode
 
 import (
+	"bytes"
 	"encoding/binary"
 	"strconv"
 	"strings"
@@ -23,7 +24,10 @@ type funcState struct {
 	mdStart    int
 	constStart int
 	lastLoc    string
+	lastLocGid int32
 	fnAttach   string
+	fnAttachs  []mdAttach
+	argRoots   []int32 // metadata arguments of the intrinsic call being read
 }
 
 type instRec struct {
@@ -33,6 +37,9 @@ type instRec struct {
 	dbg        string
 	attach     string
 	pre        []string
+	dbgGid     int32      // the !dbg location node, -1 for none
+	roots      []int32    // nodes SlotTracker numbers for this instruction, before its attachments
+	attachs    []mdAttach // attachments other than !dbg
 }
 
 const (
@@ -269,17 +276,25 @@ func (d *decoder) parseAttachments() {
 		if len(ops)%2 == 1 {
 			start = 1
 		}
+		var as []mdAttach
 		for i := start; i+1 < len(ops); i += 2 {
 			sb.WriteString(", !" + mdName(d.mdKind(ops[i])) + " " + d.mdRef(ops[i+1], false))
+			a := mdAttach{kind: ops[i], md: ops[i+1], gid: -1}
+			if e := d.md(ops[i+1]); e.kind == mdNodeKind {
+				a.gid = e.gid
+			}
+			as = append(as, a)
 		}
 		if start == 0 {
 			d.fn.fnAttach += strings.ReplaceAll(sb.String(), ", !", " !")
+			d.fn.fnAttachs = append(d.fn.fnAttachs, as...)
 			continue
 		}
 		if ops[0] >= uint64(len(d.fn.insts)) {
 			d.failf("attachment to instruction %d of %d", ops[0], len(d.fn.insts))
 		}
 		d.fn.insts[ops[0]].attach += sb.String()
+		d.fn.insts[ops[0]].attachs = append(d.fn.insts[ops[0]].attachs, as...)
 	}
 	d.leave()
 }
@@ -290,7 +305,8 @@ func (d *decoder) emit(text string, res int32, term bool) {
 	if fs.curBB >= fs.nBlocks {
 		d.failf("instruction outside any basic block")
 	}
-	r := instRec{start: len(fs.buf), result: -1, bb: fs.curBB}
+	r := instRec{start: len(fs.buf), result: -1, bb: fs.curBB, dbgGid: -1, roots: fs.argRoots}
+	fs.argRoots = nil
 	fs.buf = append(fs.buf, text...)
 	d.charge(len(text))
 	r.end = len(fs.buf)
@@ -820,6 +836,7 @@ func (d *decoder) instruction() {
 			d.failf("DEBUG_LOC_AGAIN without a previous location")
 		}
 		d.lastInst().dbg = fs.lastLoc
+		d.lastInst().dbgGid = fs.lastLocGid
 	case FuncCodeBlockAddrUsers:
 	case FuncCodeDebugRecordValue, FuncCodeDebugRecordDeclare, FuncCodeDebugRecordAssign,
 		FuncCodeDebugRecordValueSimple, FuncCodeDebugRecordLabel, FuncCodeDebugRecordDeclareValue:
@@ -983,8 +1000,14 @@ func (d *decoder) callBody(o *opr, prefix string, cc uint64, attrs []*attrGroup,
 			arg = d.bbName(o.next())
 			sb.WriteString("label")
 		} else {
-			arg = d.val(o.v(), pt)
+			id := o.v()
+			arg = d.val(id, pt)
 			sb.WriteString(d.tstr(pt))
+			if d.types[pt].kind == tMetadata && d.isIntrinsic(callee) {
+				if r := d.rootOf(uint64(id)); r >= 0 {
+					d.fn.argRoots = append(d.fn.argRoots, r)
+				}
+			}
 		}
 		if a := d.attrsAt(attrs, uint64(i)); a != "" {
 			sb.WriteString(" " + a)
@@ -1012,11 +1035,23 @@ func (d *decoder) callBody(o *opr, prefix string, cc uint64, attrs []*attrGroup,
 	}
 	sb.WriteString(")")
 	sb.WriteString(d.fnAttrRef(attrs))
+	if g := fnGroup(attrs); g != nil {
+		d.fn.g.callGroups = append(d.fn.g.callGroups, g)
+	}
 	if len(d.fn.bundles) > 0 {
 		sb.WriteString(" [ " + strings.Join(d.fn.bundles, ", ") + " ]")
 		d.fn.bundles = d.fn.bundles[:0]
 	}
 	return sb.String(), ret
+}
+
+// isIntrinsic reports whether value id is a function named "llvm.*".
+func (d *decoder) isIntrinsic(id uint32) bool {
+	if uint64(id) >= uint64(len(d.vals)) || d.vals[id].kind != vGlobal {
+		return false
+	}
+	g := d.globals[d.vals[id].idx]
+	return g.kind == gFunc && strings.HasPrefix(g.name, "llvm.")
 }
 
 func (d *decoder) debugLoc(o *opr) {
@@ -1035,69 +1070,87 @@ func (d *decoder) debugLoc(o *opr) {
 	if scope == 0 {
 		d.failf("debug location without a scope")
 	}
-	key := dilocKey{line, col, scope, ia, implicit, group, rank}
-	var n int
-	// Function-scope ids are reused by the next function: key by output
-	// numbers, which are unique.
-	key.scope = uint64(d.nodeNum(scope - 1))
+	sg := d.nodeGID(scope - 1)
+	var ig int32 = -1
 	if ia != 0 {
-		key.ia = uint64(d.nodeNum(ia-1)) + 1
+		ig = d.nodeGID(ia - 1)
 	}
-	if num, ok := d.locs[key]; ok {
-		n = num
-	} else {
-		n = d.mdNext
-		d.mdNext++
-		d.locs[key] = n
+	// Function-scope ids are reused by the next function: key by node.
+	key := dilocKey{line, col, uint64(sg), uint64(ig + 1), implicit, group, rank}
+	gid, ok := d.locs[key]
+	if !ok {
 		f := &fields{d: d}
 		f.raw("line", strconv.FormatUint(line, 10))
-		f.raw("column", strconv.FormatUint(col, 10))
+		f.uint("column", col)
 		f.raw("scope", d.mdRef(scope-1, true))
 		f.md("inlinedAt", ia)
 		f.boolean("isImplicitCode", implicit)
 		f.uint("atomGroup", group)
 		f.uint("atomRank", rank)
-		s := "!" + strconv.Itoa(n) + " = !DILocation(" + f.sb.String() + ")\n"
-		d.charge(len(s))
-		d.mdOut = append(d.mdOut, s...)
+		e := &mdEntry{kind: mdNodeKind, code: MetadataLocation, num: -1, gid: int32(len(d.allMD)),
+			text: "!DILocation(" + f.sb.String() + ")", done: true, kids: []int32{sg}}
+		if ig >= 0 {
+			e.kids = append(e.kids, ig)
+		}
+		d.charge(len(e.text))
+		d.allMD = append(d.allMD, e)
+		gid = e.gid
+		d.locs[key] = gid
 	}
-	loc := ", !dbg !" + strconv.Itoa(n)
-	d.fn.lastLoc = loc
+	loc := ", !dbg " + mdMarker(gid)
+	d.fn.lastLoc, d.fn.lastLocGid = loc, gid
 	d.lastInst().dbg = loc
+	d.lastInst().dbgGid = gid
 }
 
-func (d *decoder) nodeNum(id uint64) int {
+// nodeGID returns the global index of node id.
+func (d *decoder) nodeGID(id uint64) int32 {
 	e := d.md(id)
 	if e.kind != mdNodeKind {
 		d.failf("metadata %d is not a node", id)
 	}
-	return e.num
+	return e.gid
+}
+
+// rootOf returns the node of metadata id for numbering, -1 if none.
+func (d *decoder) rootOf(id uint64) int32 {
+	if e := d.md(id); e.kind == mdNodeKind {
+		return e.gid
+	}
+	return -1
 }
 
 func (d *decoder) debugRecord(o *opr) {
 	loc := o.next()
 	var s string
+	var roots []int32
 	switch d.code {
 	case FuncCodeDebugRecordLabel:
 		label := o.next()
 		s = "#dbg_label(" + d.mdRef(label, false) + ", " + d.mdRef(loc, false) + ")"
+		roots = []int32{d.rootOf(label)}
 	case FuncCodeDebugRecordValueSimple:
 		v, e := o.next(), o.next()
 		val, ty := o.vt()
 		s = "#dbg_value(" + d.tval(val, ty) + ", " + d.mdRef(v, false) + ", " + d.mdRef(e, false) + ", " + d.mdRef(loc, false) + ")"
+		roots = []int32{d.rootOf(v)}
 	default:
 		v, e, val := o.next(), o.next(), o.next()
 		name := map[uint64]string{FuncCodeDebugRecordValue: "#dbg_value", FuncCodeDebugRecordDeclare: "#dbg_declare",
 			FuncCodeDebugRecordAssign: "#dbg_assign", FuncCodeDebugRecordDeclareValue: "#dbg_declare_value"}[d.code]
 		s = name + "(" + d.locationMD(val) + ", " + d.mdRef(v, false) + ", " + d.mdRef(e, false)
+		roots = []int32{d.rootOf(val), d.rootOf(v)}
 		if d.code == FuncCodeDebugRecordAssign {
 			id, addrExpr, addr := o.next(), o.next(), o.next()
 			s += ", " + d.mdRef(id, false) + ", " + d.locationMD(addr) + ", " + d.mdRef(addrExpr, false)
+			roots = append(roots, d.rootOf(id))
 		}
 		s += ", " + d.mdRef(loc, false) + ")"
 	}
+	roots = append(roots, d.rootOf(loc))
 	last := d.lastInst()
 	last.pre = append(last.pre, s)
+	last.roots = append(last.roots, roots...)
 }
 
 // locationMD renders a debug record's location operand: a value, a
@@ -1184,9 +1237,13 @@ func (d *decoder) finishFunction() {
 			case markBlock:
 				dst = append(dst, '%')
 				dst = append(dst, bbs[id]...)
-			case markBBRef:
-				dst = append(dst, src[i:i+9]...)
-				src = src[i+9:]
+			default: // resolved at the module's end
+				n := markerLen(src[i])
+				if i+n > len(src) {
+					d.failf("internal: truncated marker")
+				}
+				dst = append(dst, src[i:i+n]...)
+				src = src[i+n:]
 				continue
 			}
 			src = src[i+5:]
@@ -1230,45 +1287,41 @@ func (d *decoder) finishFunction() {
 	if fs.fnAttach != "" {
 		fs.g.fnAttach = string(resolve(nil, []byte(fs.fnAttach)))
 	}
-	start := len(d.mdOut)
+	// Number the metadata as SlotTracker does when it reaches this
+	// function: the module's first, then the declarations before it, then
+	// its attachments and its instructions' metadata.
+	d.numberModule()
+	d.numberDeclsBefore(fs.g.id)
+	d.numberAttachments(fs.fnAttachs)
+	for i := range fs.insts {
+		r := &fs.insts[i]
+		for _, g := range r.roots {
+			if g >= 0 {
+				d.number(g)
+			}
+		}
+		if r.dbgGid >= 0 {
+			d.number(r.dbgGid)
+		}
+		d.numberAttachments(r.attachs)
+	}
 	d.renderMetadata(fs.mdStart, len(d.mds))
-	if start < len(d.mdOut) {
-		seg := append([]byte(nil), d.mdOut[start:]...)
-		d.mdOut = resolve(d.mdOut[:start], seg)
+	for _, e := range d.mds[fs.mdStart:] {
+		if e.kind == mdNodeKind {
+			d.number(e.gid)
+			if bytes.IndexByte([]byte(e.text), markVal) >= 0 || bytes.IndexByte([]byte(e.text), markBlock) >= 0 {
+				e.text = string(resolve(nil, []byte(e.text)))
+			}
+		}
 	}
 	d.charge(len(body))
 }
 
 func indexMarker(b []byte) int {
 	for i, c := range b {
-		if c <= markBBRef {
+		if c <= maxMark {
 			return i
 		}
 	}
 	return -1
-}
-
-// resolveBlockRefs replaces blockaddress markers by block names.
-func (d *decoder) resolveBlockRefs(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	for {
-		i := indexMarker(b)
-		if i < 0 {
-			return append(out, b...)
-		}
-		out = append(out, b[:i]...)
-		if b[i] != markBBRef || i+9 > len(b) {
-			d.failf("internal: stray marker")
-		}
-		fn := binary.LittleEndian.Uint32(b[i+1:])
-		bb := binary.LittleEndian.Uint32(b[i+5:])
-		names, ok := d.blockNames[int32(fn)]
-		if !ok || bb >= uint32(len(names)) {
-			d.recPos, d.recCode = -1, -1
-			d.failf("blockaddress of block %d of a function without that block", bb)
-		}
-		out = append(out, '%')
-		out = append(out, names[bb]...)
-		b = b[i+9:]
-	}
 }

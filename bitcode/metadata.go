@@ -25,6 +25,8 @@ type mdEntry struct {
 	recPos int64
 	text   string
 	done   bool
+	gid    int32   // index in decoder.allMD (nodes)
+	kids   []int32 // node operands, as allMD indices
 }
 
 type dilocKey struct {
@@ -35,6 +37,7 @@ type dilocKey struct {
 // function.
 func (d *decoder) parseMetadata() {
 	b := d.enterBlock(MetadataBlockID)
+	first := len(d.mds)
 	var pendingName string
 	havePending := false
 	for {
@@ -91,12 +94,13 @@ func (d *decoder) parseMetadata() {
 			if d.code > MetadataFixedPointType || d.code == 42 || d.code == 43 {
 				d.failf("unknown record code %d", d.code)
 			}
-			e := &mdEntry{kind: mdNodeKind, code: uint8(d.code), ops: append([]uint64(nil), ops...), num: d.mdNext, recPos: d.recPos}
-			d.mdNext++
+			e := &mdEntry{kind: mdNodeKind, code: uint8(d.code), ops: append([]uint64(nil), ops...), num: -1, recPos: d.recPos, gid: int32(len(d.allMD))}
+			d.allMD = append(d.allMD, e)
 			d.mds = append(d.mds, e)
 		}
 	}
 	d.leave()
+	d.linkKids(first, len(d.mds))
 }
 
 // metadataStrings reads METADATA_STRINGS: [count, offset] and a blob of
@@ -172,7 +176,7 @@ func (d *decoder) mdRef(id uint64, _ bool) string {
 	case mdString:
 		return "!" + quoteString(e.str)
 	case mdNodeKind:
-		return "!" + strconv.Itoa(e.num)
+		return mdMarker(e.gid)
 	case mdValueKind:
 		return d.tstr(int32(e.ops[0])) + " " + d.constText(e.ops[1], int32(e.ops[0]))
 	}
@@ -228,16 +232,16 @@ func (d *decoder) inlineMD(e *mdEntry) string {
 	return e.text
 }
 
-// renderMetadata renders the nodes among entries [from, to) into d.mdOut.
+// renderMetadata renders the nodes among entries [from, to) (their
+// references are markers until every number is known).
 func (d *decoder) renderMetadata(from, to int) {
 	for _, e := range d.mds[from:to] {
-		if e.kind != mdNodeKind {
+		if e.kind != mdNodeKind || e.done {
 			continue
 		}
 		d.recPos, d.recCode = e.recPos, int64(e.code)
-		s := "!" + strconv.Itoa(e.num) + " = " + d.nodeText(e) + "\n"
-		d.charge(len(s))
-		d.mdOut = append(d.mdOut, s...)
+		e.text, e.done = d.nodeText(e), true
+		d.charge(len(e.text))
 	}
 }
 
@@ -354,7 +358,7 @@ func (d *decoder) nodeText(e *mdEntry) string {
 		need(5, 8)
 		name = "DILocation"
 		f.raw("line", strconv.FormatUint(r[1], 10))
-		f.raw("column", strconv.FormatUint(r[2], 10))
+		f.uint("column", r[2])
 		f.raw("scope", d.mdRef(r[3], true))
 		f.md("inlinedAt", r[4])
 		f.boolean("isImplicitCode", at(5))

@@ -2,6 +2,7 @@ package bitcode
 
 import (
 	"bytes"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -44,7 +45,6 @@ type decoder struct {
 
 	attrGroups map[uint64]*attrGroup
 	attrLists  [][]*attrGroup
-	groupNums  map[*attrGroup]int
 	groupOrder []*attrGroup
 
 	vals        []value
@@ -54,17 +54,20 @@ type decoder struct {
 	bodies      []*global // functions with bodies, in record order
 	nextBody    int
 
-	mds         []*mdEntry
-	nModuleMDs  int
-	mdNext      int // next output number of a metadata node
-	mdKinds     map[uint64]string
-	namedMD     []namedMD
-	mdOut       []byte // rendered "!N = ..." lines
-	locs        map[dilocKey]int
-	syncScopes  []string
-	bundleTags  []string
-	blockNames  map[int32][]string // function value id -> block labels (for blockaddress)
-	hasBlockRef bool
+	mds            []*mdEntry
+	nModuleMDs     int
+	mdNext         int // next output number of a metadata node
+	mdKinds        map[uint64]string
+	namedMD        []namedMD
+	allMD          []*mdEntry // every node, module and function scope
+	locs           map[dilocKey]int32
+	numberedModule bool
+	declCursor     int
+	groupList      []*attrGroup
+	syncScopes     []string
+	bundleTags     []string
+	blockNames     map[int32][]string // function value id -> block labels (for blockaddress)
+	hasBlockRef    bool
 
 	fn    *funcState // the function being decoded
 	depth int        // constant rendering depth
@@ -96,23 +99,25 @@ const (
 )
 
 type global struct {
-	kind     uint8
-	id       int32 // value id
-	name     string
-	named    bool
-	num      int    // number of an unnamed global
-	valTy    int32  // value type: the variable's, the function's type, the alias's
-	as       uint64 // address space
-	rec      []uint64
-	attach   []mdAttach
-	body     []byte // function body, rendered
-	argText  []string
-	fnAttach string // a body's attachments, rendered
+	kind       uint8
+	id         int32 // value id
+	name       string
+	named      bool
+	num        int    // number of an unnamed global
+	valTy      int32  // value type: the variable's, the function's type, the alias's
+	as         uint64 // address space
+	rec        []uint64
+	attach     []mdAttach
+	body       []byte // function body, rendered
+	argText    []string
+	callGroups []*attrGroup // call-site function attributes, in order
+	fnAttach   string       // a body's attachments, rendered
 }
 
 type mdAttach struct {
 	kind uint64
 	md   uint64
+	gid  int32 // the node, when known (-1: none)
 }
 
 type namedMD struct {
@@ -147,7 +152,7 @@ func pick(tab []string, i uint64, what string, d *decoder) string {
 func (d *decoder) parseModule() {
 	b := d.enterBlock(ModuleBlockID)
 	d.mdKinds = map[uint64]string{}
-	d.locs = map[dilocKey]int{}
+	d.locs = map[dilocKey]int32{}
 	for {
 		kind, id := d.next(b)
 		if kind == entEnd {
@@ -467,6 +472,42 @@ func (d *decoder) globalRef(g *global) string {
 
 // render writes the module text.
 func (d *decoder) render() {
+	d.recPos, d.recCode = -1, -1
+	d.numberModule()
+	d.numberDeclsBefore(-1)
+	d.renderMetadata(0, d.nModuleMDs)
+	for gid := range d.allMD {
+		d.number(int32(gid))
+	}
+	// The globals and functions first: their text decides the order of
+	// the type definitions and the attribute groups' numbers.
+	var body bytes.Buffer
+	for _, k := range []uint8{gVar, gAlias, gIFunc} {
+		first := true
+		for _, g := range d.globals {
+			if g.kind != k {
+				continue
+			}
+			if first {
+				body.WriteString("\n")
+				first = false
+			}
+			if k == gVar {
+				d.renderGlobalVar(&body, g)
+			} else {
+				d.renderIndirect(&body, g)
+			}
+		}
+	}
+	for _, g := range d.globals {
+		if g.kind == gFunc {
+			body.WriteString("\n")
+			d.renderFunction(&body, g)
+		}
+	}
+	d.numberGroups()
+	text := d.resolveGlobal(body.Bytes())
+
 	var w bytes.Buffer
 	w.WriteString("; ModuleID = '" + d.file + "'\n")
 	if d.sourceFilename != "" {
@@ -484,78 +525,85 @@ func (d *decoder) render() {
 			w.WriteString("module asm " + quoteString(l) + "\n")
 		}
 	}
-	first := true
-	for _, t := range d.types {
-		if t != nil && t.ident && t.defined {
-			if first {
-				w.WriteString("\n")
-				first = false
-			}
+	if ts := d.typeOrder(text); len(ts) > 0 {
+		w.WriteString("\n")
+		for _, t := range ts {
 			var sb strings.Builder
 			d.structBody(&sb, t)
 			w.WriteString(t.str + " = type " + sb.String() + "\n")
 		}
 	}
-	if len(d.comdats) > 0 {
+	if cs := d.comdatOrder(); len(cs) > 0 {
 		w.WriteString("\n")
-		for i, c := range d.comdats {
-			w.WriteString("$" + quoteName(c) + " = comdat " + comdatKinds[d.comdatKinds[i]] + "\n")
+		for _, i := range cs {
+			w.WriteString("$" + quoteName(d.comdats[i]) + " = comdat " + comdatKinds[d.comdatKinds[i]] + "\n")
 		}
 	}
-	for _, k := range []uint8{gVar, gAlias, gIFunc} {
-		first = true
-		for _, g := range d.globals {
-			if g.kind != k {
-				continue
+	w.Write(text)
+	if len(d.groupOrder) > 0 {
+		w.WriteString("\n")
+		for _, g := range d.groupOrder {
+			w.WriteString("attributes #" + strconv.Itoa(g.num) + " = { " + g.grouped + " }\n")
+		}
+	}
+	var tail bytes.Buffer
+	if len(d.namedMD) > 0 {
+		tail.WriteString("\n")
+		for _, n := range d.namedMD {
+			tail.WriteString("!" + mdName(n.name) + " = !{")
+			for i, op := range n.ops {
+				if i > 0 {
+					tail.WriteString(", ")
+				}
+				tail.WriteString(d.mdRef(op, false))
 			}
-			if first {
-				w.WriteString("\n")
-				first = false
-			}
-			if k == gVar {
-				d.renderGlobalVar(&w, g)
-			} else {
-				d.renderIndirect(&w, g)
-			}
+			tail.WriteString("}\n")
+		}
+	}
+	nodes := make([]*mdEntry, 0, len(d.allMD))
+	for _, e := range d.allMD {
+		if e.done {
+			nodes = append(nodes, e)
+		}
+	}
+	sort.Slice(nodes, func(i, j int) bool { return nodes[i].num < nodes[j].num })
+	if len(nodes) > 0 {
+		tail.WriteString("\n")
+		for _, e := range nodes {
+			tail.WriteString("!" + strconv.Itoa(e.num) + " = " + e.text + "\n")
+		}
+	}
+	w.Write(d.resolveGlobal(tail.Bytes()))
+	d.out = w.Bytes()
+}
+
+// comdatOrder returns the used comdats in the order AsmWriter prints them
+// (first use by a function, then by a global variable), then the others.
+func (d *decoder) comdatOrder() []int {
+	seen := make([]bool, len(d.comdats))
+	var order []int
+	use := func(i uint64) {
+		if i > 0 && i-1 < uint64(len(seen)) && !seen[i-1] {
+			seen[i-1] = true
+			order = append(order, int(i-1))
 		}
 	}
 	for _, g := range d.globals {
-		if g.kind == gFunc {
-			w.WriteString("\n")
-			d.renderFunction(&w, g)
+		if g.kind == gFunc && len(g.rec) > 12 {
+			use(g.rec[12])
 		}
 	}
-	// Attribute groups (numbered by first use).
-	if len(d.groupOrder) > 0 {
-		w.WriteString("\n")
-		for i, g := range d.groupOrder {
-			w.WriteString("attributes #" + strconv.Itoa(i) + " = { " + g.grouped + " }\n")
+	for _, g := range d.globals {
+		if g.kind == gVar && len(g.rec) > 11 {
+			use(g.rec[11])
 		}
 	}
-	// Metadata: module-level nodes are rendered last (functions added their
-	// own as they went).
-	d.renderMetadata(0, d.nModuleMDs)
-	if len(d.namedMD) > 0 {
-		w.WriteString("\n")
-		for _, n := range d.namedMD {
-			w.WriteString("!" + mdName(n.name) + " = !{")
-			for i, op := range n.ops {
-				if i > 0 {
-					w.WriteString(", ")
-				}
-				w.WriteString(d.mdRef(op, false))
-			}
-			w.WriteString("}\n")
+	for i := range seen {
+		if !seen[i] {
+			order = append(order, i)
 		}
 	}
-	if len(d.mdOut) > 0 {
-		w.WriteString("\n")
-		w.Write(d.mdOut)
-	}
-	d.out = w.Bytes()
-	if d.hasBlockRef {
-		d.out = d.resolveBlockRefs(d.out)
-	}
+	return order
 }
 
 func (d *decoder) linkage(l uint64) string {
