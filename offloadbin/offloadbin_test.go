@@ -219,3 +219,27 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestHeader checks that Header's bytes, the image and the padding make
+// exactly what Marshal writes.
+func TestHeader(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 13, 4096} {
+		data := bytes.Repeat([]byte{0xa5}, n)
+		im, err := SYCLImage(ImageNone, "spirv64-unknown-unknown", "", []string{"k1", "k2"}, "[SYCL/misc properties]\n", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Marshal(im)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, size, err := im.Header(uint64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := append(append(h, data...), make([]byte, int(size)-len(h)-n)...)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%d-byte image: Header+image+padding differs from Marshal", n)
+		}
+	}
+}

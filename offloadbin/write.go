@@ -68,15 +68,39 @@ type layout struct {
 	strtab, image, size uint64
 }
 
-func (im *Image) layout(strtabLen int) layout {
+func (im *Image) layout(strtabLen int) layout { return im.layoutN(strtabLen, uint64(len(im.Data))) }
+
+// layoutN is the layout of im's binary with an image of n bytes.
+func (im *Image) layoutN(strtabLen int, n uint64) layout {
 	strtab := uint64(HeaderSize + EntrySize + StringEntrySize*len(im.Strings))
 	image := alignUp(strtab + uint64(strtabLen))
-	return layout{strtab, image, alignUp(image + uint64(len(im.Data)))}
+	return layout{strtab, image, alignUp(image + n)}
 }
 
 func (im *Image) append(b []byte) []byte {
+	b, l := im.appendHeader(b, uint64(len(im.Data)))
+	b = append(b, im.Data...)
+	return append(b, make([]byte, l.size-l.image-uint64(len(im.Data)))...)
+}
+
+// Header returns the bytes of im's binary that come before its image, for
+// an image of n bytes (im.Data is not used), and the size of the whole
+// binary: the binary is the header, the n bytes of the image, then
+// size-len(header)-n zero bytes. A writer can so stream an image it does
+// not hold in memory.
+func (im *Image) Header(n uint64) (header []byte, size uint64, err error) {
+	if err := im.check(); err != nil {
+		return nil, 0, err
+	}
+	b, l := im.appendHeader(nil, n)
+	return b, l.size, nil
+}
+
+// appendHeader appends what comes before the image of im's binary, for an
+// image of n bytes, and returns the binary's layout.
+func (im *Image) appendHeader(b []byte, n uint64) ([]byte, layout) {
 	offs, tab := im.strtab()
-	l := im.layout(len(tab))
+	l := im.layoutN(len(tab), n)
 	le := binary.LittleEndian
 	b = append(b, Magic...)
 	b = le.AppendUint32(b, Version)
@@ -89,15 +113,13 @@ func (im *Image) append(b []byte) []byte {
 	b = le.AppendUint64(b, HeaderSize+EntrySize) // StringOffset
 	b = le.AppendUint64(b, uint64(len(im.Strings)))
 	b = le.AppendUint64(b, l.image)
-	b = le.AppendUint64(b, uint64(len(im.Data)))
+	b = le.AppendUint64(b, n)
 	for _, s := range im.Strings {
 		b = le.AppendUint64(b, l.strtab+offs[s.Key])
 		b = le.AppendUint64(b, l.strtab+offs[s.Value])
 	}
 	b = append(b, tab...)
-	b = append(b, make([]byte, l.image-l.strtab-uint64(len(tab)))...)
-	b = append(b, im.Data...)
-	return append(b, make([]byte, l.size-l.image-uint64(len(im.Data)))...)
+	return append(b, make([]byte, l.image-l.strtab-uint64(len(tab)))...), l
 }
 
 // strtab builds the string table as LLVM's StringTableBuilder in its ELF

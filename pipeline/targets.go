@@ -246,6 +246,9 @@ func (p *planner) wrap(in []wrapInput) {
 	out := p.g.File(p.cfg.Output, graph.Plain)
 	// The build's product is the host object itself, whatever it is named.
 	args := []string{"-o", out.Path, "--output-format=elf", "-host=" + p.cfg.Host, "-batch", "-kind=sycl"}
+	if p.cfg.Wrapper == configs.WrapperOffloadBinary {
+		args = append(args, "--offload-binary")
+	}
 	var ins []*graph.Node
 	for _, w := range in {
 		args = append(args, "-target="+w.target, "-format="+w.format, w.table.Path)

@@ -31,6 +31,9 @@ type desc struct {
 	desc    *global // the descriptor
 	// regFuncs: registration functions and .info records are emitted.
 	regFuncs bool
+	// upstream: LLVM 22's layout (offloadbinary.go), which has no .info
+	// records.
+	upstream bool
 
 	names  map[string]bool // the names asked for, without .N
 	unique int             // LLVM's counter for making names unique
@@ -40,13 +43,14 @@ type desc struct {
 type globalKind uint8
 
 const (
-	gString   globalKind = iota // str and a NUL
-	gBytes                      // data
-	gManifest                   // the first size bytes of file
-	gImage                      // the first size bytes of file: an image, in a section of its own
-	gStructs                    // an array of structs of type st, one per element of elems
-	gDesc                       // one struct of type st, elems[0]
-	gInfo                       // {address of image, size}: a .tgtimg record
+	gString    globalKind = iota // str and a NUL
+	gBytes                       // data
+	gManifest                    // the first size bytes of file
+	gImage                       // the first size bytes of file: an image, in a section of its own
+	gStructs                     // an array of structs of type st, one per element of elems
+	gDesc                        // one struct of type st, elems[0]
+	gInfo                        // {address of image, size}: a .tgtimg record
+	gContainer                   // header, the first size bytes of file, zeros up to total: an OffloadBinary in .llvm.offloading; the global is its image
 )
 
 // global is one global of the descriptor.
@@ -57,7 +61,7 @@ type global struct {
 	data    []byte
 	file    string
 	size    uint64
-	section string // gImage: the bundle section, "" when the target is empty
+	section string // gImage: the bundle section, "" when the target is empty; gStructs: a writable section of its own, "" for .data.rel.ro
 	index   int    // gImage: the image's number
 	st      *structType
 	elems   [][]field
@@ -68,6 +72,10 @@ type global struct {
 	symbol   bool
 	external bool // gDesc: a global symbol (-desc-name)
 	suffix   int
+
+	header []byte // gContainer: the container's bytes before the image
+	total  uint64 // gContainer: the container's size
+	weak   bool   // gStructs in a section of its own: a weak symbol
 }
 
 // fullName returns the global's unique name.
@@ -85,7 +93,7 @@ func (g *global) byteSize() uint64 {
 		return uint64(len(g.str)) + 1
 	case gBytes:
 		return uint64(len(g.data))
-	case gManifest, gImage:
+	case gManifest, gImage, gContainer:
 		return g.size
 	case gStructs, gDesc:
 		return uint64(len(g.elems)) * uint64(g.st.size)

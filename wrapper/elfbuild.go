@@ -4,6 +4,8 @@ import (
 	"debug/elf"
 	"encoding/binary"
 	"fmt"
+
+	"github.com/sycbuild/sycbuild/offloadbin"
 )
 
 // build places the descriptor d, and its registration, in a new object for
@@ -21,7 +23,9 @@ func build(a *arch, d *desc) (*object, error) {
 	b.relro = o.addSection(".data.rel.ro", elf.SHT_PROGBITS, elf.SHF_ALLOC|elf.SHF_WRITE, structAlign)
 	var initArray, finiArray *section
 	if d.regFuncs {
-		b.tgtimg = o.addSection(".tgtimg", elf.SHT_PROGBITS, elf.SHF_ALLOC|elf.SHF_WRITE, tgtimgRecAlign)
+		if !d.upstream {
+			b.tgtimg = o.addSection(".tgtimg", elf.SHT_PROGBITS, elf.SHF_ALLOC|elf.SHF_WRITE, tgtimgRecAlign)
+		}
 		initArray = o.addSection(".init_array.00001", elf.SHT_INIT_ARRAY, elf.SHF_ALLOC|elf.SHF_WRITE, ptrSize)
 		finiArray = o.addSection(".fini_array.00001", elf.SHT_FINI_ARRAY, elf.SHF_ALLOC|elf.SHF_WRITE, ptrSize)
 		initArray.entsize, finiArray.entsize = ptrSize, ptrSize
@@ -64,7 +68,8 @@ type builder struct {
 	rodata *section // strings and bytes without pointers
 	relro  *section // structs with pointers (relocated at load time in PIE)
 	tgtimg *section
-	at     map[*global]target // where each placed global is
+	at     map[*global]target  // where each placed global is
+	named  map[string]*section // sections of their own (offloadbinary.go), by name
 }
 
 // place appends g to its section, names it when it has a symbol, and
@@ -85,9 +90,20 @@ func (b *builder) place(g *global) error {
 		}
 		s := b.o.addSection(name, elf.SHT_PROGBITS, elf.SHF_ALLOC, imageDataAlign)
 		t = target{s, s.appendFile(g.file, g.size, imageDataAlign)}
+	case gContainer:
+		s := b.section(offloadingSection, shtLLVMOffloading, elf.SHF_ALLOC, offloadbin.Alignment)
+		s.appendBytes(g.header, offloadbin.Alignment)
+		t = target{s, s.appendFile(g.file, g.size, 1)}
+		if pad := g.total - uint64(len(g.header)) - g.size; pad > 0 {
+			s.appendBytes(make([]byte, pad), 1)
+		}
 	case gStructs, gDesc:
-		data, off := b.relro.reserve(int(g.byteSize()), structAlign)
-		t = target{b.relro, off}
+		into := b.relro
+		if g.section != "" {
+			into = b.section(g.section, elf.SHT_PROGBITS, elf.SHF_ALLOC|elf.SHF_WRITE, structAlign)
+		}
+		data, off := into.reserve(int(g.byteSize()), structAlign)
+		t = target{into, off}
 		for i, elem := range g.elems {
 			base := i * g.st.size
 			for j, f := range elem {
@@ -103,7 +119,7 @@ func (b *builder) place(g *global) error {
 					if f.kind == fEnd {
 						p.off += f.g.byteSize()
 					}
-					b.pointer(b.relro, off+uint64(at), p)
+					b.pointer(into, off+uint64(at), p)
 				}
 			}
 		}
@@ -118,13 +134,29 @@ func (b *builder) place(g *global) error {
 	}
 	b.at[g] = t
 	if g.symbol {
-		if g.external {
-			b.o.addGlobal(g.fullName(), elf.STT_OBJECT, t.sect, t.off, g.byteSize())
+		if g.external || g.weak {
+			sym := b.o.addGlobal(g.fullName(), elf.STT_OBJECT, t.sect, t.off, g.byteSize())
+			if g.weak {
+				sym.bind = elf.STB_WEAK
+			}
 		} else {
 			b.o.addLocal(g.fullName(), elf.STT_OBJECT, t.sect, t.off, g.byteSize())
 		}
 	}
 	return nil
+}
+
+// section returns the section called name, added on first use.
+func (b *builder) section(name string, typ elf.SectionType, flags elf.SectionFlag, align uint64) *section {
+	s := b.named[name]
+	if s == nil {
+		s = b.o.addSection(name, typ, flags, align)
+		if b.named == nil {
+			b.named = map[string]*section{}
+		}
+		b.named[name] = s
+	}
+	return s
 }
 
 // putInt stores v as a field of type s.

@@ -70,6 +70,12 @@ type Image struct {
 	Entries []string
 	// PropertySets are the image's property sets; nil gives null pointers.
 	PropertySets []PropertySet
+	// PropertiesFile is the .prop file PropertySets were read from; in the
+	// offload-binary form its text is the container's "properties".
+	PropertiesFile string
+	// Arch is the container's "arch" in the offload-binary form ("" for
+	// SPIR-V, which has none).
+	Arch string
 }
 
 // PropertySet is a named list of properties, as the runtime receives it.
@@ -118,6 +124,10 @@ type Options struct {
 	CompressionThreshold int64
 	// Verbose, when set, receives a line per image and per compression.
 	Verbose io.Writer
+	// OffloadBinary writes upstream LLVM's form (offloadbinary.go): the
+	// images in OffloadBinary containers in .llvm.offloading, registered
+	// with LLVM 22's descriptor. Only an ELF object can be written so.
+	OffloadBinary bool
 }
 
 // Write writes the object (or module) for images to w.
@@ -142,7 +152,17 @@ func Write(w io.Writer, images []Image, opt Options) error {
 	if err != nil {
 		return err
 	}
-	d := layOut(prep, opt)
+	var d *desc
+	if opt.OffloadBinary {
+		if opt.Output == Bitcode {
+			return fmt.Errorf("the offload-binary form is written as an ELF object only")
+		}
+		if d, err = layOutOffloadBinary(prep, opt); err != nil {
+			return err
+		}
+	} else {
+		d = layOut(prep, opt)
+	}
 	if opt.Output == Bitcode {
 		return writeBitcode(w, opt.host(), d)
 	}

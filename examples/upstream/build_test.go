@@ -160,3 +160,37 @@ func TestBuildRoutes(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildOffloadBinary builds the per-kernel config with wrapper:
+// offload-binary: llvm-objdump-22 --offloading lists every image of every
+// target (4 kernels × llvm_ir, spir64, spir64_gen) with its triple, and
+// the object, linked with testdata/desc.c, registers them with LLVM 22's
+// descriptor.
+func TestBuildOffloadBinary(t *testing.T) {
+	testenv.Tool(t, "llc-22")
+	testenv.Tool(t, "ocloc")
+	dir := t.TempDir()
+	copyFiles(t, dir, "targets.yaml", "tu/vector_ops.ll", "tu/image_ops.ll")
+	cfg, err := os.ReadFile(filepath.Join(dir, "targets.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = append(cfg, "wrapper: offload-binary\n"...)
+	if err := os.WriteFile(filepath.Join(dir, "targets.yaml"), cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if dry := sycbuild(t, dir, "-n"); !strings.Contains(dry, "clang-offload-wrapper -o out/per_kernel/device_images.o --output-format=elf -host=x86_64-unknown-linux-gnu -batch -kind=sycl --offload-binary") {
+		t.Errorf("the wrapper is not asked for the offload-binary form:\n%s", dry)
+	}
+	sycbuild(t, dir, "-j", "2")
+	dump := tool(t, dir, "llvm-objdump-22", "--offloading", "out/per_kernel/device_images.o")
+	for triple, n := range map[string]int{"spir64-unknown-unknown": 4, "spirv64-unknown-unknown": 4, "spir64_gen-unknown-unknown": 4} {
+		if got := strings.Count(dump, "triple          "+triple+"\nproducer        sycl\n"); got != n {
+			t.Errorf("llvm-objdump-22 --offloading lists %d SYCL images for %s, want %d:\n%s", got, triple, n, dump)
+		}
+	}
+	desc := dumpDescriptor(t, dir, "out/per_kernel/device_images.o")
+	if !strings.HasPrefix(desc, "desc version=1 images=12 host_entries=null\n") || strings.Count(desc, " version=3 offload_kind=8 ") != 12 || strings.Count(desc, "\nentry ") != 12 {
+		t.Errorf("the registered descriptor:\n%s", desc)
+	}
+}

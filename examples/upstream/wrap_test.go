@@ -48,6 +48,17 @@ func TestWrapSYCLBinaries(t *testing.T) {
 		}
 		images = append(images, im)
 	}
+	got := llvmDescriptor(t, dir, src, images)
+	if want := wantDescriptor(images); got != want {
+		t.Errorf("the descriptor of clang-linker-wrapper-22's object:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// llvmDescriptor runs LLVM 22's wrapSYCLBinaries on images (src is the
+// device module the host object claims to carry) and returns what
+// testdata/desc.c prints of the descriptor it registers.
+func llvmDescriptor(t *testing.T, dir, src string, images []*offloadbin.Image) string {
+	t.Helper()
 	b, err := offloadbin.Marshal(images...)
 	if err != nil {
 		t.Fatal(err)
@@ -96,10 +107,21 @@ func TestWrapSYCLBinaries(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("clang-linker-wrapper-22: %v\n%s", err, out)
 	}
-	harness, _ := filepath.Abs(filepath.Join("testdata", "desc.c"))
-	tool(t, dir, "cc", "-Wall", "-o", "desc", harness, "a.out.sycl.image.wrapper.o")
-	got := tool(t, dir, filepath.Join(dir, "desc"))
+	return dumpDescriptor(t, dir, "a.out.sycl.image.wrapper.o")
+}
 
+// dumpDescriptor links the object obj (in dir) with testdata/desc.c and
+// returns what it prints.
+func dumpDescriptor(t *testing.T, dir, obj string) string {
+	t.Helper()
+	harness, _ := filepath.Abs(filepath.Join("testdata", "desc.c"))
+	exe := strings.TrimSuffix(obj, ".o") + ".desc"
+	tool(t, dir, "cc", "-Wall", "-o", exe, harness, obj)
+	return tool(t, dir, filepath.Join(dir, exe))
+}
+
+// wantDescriptor is what LLVM 22's wrapSYCLBinaries registers for images.
+func wantDescriptor(images []*offloadbin.Image) string {
 	var want strings.Builder
 	fmt.Fprintf(&want, "desc version=1 images=%d host_entries=null\n", len(images))
 	for i, im := range images {
@@ -112,7 +134,5 @@ func TestWrapSYCLBinaries(t *testing.T) {
 		}
 	}
 	fmt.Fprintf(&want, "unregister images=%d\n", len(images))
-	if got != want.String() {
-		t.Errorf("the descriptor of clang-linker-wrapper-22's object:\n%s\nwant\n%s", got, want.String())
-	}
+	return want.String()
 }

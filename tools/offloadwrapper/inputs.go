@@ -154,6 +154,7 @@ func (a annotation) image(file, manifest, entriesFile, propsFile string) (wrappe
 			return img, err
 		}
 		img.PropertySets = propertySets(reg)
+		img.PropertiesFile = propsFile
 	}
 	return img, nil
 }

@@ -109,6 +109,9 @@ triple is used.`},
 	"o":         {"filename", "Output filename"},
 	"output-format": {"value", `Form of the output (a sycbuild option); the default is bitcode, or elf
 when -o names a file ending in .o or .obj:`},
+	"offload-binary": {"", `Write upstream LLVM's form (a sycbuild option): each image in an LLVM
+OffloadBinary in .llvm.offloading, registered as LLVM 22's
+clang-linker-wrapper registers SYCL images; always an ELF object`},
 	"offload-compress":              {"", "Compress device images with zstd (--offload-compression-threshold, --offload-compression-level)"},
 	"offload-compression-level":     {"int", "zstd compression level of --offload-compress (default 10)"},
 	"offload-compression-threshold": {"int", "With --offload-compress, compress only images of at least this many bytes (default 512)"},
@@ -140,6 +143,7 @@ type flags struct {
 	set                                               *clopt.Set
 	output, host, descName, level, threshold, outForm *string
 	batch, emitRegFuncs, verbose, compress, nativeCPU *bool
+	offloadBinary                                     *bool
 }
 
 func newFlags(argv0 string) *flags {
@@ -159,6 +163,7 @@ func newFlags(argv0 string) *flags {
 	f.batch = s.Bool("batch", help("batch"))
 	f.verbose = s.Bool("v", help("v"))
 	f.compress = s.Bool("offload-compress", help("offload-compress"))
+	f.offloadBinary = s.Bool("offload-binary", help("offload-binary"))
 	f.level = s.String("offload-compression-level", "int", strconv.Itoa(defaultCompressionLevel), help("offload-compression-level"))
 	f.threshold = s.String("offload-compression-threshold", "int", strconv.Itoa(defaultCompressionThreshold), help("offload-compression-threshold"))
 	f.nativeCPU = s.Bool("native-cpu", "SYCL Native CPU images (not supported by sycbuild)")
@@ -234,6 +239,12 @@ func (f *flags) options(stderr io.Writer) (wrapper.Options, error) {
 	}
 	opt.CompressionLevel, opt.CompressionThreshold = level, threshold
 	opt.Output = outputForm(*f.outForm, *f.output)
+	if *f.offloadBinary {
+		if *f.outForm == "bitcode" {
+			return opt, &usageError{fmt.Sprintf("%s: --offload-binary writes an ELF object, not --output-format=bitcode", f.set.Tool)}
+		}
+		opt.OffloadBinary, opt.Output = true, wrapper.ELFObject
+	}
 	if *f.verbose {
 		opt.Verbose = stderr
 	}
