@@ -482,6 +482,11 @@ func (d *decoder) render() {
 	// The globals and functions first: their text decides the order of
 	// the type definitions and the attribute groups' numbers.
 	var body bytes.Buffer
+	size := 0
+	for _, g := range d.globals {
+		size += len(g.body) + 256
+	}
+	body.Grow(size)
 	for _, k := range []uint8{gVar, gAlias, gIFunc} {
 		first := true
 		for _, g := range d.globals {
@@ -509,6 +514,7 @@ func (d *decoder) render() {
 	text := d.resolveGlobal(body.Bytes())
 
 	var w bytes.Buffer
+	w.Grow(len(text) + len(text)/4 + 4096)
 	w.WriteString("; ModuleID = '" + d.file + "'\n")
 	if d.sourceFilename != "" {
 		w.WriteString("source_filename = " + quoteString(d.sourceFilename) + "\n")

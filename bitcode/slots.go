@@ -252,7 +252,7 @@ func mdMarker(gid int32) string { return marker(markMD, uint32(gid)) }
 func (d *decoder) resolveGlobal(b []byte) []byte {
 	out := make([]byte, 0, len(b)+len(b)/8)
 	for {
-		i := bytes.IndexFunc(b, func(r rune) bool { return r >= 0 && r <= maxMark })
+		i := indexMarker(b)
 		if i < 0 {
 			return append(out, b...)
 		}
