@@ -68,7 +68,7 @@ func (d *decoder) parseAttrGroups() {
 			continue
 		}
 		if d.code != ParamAttrGrpCodeEntry {
-			continue
+			d.failf("unknown record code %d", d.code)
 		}
 		if len(d.ops) < 2 {
 			d.failf("bad attribute group")
@@ -105,6 +105,8 @@ func (d *decoder) parseAttrLists() {
 			d.attrLists = append(d.attrLists, l)
 		case ParamAttrCodeEntryOld:
 			d.failf("old-style attribute lists (LLVM 3.2 and earlier) are not supported")
+		default:
+			d.failf("unknown record code %d", d.code)
 		}
 	}
 	d.leave()

@@ -251,6 +251,8 @@ func (d *decoder) parseFunctionVST() {
 				d.failf("symbol table names block %d of %d", d.ops[0], d.fn.nBlocks)
 			}
 			d.fn.bbNames[uint32(d.ops[0])] = name
+		default:
+			d.failf("unknown record code %d", d.code)
 		}
 	}
 	d.leave()
