@@ -72,7 +72,6 @@ const (
 // config's tools: and options: sections.
 const (
 	ToolLLVMLink  = "llvm-link"
-	ToolLLVMDis   = "llvm-dis"
 	ToolLLVMAs    = "llvm-as"
 	ToolLLVMSPIRV = "llvm-spirv"
 	ToolSPIRVVal  = "spirv-val"
@@ -85,7 +84,7 @@ const (
 )
 
 // ExternalTools lists the external tool roles, in documentation order.
-var ExternalTools = []string{ToolLLVMLink, ToolLLVMDis, ToolLLVMAs, ToolLLVMSPIRV, ToolSPIRVVal, ToolOcloc, ToolLLC, ToolPtxas, ToolFatbinary}
+var ExternalTools = []string{ToolLLVMLink, ToolLLVMAs, ToolLLVMSPIRV, ToolSPIRVVal, ToolOcloc, ToolLLC, ToolPtxas, ToolFatbinary}
 
 // KindTools lists, per kind, the tools whose options a target may extend
 // (the keys allowed in its options: mapping), in pipeline order.

@@ -58,7 +58,7 @@ func TestParseErrors(t *testing.T) {
 		{"unterminated quote", "inputs: [a.ll]\ntargets:\n  - kind: spir64\n    options: {llvm-spirv: \"-a 'b\"}\n",
 			`targets.yaml:4:27: targets[0].options.llvm-spirv: cannot split "-a 'b" into arguments: unterminated quote`},
 		{"unknown tool", "inputs: [a.ll]\ntools: {llvm_spirv: x}\ntargets: [{kind: llvm_ir}]\n",
-			`targets.yaml:2:9: tools: unknown tool "llvm_spirv" (known: llvm-link, llvm-dis, llvm-as, llvm-spirv, spirv-val, ocloc, llc, ptxas, fatbinary; did you mean "llvm-spirv"?)`},
+			`targets.yaml:2:9: tools: unknown tool "llvm_spirv" (known: llvm-link, llvm-as, llvm-spirv, spirv-val, ocloc, llc, ptxas, fatbinary; did you mean "llvm-spirv"?)`},
 		{"bad input", "inputs: [a.ll, b.txt]\ntargets: [{kind: llvm_ir}]\n",
 			`targets.yaml:1:16: inputs[1]: "b.txt" is not LLVM IR (expected a .ll or .bc file)`},
 		{"duplicate input", "inputs: [k.ll, x/../k.ll]\ntargets: [{kind: llvm_ir}]\n",

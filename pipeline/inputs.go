@@ -19,7 +19,7 @@ type inputSet struct {
 	llvm   int    // LLVM generation of the IR; 0: LLVM 15 and 19 both read it
 	why    string // the input and reason that decided llvm
 	triple string // the first known target triple
-	needs  bool   // several inputs or bitcode: llvm-link or llvm-dis must run
+	needs  bool   // several inputs: llvm-link must run (sycl-post-link reads one input, text or bitcode, itself)
 }
 
 // inputs inspects every input (no LLVM runs; an input unchanged since the
@@ -74,7 +74,7 @@ func (p *planner) inputs() (*inputSet, error) {
 	if len(set.files) == 0 {
 		return nil, fmt.Errorf("%s: no input holds device code (every input was skipped)", p.cfg.Position("inputs"))
 	}
-	set.needs = len(set.files) > 1 || set.infos[0].Bitcode
+	set.needs = len(set.files) > 1
 	return set, nil
 }
 
@@ -105,16 +105,10 @@ func (p *planner) link(in *inputSet, link *tools.Tool) *graph.Node {
 	for _, f := range files {
 		ins = append(ins, p.g.File(f, graph.Plain))
 	}
-	var args []string
-	if link.Role == "llvm-dis" {
-		args = tools.LLVMDisArgs(files[0], out.Path)
-	} else {
-		args = tools.LLVMLinkArgs(out.Path, files, nil)
-	}
 	p.add(&graph.Action{
 		Desc: link.Role + " " + out.Path,
 		Tool: graphTool(link),
-		Argv: append([]string{link.Path}, args...),
+		Argv: append([]string{link.Path}, tools.LLVMLinkArgs(out.Path, files, nil)...),
 		In:   ins,
 		Out:  []*graph.Node{out},
 	})

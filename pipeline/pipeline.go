@@ -1,7 +1,7 @@
 // Package pipeline turns a loaded targets.yaml into the build graph of the
 // device-link stage (see the project's design, "The pipeline"):
 //
-//	inputs ─ llvm-link / llvm-dis (only when needed) ─▶ linked IR
+//	inputs ─ llvm-link (several inputs only) ─▶ linked IR (text or bitcode)
 //	per target:
 //	  linked IR ─ sycl-post-link ─▶ T0 [Code|Properties|Symbols]      (in-process)
 //	  T0 ─ file-table-tform --extract=Code ─▶ code list                (in-process)

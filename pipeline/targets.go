@@ -89,13 +89,9 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 	}
 	var link *tools.Tool
 	if in.needs {
-		role, llvm := configs.ToolLLVMLink, p.linkLLVM(in, out)
-		if len(in.files) == 1 {
-			role = configs.ToolLLVMDis
-		}
-		tool, err := p.finder.Find(role, llvm)
+		tool, err := p.finder.Find(configs.ToolLLVMLink, p.linkLLVM(in, out))
 		if err != nil {
-			errs = append(errs, fmt.Sprintf("%s: the inputs need %s: %v", p.cfg.Position("inputs"), role, err))
+			errs = append(errs, fmt.Sprintf("%s: the inputs need %s: %v", p.cfg.Position("inputs"), configs.ToolLLVMLink, err))
 		}
 		link = tool
 	}

@@ -53,8 +53,6 @@ func LLVMLinkArgs(out string, inputs []string, extra []string) []string {
 	return append(args, extra...)
 }
 
-// LLVMDisArgs turns bitcode into text.
-func LLVMDisArgs(in, out string) []string { return []string{in, "-o", out} }
 
 // LLVMAsArgs assembles text into bitcode (llvm-spirv reads only bitcode).
 func LLVMAsArgs(in, out string, extra []string) []string {

@@ -20,7 +20,6 @@ func TestCommandLines(t *testing.T) {
 			strings.Fields("-64 --create=m.fatbin --image3=kind=elf,sm=90,file=m.cubin --image3=kind=ptx,sm=90,file=m.ptx")},
 		{LLVMLinkArgs("l.ll", []string{"a.ll", "b.bc"}, nil), strings.Fields("-S -o l.ll a.ll b.bc")},
 		{LLVMAsArgs("m.ll", "m.bc", nil), strings.Fields("m.ll -o m.bc")},
-		{LLVMDisArgs("m.bc", "m.ll"), strings.Fields("m.bc -o m.ll")},
 		{SPIRVValArgs("m.spv", nil), []string{"m.spv"}},
 	}
 	for _, tt := range tests {

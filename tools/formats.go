@@ -21,7 +21,7 @@ import (
 // for a role that writes nothing or nothing with a known signature.
 func OutputCheck(role string) func(path string) error {
 	switch role {
-	case "llvm-link", "llvm-dis":
+	case "llvm-link":
 		return checkPrefix("LLVM IR text", []byte("; ModuleID = "))
 	case "llvm-as":
 		return checkBitcode
@@ -122,7 +122,7 @@ func checkPTX(path string) error {
 // "@file" (LLVM's tools do, through their command-line library).
 func ResponseFiles(role string) bool {
 	switch role {
-	case "llvm-link", "llvm-dis", "llvm-as", "llvm-spirv", "llc":
+	case "llvm-link", "llvm-as", "llvm-spirv", "llc":
 		return true
 	}
 	return false

@@ -1,5 +1,5 @@
 // Package tools holds sycbuild's adapters for the external tools of the
-// device-link stage (llvm-link, llvm-dis, llvm-as, llvm-spirv, spirv-val,
+// device-link stage (llvm-link, llvm-as, llvm-spirv, spirv-val,
 // ocloc, llc, ptxas, fatbinary): finding them (the config's explicit path,
 // then PATH, including LLVM's versioned names such as llvm-spirv-15 and
 // llc-19), capturing their versions for the action cache, building their
@@ -47,7 +47,6 @@ type role struct {
 
 var roles = map[string]role{
 	"llvm-link":  {llvm: true, pkg: "llvm-%d"},
-	"llvm-dis":   {llvm: true, pkg: "llvm-%d"},
 	"llvm-as":    {llvm: true, pkg: "llvm-%d"},
 	"llvm-spirv": {llvm: true, pkg: "llvm-spirv-%d"},
 	"llc":        {llvm: true, pkg: "llvm-%d"},
