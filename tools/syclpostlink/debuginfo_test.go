@@ -63,8 +63,17 @@ func TestDebugInfoSplits(t *testing.T) {
 						if len(mods) < 2 {
 							t.Fatalf("llvm%s %s: %d modules", v, name, len(mods))
 						}
+						lowered := false
 						for _, m := range mods {
 							checkModule(t, as, opt, m)
+							text, _ := os.ReadFile(m)
+							if bytes.Contains(text, []byte("SpecConstantValue")) {
+								t.Errorf("%s: a spec-constant intrinsic is left", m)
+							}
+							lowered = lowered || bytes.Contains(text, []byte("@_Z20__spirv_SpecConstantii("))
+						}
+						if sc == "native" && !lowered {
+							t.Errorf("llvm%s %s: no module has native spec constants", v, name)
 						}
 					}
 				}
