@@ -62,7 +62,8 @@ func readTable(t *testing.T, dir, table string) [][]string {
 // every module's SPIR-V passes spirv-val (the build runs it, and so does
 // the test) and ocloc makes a pvc binary of each. Per source, the build
 // gives each input's functions its source_filename as "sycl-module-id", so
-// each translation unit becomes one module.
+// each translation unit becomes one module. Per kernel, the built SPIR-V
+// of VecScale and Clamp runs on PoCL and computes the right values.
 func TestBuild(t *testing.T) {
 	for _, tc := range []struct {
 		config, build string
@@ -103,7 +104,44 @@ func TestBuild(t *testing.T) {
 					t.Errorf("%s: modules' kernels %q, want %q", target, got, tc.want)
 				}
 			}
+			if tc.config == "targets.yaml" {
+				runBuiltOnPoCL(t, dir, readTable(t, dir, filepath.Join(tc.build, "spir64", "images.table")))
+			}
 		})
+	}
+}
+
+// runBuiltOnPoCL runs the built SPIR-V of VecScale and Clamp on PoCL
+// (through llvm-spirv-15 -r, as TestKernelsOnPoCL does; the modules of the
+// other two kernels hold a scalar OpConstantNull that llvm-spirv-15 cannot
+// read) and checks their results.
+func runBuiltOnPoCL(t *testing.T, dir string, rows [][]string) {
+	t.Helper()
+	testenv.Tool(t, "llvm-spirv-15")
+	runs := map[string]struct {
+		args []string
+		want string
+	}{
+		"_ZTS8VecScale": {[]string{"b:0,0,0,0", "b:1,2,3,4", "b:0"}, "0: 3 6 9 12"},
+		"_ZTS5Clamp":    {[]string{"b:-5,5,50,500", "i:0", "i:100"}, "0: 0 5 50 100"},
+	}
+	ran := 0
+	for _, r := range rows {
+		kernel := readLines(t, filepath.Join(dir, r[2]))[0]
+		c, ok := runs[kernel]
+		if !ok {
+			continue
+		}
+		spv := filepath.Join(dir, r[0])
+		bc := strings.TrimSuffix(spv, ".spv") + ".pocl.bc"
+		tool(t, dir, "llvm-spirv-15", "-r", spv, "-o", bc)
+		if lines := runOnPoCL(t, bc, kernel, 4, c.args...); lines[0] != c.want {
+			t.Errorf("%s on PoCL: %q, want %q", kernel, lines[0], c.want)
+		}
+		ran++
+	}
+	if ran != len(runs) {
+		t.Errorf("%d kernels run on PoCL, want %d", ran, len(runs))
 	}
 }
 

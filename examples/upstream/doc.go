@@ -39,6 +39,20 @@
 //     modules in which the backend writes a scalar OpConstantNull crash
 //     llvm-spirv-15 -r (an assertion of the translator, not invalid
 //     SPIR-V), so they are not run.
+//   - build_test.go: sycbuild builds tu/*.ll (the two translation units,
+//     unlinked) with targets.yaml (per kernel) and per_source.yaml (per
+//     translation unit, after sycbuild sycl-module-id gives each input's
+//     functions its source_filename) for llvm_ir, spir64 and spir64_gen on
+//     LLVM's SPIR-V backend, the default for IR this new; every module
+//     passes spirv-val and ocloc, and the built VecScale and Clamp run on
+//     PoCL. The quickstart goes through both routes (translator and
+//     backend), and native spec constants built by the backend route carry
+//     the .prop's SpecIds. With wrapper: offload-binary, llvm-objdump-22
+//     --offloading lists every image of the output object.
+//   - offloadbinary_test.go: sycbuild's offload-binary form and LLVM 22's
+//     wrapSYCLBinaries register the same descriptor for the same images,
+//     field by field; sycbuild's .llvm.offloading holds the images'
+//     OffloadBinaries.
 //   - wrap_test.go: the SPIR-V images, in an OffloadBinary written by
 //     package offloadbin, go through LLVM 22's wrapSYCLBinaries inside
 //     clang-linker-wrapper-22 (a stand-in clang-sycl-linker on PATH hands
