@@ -1,7 +1,6 @@
 package postlink
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,17 +38,17 @@ var bf16Libs = []string{"libsycl-fallback-bfloat16.bc", "libsycl-native-bfloat16
 
 // saveDeviceLibs adds the bfloat16 device libraries as modules of their own
 // (IDs id and id+1), written as they are. A library that cannot be loaded
-// is reported with the reference's note and skipped; sycbuild reads only
-// textual IR, so a bitcode library counts as one that cannot be loaded.
+// is reported with the reference's note and skipped. The libraries are
+// bitcode, as DPC++ installs them (textual IR is read too).
 func (r *run) saveDeviceLibs(id int) error {
 	for k, name := range bf16Libs {
 		path := filepath.Join(r.o.DeviceLibDir, name)
 		src, err := os.ReadFile(path)
 		var lib *llvmir.Module
-		if err == nil && !bytes.HasPrefix(src, []byte("BC\xc0\xde")) {
+		if err == nil {
 			// As in the reference, a library that does not parse is one
 			// that cannot be loaded: the note below, no error.
-			lib, _ = llvmir.Parse(path, src)
+			lib, _ = llvmir.Load(path, src)
 		}
 		if lib == nil {
 			r.diag.Note("fail to load bfloat16 device library modules")

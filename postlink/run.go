@@ -1,6 +1,7 @@
 package postlink
 
 import (
+	"errors"
 	"io"
 	"os"
 	"runtime"
@@ -84,13 +85,11 @@ func readInput(o *Options, rio IO) (*llvmir.Module, error) {
 	if err != nil {
 		return nil, plainf("%s: %s: error: Could not open input file: %s", rio.Argv0, name, errText(err))
 	}
-	if bitcode.Is(src) {
-		// Bitcode is read as the text LLVM would print for it.
-		if src, err = bitcode.Disassemble(name, src); err != nil {
-			return nil, plainf("%s: %s: error: %s", rio.Argv0, name, strings.TrimPrefix(err.Error(), name+": "))
-		}
+	m, err := llvmir.Load(name, src)
+	var be *bitcode.Error
+	if errors.As(err, &be) {
+		return nil, plainf("%s: %s: error: %s", rio.Argv0, name, strings.TrimPrefix(err.Error(), name+": "))
 	}
-	m, err := llvmir.Parse(name, src)
 	if err != nil {
 		var lines []string
 		for _, l := range strings.Split(err.Error(), "\n") {

@@ -20,7 +20,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/sycbuild/sycbuild/bitcode"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/llvmir"
 	"github.com/sycbuild/sycbuild/tools/clopt"
@@ -63,7 +62,7 @@ func AnnotateFile(in, out string) error {
 	if err != nil {
 		return err
 	}
-	m, err := Parse(in, data)
+	m, err := llvmir.Load(in, data)
 	if err != nil {
 		return err
 	}
@@ -74,18 +73,6 @@ func AnnotateFile(in, out string) error {
 		}
 		return bw.Flush()
 	})
-}
-
-// Parse parses textual IR or bitcode (file names it in errors).
-func Parse(file string, data []byte) (*llvmir.Module, error) {
-	if bitcode.Is(data) {
-		text, err := bitcode.Disassemble(file, data)
-		if err != nil {
-			return nil, err
-		}
-		data = text
-	}
-	return llvmir.Parse(file, data)
 }
 
 // Annotate returns the plan writing m with the attribute added (m itself,
