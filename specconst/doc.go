@@ -28,6 +28,14 @@
 // padding in emulation); the Result carries the same information for the
 // property sets, including the defaults as the runtime's byte blob.
 //
+// A constant's type is walked element by element, so its cost is what the
+// flattened constant holds, not what its text suggests: a type that repeats
+// a struct at every level (%t2 = type { %t1, %t1 }, …) holds exponentially
+// many elements. Each type's element count is therefore taken once, before
+// anything is emitted, and a constant with more than MaxElements scalar
+// elements, or nested deeper than llvmir.MaxNesting, is refused at its call
+// with a file:line:col error.
+//
 // Calls are visited as the reference visits them: declarations in module
 // order, each one's calls in LLVM use-list order (see props.CallSites),
 // which decides which constant gets which ID. The rewritten functions keep

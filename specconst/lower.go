@@ -124,6 +124,7 @@ type lowering struct {
 
 	symIDs     map[*llvmir.Entity]string // symbolic-ID strings read so far
 	defaultsOf map[*llvmir.Entity]*value // default values read so far
+	elements   elementCounter            // sizes of the types seen so far
 }
 
 // funcState collects the edits of one function.
@@ -252,6 +253,9 @@ func (l *lowering) lowerCall(decl *llvmir.Entity, site props.CallSite, alloca bo
 		scTy = def.t
 	default:
 		scTy = c.FnType.Ret
+	}
+	if err := l.checkSize(symID, c.Start, scTy, def.t); err != nil {
+		return err
 	}
 
 	ed := callEdit{start: c.Start, end: c.End}
