@@ -85,40 +85,52 @@ func comdatOf(e *llvmir.Entity) string {
 	return ""
 }
 
+// cleanOptions say what clean makes of a selection.
+type cleanOptions struct {
+	// base, when set, is the part the selection was taken from (an ESIMD
+	// or SYCL half of it): only its definitions count as definitions, and
+	// its edits carry over.
+	base *Part
+	// entries are the part's entry points; marked those that get
+	// "sycl-entry-point".
+	entries, marked []*llvmir.Entity
+	// hasVirtual says the group defines virtual functions.
+	hasVirtual bool
+	// warn asks for the undefined-function warnings of a split.
+	warn bool
+	// whole says the selection is the whole module (external aliases are
+	// then kept like any other non-discardable global).
+	whole  bool
+	status ESIMDStatus
+}
+
 // clean turns a selection of definitions into a part the way
 // ModuleDesc::cleanup does (see the package documentation): virtual
 // functions, "sycl-entry-point", internalization, dead globals and unused
-// declarations. warn asks for the undefined-function warnings of a split;
-// whole says the selection is the whole module (external aliases are then
-// kept like any other non-discardable global).
-//
-// base, when set, is the part the selection was taken from (an ESIMD or
-// SYCL half of it): only its definitions count as definitions, and its
-// edits carry over.
-func (s *Splitter) clean(base *Part, sel []int32, entries, marked []*llvmir.Entity, hasVirtual, warn, whole bool, status ESIMDStatus) *Part {
-	in, ents := s.in, s.M.Entities
-	p := &Part{s: s, Entries: entries, Status: status, HasVirtual: hasVirtual,
+// declarations.
+func (s *Splitter) clean(sel []int32, o cleanOptions) *Part {
+	p := &Part{s: s, Entries: o.entries, Status: o.status, HasVirtual: o.hasVirtual,
 		st: s.newState(), linkage: map[int32]llvmir.Linkage{}}
 	if !s.cfg.AllowDeps {
-		p.marked = marked
+		p.marked = o.marked
 	}
-	if base != nil {
-		for i, l := range base.linkage {
-			p.linkage[i] = l
-		}
-		for i := range base.dropComdat {
-			if p.dropComdat == nil {
-				p.dropComdat = map[int32]bool{}
-			}
-			p.dropComdat[i] = true
-		}
-		for c, v := range base.comdatSel {
-			if p.comdatSel == nil {
-				p.comdatSel = map[string]string{}
-			}
-			p.comdatSel[c] = v
-		}
+	if o.base != nil {
+		p.inherit(o.base)
 	}
+	defs := s.define(p, sel, o.base)
+	s.placeVirtuals(p, defs)
+	s.internalize(p, defs)
+	s.globalDCE(p, defs, o.whole)
+	if o.warn {
+		s.warnUndefined(p)
+	}
+	return p
+}
+
+// define marks the definitions of the selection (those base defines, when
+// set) as written by p, and returns them.
+func (s *Splitter) define(p *Part, sel []int32, base *Part) []int32 {
+	ents := s.M.Entities
 	defs := make([]int32, 0, len(sel))
 	for _, i := range sel {
 		e := ents[i]
@@ -130,32 +142,53 @@ func (s *Splitter) clean(base *Part, sel []int32, entries, marked []*llvmir.Enti
 			defs = append(defs, i)
 		}
 	}
+	return defs
+}
 
-	// Virtual functions belong to the images that define their set; the
-	// others only declare them.
+// placeVirtuals gives virtual functions to the parts that define their set
+// (made external there); the others only declare them.
+func (s *Splitter) placeVirtuals(p *Part, defs []int32) {
+	in, ents := s.in, s.M.Entities
 	for _, i := range defs {
 		e := ents[i]
 		if e.Func == nil || !in.hasAttr(e, attrIndirectlyCallable) {
 			continue
 		}
-		if !hasVirtual {
+		if !p.HasVirtual {
 			p.st[i] = stNone
 		} else if in.linkage(e) != llvmir.External {
 			p.linkage[i] = llvmir.External
 		}
 	}
+}
 
-	s.internalize(p, defs)
-	s.globalDCE(p, defs, whole)
-
-	if warn {
-		for _, i := range p.decls {
-			if e := ents[i]; e.Func != nil && !isIntrinsicOrBuiltin(e.Name) {
-				p.Warnings = append(p.Warnings, "Undefined function "+e.Name+" found in "+s.cfg.ModuleName+". This may result in runtime errors.")
-			}
+// warnUndefined records the split's "Undefined function" warnings: one per
+// function p only declares, intrinsics and builtins aside.
+func (s *Splitter) warnUndefined(p *Part) {
+	for _, i := range p.decls {
+		if e := s.M.Entities[i]; e.Func != nil && !isIntrinsicOrBuiltin(e.Name) {
+			p.Warnings = append(p.Warnings, "Undefined function "+e.Name+" found in "+s.cfg.ModuleName+". This may result in runtime errors.")
 		}
 	}
-	return p
+}
+
+// inherit copies the edits of base (linkages, comdats) into p.
+func (p *Part) inherit(base *Part) {
+	for i, l := range base.linkage {
+		p.linkage[i] = l
+	}
+	for i := range base.dropComdat {
+		if p.dropComdat == nil {
+			p.dropComdat = map[int32]bool{}
+		}
+		p.dropComdat[i] = true
+	}
+	for c, v := range base.comdatSel {
+		if p.comdatSel == nil {
+			p.comdatSel = map[string]string{}
+		}
+		p.comdatSel[c] = v
+	}
 }
 
 // internalize is InternalizePass with sycl-post-link's "must preserve"

@@ -49,9 +49,9 @@ func (s *Splitter) SplitESIMD(p *Part, separate bool) (parts []*Part, joined boo
 		}
 	}
 	esimdSel := s.closure(esimdEntries, defined, p.st, nil)
-	esimd := s.clean(p, esimdSel, esimdEntries, p.marked, p.HasVirtual, false, false, ESIMDOnly)
+	esimd := s.clean(esimdSel, cleanOptions{base: p, entries: esimdEntries, marked: p.marked, hasVirtual: p.HasVirtual, status: ESIMDOnly})
 	syclSel := s.closure(syclEntries, nil, p.st, func(e *llvmir.Entity) bool { return !IsESIMD(e) })
-	sycl := s.clean(p, syclSel, syclEntries, p.marked, p.HasVirtual, !s.cfg.AllowDeps, false, SYCLOnly)
+	sycl := s.clean(syclSel, cleanOptions{base: p, entries: syclEntries, marked: p.marked, hasVirtual: p.HasVirtual, warn: !s.cfg.AllowDeps, status: SYCLOnly})
 	if separate {
 		p.Release()
 		return []*Part{esimd, sycl}, false
@@ -63,7 +63,7 @@ func (s *Splitter) SplitESIMD(p *Part, separate bool) (parts []*Part, joined boo
 		}
 	}
 	entries := append(append([]*llvmir.Entity(nil), esimdEntries...), syclEntries...)
-	linked := s.clean(p, union, entries, p.marked, p.HasVirtual, false, false, SYCLAndESIMD)
+	linked := s.clean(union, cleanOptions{base: p, entries: entries, marked: p.marked, hasVirtual: p.HasVirtual, status: SYCLAndESIMD})
 	linked.Warnings = sycl.Warnings
 	p.Release()
 	esimd.Release()

@@ -117,7 +117,8 @@ func (s *Splitter) Part(i int) *Part {
 	} else {
 		sel = s.everything()
 	}
-	return s.clean(nil, sel, grp.Entries, grp.Entries, grp.HasVirtual, s.split && !s.cfg.AllowDeps, !s.split, SYCLOnly)
+	return s.clean(sel, cleanOptions{entries: grp.Entries, marked: grp.Entries, hasVirtual: grp.HasVirtual,
+		warn: s.split && !s.cfg.AllowDeps, whole: !s.split, status: SYCLOnly})
 }
 
 // everything is every function and global variable definition.
