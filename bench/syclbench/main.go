@@ -4,6 +4,7 @@
 //
 //	go run ./bench/syclbench                      # 1000 and 5000 kernels, -j 2
 //	go run ./bench/syclbench -kernels 5000 -j 16 -dir /dev/shm/sb
+//	go run ./bench/syclbench -kernels 5000 -run per_kernel   # only that command
 //
 // For each size it writes the generator's benchmark module (bench/gen,
 // scaled to that many kernels, without specialization constants, which
@@ -21,7 +22,9 @@
 // It prints each run's wall time, CPU time (user + system of the process
 // and every process it waited for), peak resident memory (of the largest
 // single process) and SPIR-V bytes, with the wall-time ratio to
-// clang-sycl-linker-22.
+// clang-sycl-linker-22. A command that fails (killed for memory: the
+// whole-module commands need about 3 GiB at 1000 kernels and more than
+// 23 GiB at 5000) is shown as failed, and the run goes on.
 package main
 
 import (
@@ -43,10 +46,11 @@ import (
 func main() {
 	sizes := flag.String("kernels", "1000,5000", "comma-separated module sizes (kernels)")
 	jobs := flag.Int("j", 2, "sycbuild's parallel jobs")
+	only := flag.String("run", "clang-sycl-linker,off,per_kernel", "comma-separated commands to run: clang-sycl-linker, off, per_kernel")
 	keep := flag.String("dir", "", "work directory (default: a temporary one, removed); the outputs are written there")
 	binary := flag.String("sycbuild", "", "sycbuild binary to time (default: built from this tree)")
 	flag.Parse()
-	if err := run(*sizes, *jobs, *keep, *binary); err != nil {
+	if err := run(*sizes, *jobs, *keep, *binary, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "syclbench:", err)
 		os.Exit(1)
 	}
@@ -98,7 +102,11 @@ func config(in, split string) string {
 		"\nwrapper: offload-binary\ntargets:\n  - kind: spir64\n    spirv: llvm-backend\n"
 }
 
-func run(sizes string, jobs int, dir, bin string) error {
+func run(sizes string, jobs int, dir, bin, only string) error {
+	want := map[string]bool{}
+	for _, o := range strings.Split(only, ",") {
+		want[strings.TrimSpace(o)] = true
+	}
 	for _, t := range []string{"llvm-as-22", "clang-sycl-linker-22", "llc-22"} {
 		if _, err := exec.LookPath(t); err != nil {
 			return fmt.Errorf("%s not found: %v", t, err)
@@ -152,18 +160,25 @@ func run(sizes string, jobs int, dir, bin string) error {
 		os.Remove(filepath.Join(dir, ll))
 		size := fmt.Sprintf("%.1f MiB", float64(fi.Size())/(1<<20))
 
-		out := fmt.Sprintf("k%d.syclbin", n)
-		ref, err := measure(dir, []string{"clang-sycl-linker-22", "--triple=spirv64", bc, "-o", out})
-		if err != nil {
-			return err
+		var ref measurement
+		if want["clang-sycl-linker"] {
+			out := fmt.Sprintf("k%d.syclbin", n)
+			ref, err = measure(dir, []string{"clang-sycl-linker-22", "--triple=spirv64", bc, "-o", out})
+			if err == nil {
+				// clang-sycl-linker's output is one OffloadBinary holding the
+				// image; it also leaves the image as <output>_0.spv.
+				ref.spirv, err = spirvBytes(dir, strings.TrimSuffix(out, ".syclbin")+"_*.spv")
+				ref.images = 1
+			}
+			row(n, size, "`clang-sycl-linker-22 --triple=spirv64`", ref, ref, err)
+			if err != nil {
+				ref = measurement{}
+			}
 		}
-		// clang-sycl-linker's output is one OffloadBinary holding the image.
-		if ref.spirv, err = spirvBytes(dir, strings.TrimSuffix(out, ".syclbin")+"_*.spv"); err != nil {
-			return err
-		}
-		ref.images = 1
-		row(n, size, "`clang-sycl-linker-22 --triple=spirv64`", ref, ref)
 		for _, split := range []string{"off", "per_kernel"} {
+			if !want[split] {
+				continue
+			}
 			cfg := fmt.Sprintf("k%d-%s.yaml", n, split)
 			if err := os.WriteFile(filepath.Join(dir, cfg), []byte(config(bc, split)), 0o644); err != nil {
 				return err
@@ -172,23 +187,36 @@ func run(sizes string, jobs int, dir, bin string) error {
 				return err
 			}
 			m, err := measure(dir, []string{bin, "-config", cfg, "-j", strconv.Itoa(jobs)})
-			if err != nil {
-				return err
+			if err == nil {
+				m.spirv, err = spirvBytes(dir, filepath.Join(split, "spir64", "*.spv"))
+				spv, _ := filepath.Glob(filepath.Join(dir, split, "spir64", "*.spv"))
+				m.images = len(spv)
 			}
-			if m.spirv, err = spirvBytes(dir, filepath.Join(split, "spir64", "*.spv")); err != nil {
-				return err
-			}
-			spv, _ := filepath.Glob(filepath.Join(dir, split, "spir64", "*.spv"))
-			m.images = len(spv)
-			row(n, size, "sycbuild `split: "+split+"`, llc-22", m, ref)
+			row(n, size, "sycbuild `split: "+split+"`, llc-22", m, ref, err)
 		}
 	}
 	return nil
 }
 
-func row(n int, size, what string, m, ref measurement) {
-	fmt.Printf("| %d | %s | %s | %.2f s | %.2f s | %.0f MiB | %d | %d | %.2f× |\n", n, size, what,
-		m.wall.Seconds(), m.cpu.Seconds(), float64(m.maxRSS)/(1<<20), m.images, m.spirv, m.wall.Seconds()/ref.wall.Seconds())
+// row prints one command's row; a command that failed (killed for
+// memory, say) is shown with its failure, what it ran for and its peak
+// RSS, and is no reference for ratios.
+func row(n int, size, what string, m, ref measurement, err error) {
+	if err != nil {
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		if i := strings.LastIndex(msg, ": "); i >= 0 {
+			msg = msg[i+2:]
+		}
+		fmt.Printf("| %d | %s | %s | failed (%s) after %.2f s | %.2f s | %.0f MiB | | | |\n", n, size, what,
+			msg, m.wall.Seconds(), m.cpu.Seconds(), float64(m.maxRSS)/(1<<20))
+		return
+	}
+	ratio := "—"
+	if ref.wall > 0 {
+		ratio = fmt.Sprintf("%.2f×", m.wall.Seconds()/ref.wall.Seconds())
+	}
+	fmt.Printf("| %d | %s | %s | %.2f s | %.2f s | %.0f MiB | %d | %d | %s |\n", n, size, what,
+		m.wall.Seconds(), m.cpu.Seconds(), float64(m.maxRSS)/(1<<20), m.images, m.spirv, ratio)
 }
 
 // spirvBytes sums the sizes of the files matching pattern under dir.
@@ -218,12 +246,14 @@ func measure(dir string, argv []string) (measurement, error) {
 	start := time.Now()
 	err := cmd.Run()
 	m := measurement{wall: time.Since(start)}
+	if ps := cmd.ProcessState; ps != nil {
+		m.cpu = ps.UserTime() + ps.SystemTime()
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+			m.maxRSS = ru.Maxrss * 1024 // Linux reports KiB
+		}
+	}
 	if err != nil {
 		return m, fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, tail(stderr.String()))
-	}
-	m.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		m.maxRSS = ru.Maxrss * 1024 // Linux reports KiB
 	}
 	return m, nil
 }
