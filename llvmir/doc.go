@@ -21,6 +21,11 @@
 // constants and metadata nested deeper than MaxNesting levels are refused
 // with a positioned error, so that no input exhausts the stack.
 //
+// What a kernel is is defined here once (kernel.go): a function of a
+// kernel calling convention, or one that !nvvm.annotations lists as a
+// kernel. The same rules read single lines for pre-scans that must not
+// parse the whole module (ScanDefineHead, IsKernelAnnotationLine).
+//
 // Writing goes through a Plan: a chosen subset of the entities plus local
 // edits (linkage changes, definitions turned into declarations, added
 // function attributes, an instruction replaced by several, new declarations,

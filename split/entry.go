@@ -15,9 +15,6 @@ const (
 	mdESIMD                  = "sycl_explicit_simd"
 )
 
-// kernelCC are the calling conventions of kernels.
-var kernelCC = map[string]bool{"spir_kernel": true, "amdgpu_kernel": true, "ptx_kernel": true}
-
 // info caches what the splitter asks about a module's functions.
 type info struct {
 	m *llvmir.Module
@@ -59,42 +56,7 @@ func (in *info) linkage(e *llvmir.Entity) llvmir.Linkage {
 }
 
 func newInfo(m *llvmir.Module) *info {
-	return &info{m: m, nvvmKernels: nvvmKernels(m)}
-}
-
-// nvvmKernels collects the functions named by !nvvm.annotations operands of
-// the form !{ptr @k, !"kernel", i32 1}.
-func nvvmKernels(m *llvmir.Module) map[*llvmir.Entity]bool {
-	out := map[*llvmir.Entity]bool{}
-	nm := m.NamedMD("nvvm.annotations")
-	if nm == nil || nm.Named == nil {
-		return out
-	}
-	for i := range nm.Named.Ops {
-		if k := nvvmKernelOf(nm.Named.Ops[i].Target()); k != nil {
-			out[k] = true
-		}
-	}
-	return out
-}
-
-// nvvmKernelOf returns the function an annotation node marks as a kernel,
-// or nil when the node is not such an annotation.
-func nvvmKernelOf(n *llvmir.MDNode) *llvmir.Entity {
-	if n == nil || len(n.Ops) < 3 {
-		return nil
-	}
-	f, key, val := &n.Ops[0], &n.Ops[1], &n.Ops[2]
-	if f.Kind != llvmir.MDValue || f.Global == nil || f.Global.Func == nil {
-		return nil
-	}
-	if key.Kind != llvmir.MDString || key.Str != "kernel" {
-		return nil
-	}
-	if v, ok := val.Int(); !ok || v != 1 {
-		return nil
-	}
-	return f.Global
+	return &info{m: m, nvvmKernels: m.NVVMKernels()}
 }
 
 // annotatedFunc returns the function an !nvvm.annotations operand node
@@ -106,8 +68,10 @@ func annotatedFunc(n *llvmir.MDNode) *llvmir.Entity {
 	return n.Ops[0].Global
 }
 
+// isKernel reports whether e is a kernel (llvmir's definition: a kernel
+// calling convention or an !nvvm.annotations kernel entry).
 func (in *info) isKernel(e *llvmir.Entity) bool {
-	return e.Func != nil && (kernelCC[e.Func.CallingConv] || in.nvvmKernels[e])
+	return e.Func != nil && (llvmir.IsKernelCallingConv(e.Func.CallingConv) || in.nvvmKernels[e])
 }
 
 func (in *info) attr(e *llvmir.Entity, key string) (string, bool) {

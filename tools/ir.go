@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/llvmir"
 )
 
 // IRInfo is what sycbuild needs to know about a device input before
@@ -27,8 +29,9 @@ type IRInfo struct {
 	Why string
 	// Triple is the module's target triple ("" when unknown).
 	Triple string
-	// Kernels reports kernel definitions (spir_kernel, ptx_kernel,
-	// amdgpu_kernel, or functions listed in !nvvm.annotations as kernels).
+	// Kernels reports kernel definitions, as llvmir defines kernels (a
+	// kernel calling convention, or a kernel entry of !nvvm.annotations),
+	// which is what the splitter reads too.
 	// ExternalDefs reports definitions other translation units could call
 	// (SYCL_EXTERNAL functions). An input with neither holds no device code.
 	// Both are true for bitcode, which is not inspected.
@@ -48,11 +51,7 @@ var llvm19Only = regexp.MustCompile(`\bmemory\((none|read|write|readwrite|argmem
 // needs LLVM 22's tools.
 var llvm22Only = regexp.MustCompile(`\bcaptures\(|\bicmp samesign\b`)
 
-var (
-	defineRE  = regexp.MustCompile(`^define\s+(.*?)@("(?:[^"\\]|\\.)*"|[-\w$.]+)\s*\(`)
-	tripleRE  = regexp.MustCompile(`^target triple\s*=\s*"([^"]*)"`)
-	nvvmKerRE = regexp.MustCompile(`!\{\s*(?:ptr|void \([^)]*\)\*)\s+@[^,]+,\s*!"kernel",\s*i32 1\s*\}`)
-)
+var tripleRE = regexp.MustCompile(`^target triple\s*=\s*"([^"]*)"`)
 
 // ScanIR inspects a device input without LLVM: for text, one pass over
 // the lines; for bitcode, its identification block and triple.
@@ -155,9 +154,12 @@ var llvm19Hints = [][]byte{[]byte("memory("), []byte("range(i"), []byte("nneg"),
 	[]byte("samesign"), []byte("splat (")}
 
 // scanText inspects textual IR in one pass over its bytes, at the speed of
-// a memory scan: strings are skipped with IndexByte, regular expressions
-// run only on the few lines a cheap test selects (a define line's head,
-// an nvvm.annotations entry, a line holding an LLVM 19 keyword). It also
+// a memory scan: strings are skipped with IndexByte, and only the few lines
+// a cheap test selects are read further: a define line's head and a
+// kernel annotation by llvmir's parser (llvmir.ScanDefineHead,
+// llvmir.IsKernelAnnotationLine: kernels are what the splitter takes for
+// kernels), the target triple and a line holding an LLVM 19 keyword by
+// regular expressions. It also
 // checks that the text looks like IR at all: ASCII outside strings and
 // comments, and each entity at bracket depth 0 starting like one; what
 // does not is a *ScanError at its line and column.
@@ -242,27 +244,19 @@ func scanText(path string, data []byte, info *IRInfo) error {
 		}
 		switch {
 		case bytes.HasPrefix(l, []byte("define")):
-			h := l
-			if i := bytes.IndexByte(h, '('); i >= 0 {
-				// The head up to the parameters, and a little more for a
-				// quoted name holding '('.
-				h = h[:min(len(h), i+256)]
-			}
-			m := defineRE.FindSubmatch(h)
-			if m == nil {
-				continue
-			}
-			head := " " + string(m[1]) + " "
-			if strings.Contains(head, " spir_kernel ") || strings.Contains(head, " ptx_kernel ") || strings.Contains(head, " amdgpu_kernel ") {
+			h, ok := llvmir.ScanDefineHead(l)
+			switch {
+			case !ok:
+			case llvmir.IsKernelCallingConv(h.CallingConv):
 				info.Kernels = true
-			} else if !hasLocalLinkage(head) {
+			case !isModuleLocal(h.Linkage):
 				info.ExternalDefs = true
 			}
 		case bytes.HasPrefix(l, []byte("target triple")):
 			if m := tripleRE.FindSubmatch(l); m != nil {
 				info.Triple = string(m[1])
 			}
-		case bytes.HasPrefix(l, []byte("!")) && bytes.Contains(l, []byte(`!"kernel"`)) && nvvmKerRE.Match(l):
+		case bytes.HasPrefix(l, []byte("!")) && bytes.Contains(l, []byte(`!"kernel"`)) && llvmir.IsKernelAnnotationLine(l):
 			info.Kernels = true
 		}
 	}
@@ -287,14 +281,13 @@ func hasAny(b []byte, subs [][]byte) bool {
 	return false
 }
 
-// hasLocalLinkage reports linkages no other module can call into:
+// isModuleLocal reports linkages no other module can call into:
 // internal and private, and the copy-on-use ones every user has its own
 // copy of (linkonce, linkonce_odr, available_externally).
-func hasLocalLinkage(head string) bool {
-	for _, l := range []string{" internal ", " private ", " linkonce ", " linkonce_odr ", " available_externally "} {
-		if strings.Contains(head, l) {
-			return true
-		}
+func isModuleLocal(l llvmir.Linkage) bool {
+	switch l {
+	case llvmir.Internal, llvmir.Private, llvmir.LinkOnce, llvmir.LinkOnceODR, llvmir.AvailableExternally:
+		return true
 	}
 	return false
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sycbuild/sycbuild/internal/testenv"
+	"github.com/sycbuild/sycbuild/llvmir"
 )
 
 func TestScanText(t *testing.T) {
@@ -34,6 +36,12 @@ func TestScanText(t *testing.T) {
 		{"nvvm annotations", "define void @k(ptr %p) {\n  ret void\n}\n!nvvm.annotations = !{!0}\n!0 = !{ptr @k, !\"kernel\", i32 1}\n",
 			0, "", true, true, ""},
 		{"quoted name", "define spir_kernel void @\"k (x)\"() {\n  ret void\n}\n", 0, "", true, false, ""},
+		{"typed-pointer nvvm annotation", "define void @k(i32* %p) {\n  ret void\n}\n!nvvm.annotations = !{!0}\n!0 = !{void (i32*)* @k, !\"kernel\", i32 1, !\"maxntidx\", i32 64}\n",
+			15, "typed pointers at line 1", true, true, ""},
+		{"other nvvm annotations", "define internal void @k(ptr %p) {\n  ret void\n}\n!nvvm.annotations = !{!0, !1}\n!0 = !{ptr @k, !\"kernel\", i32 0}\n!1 = !{ptr @k, !\"maxntidx\", i32 1} ; !\"kernel\"\n",
+			0, "", false, false, ""},
+		{"amdgpu kernel with attributes", "define protected amdgpu_kernel void @k(ptr addrspace(1) noundef align 4 %p) local_unnamed_addr #0 {\n  ret void\n}\n",
+			0, "", true, false, ""},
 	}
 	for _, tt := range tests {
 		info := &IRInfo{}
@@ -140,4 +148,74 @@ func FuzzScanText(f *testing.F) {
 			t.Fatalf("error without a position: %v", err)
 		}
 	})
+}
+
+// ScanIR finds kernels where the splitter does: for every textual module
+// of the project's tests and examples, its Kernels agrees with whether the
+// parsed module defines a function llvmir takes for a kernel.
+func TestScanKernelsAsParsed(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".ll") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := llvmir.Parse(path, src)
+		if err != nil {
+			continue // not a module (a test's broken input)
+		}
+		info, err := ScanIR(path)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		nvvm := m.NVVMKernels()
+		kernels := false
+		for _, e := range m.Entities {
+			if e.Func != nil && !e.Func.Declaration && (llvmir.IsKernelCallingConv(e.Func.CallingConv) || nvvm[e]) {
+				kernels = true
+			}
+		}
+		if info.Kernels != kernels {
+			t.Errorf("%s: ScanIR finds kernels %v, the parsed module %v", path, info.Kernels, kernels)
+		}
+		checked++
+	}
+	if checked < 20 {
+		t.Errorf("only %d modules checked", checked)
+	}
+	t.Logf("%d modules", checked)
+}
+
+// BenchmarkScanManyFunctions: 100,000 small kernels and helpers, each
+// define line read by llvmir.ScanDefineHead.
+func BenchmarkScanManyFunctions(b *testing.B) {
+	var src bytes.Buffer
+	src.WriteString("target triple = \"spir64-unknown-unknown\"\n")
+	for i := 0; i < 100_000; i++ {
+		fmt.Fprintf(&src, "define weak_odr dso_local spir_kernel void @_ZTS6Kernel%d(ptr addrspace(1) noundef align 4 %%out, i32 noundef %%n) local_unnamed_addr #0 !kernel_arg_addr_space !1 {\nentry:\n  %%0 = load i32, ptr addrspace(1) %%out, align 4\n  %%1 = add nsw i32 %%0, %%n\n  store i32 %%1, ptr addrspace(1) %%out, align 4\n  ret void\n}\n", i)
+		fmt.Fprintf(&src, "define linkonce_odr dso_local spir_func i32 @_Z6helperi%d(i32 noundef %%x) #1 {\nentry:\n  ret i32 %%x\n}\n", i)
+	}
+	b.SetBytes(int64(src.Len()))
+	for b.Loop() {
+		if err := scanText("t.ll", src.Bytes(), &IRInfo{}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
