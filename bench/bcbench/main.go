@@ -7,8 +7,8 @@
 //
 // It runs, alternately and -runs times each, bitcode.Disassemble in this
 // process, "llvm-dis-22" on the same .bc, and "sycbuild sycl-post-link
-// -split=kernel -symbols -S" on the .bc (bitcode read, parsed and split),
-// and prints the best wall time of each and their ratios.
+// -split=kernel -symbols -S" on the .bc (bitcode read, parsed and split)
+// and on the .ll, and prints the best wall time of each and their ratios.
 package main
 
 import (
@@ -101,15 +101,8 @@ func run(kernels, runs int, dir string) error {
 		{"llvm-dis-22", func() error {
 			return exec.Command("llvm-dis-22", bc, "-o", filepath.Join(dir, "dis.ll")).Run()
 		}},
-		{"sycbuild sycl-post-link -split=kernel", func() error {
-			os.RemoveAll(outDir)
-			if err := os.MkdirAll(outDir, 0o755); err != nil {
-				return err
-			}
-			cmd := exec.Command(bin, "sycl-post-link", "-split=kernel", "-symbols", "-S", bc, "-o", filepath.Join(outDir, "out.table"))
-			cmd.Stderr = os.Stderr
-			return cmd.Run()
-		}},
+		{"sycbuild sycl-post-link -split=kernel .bc", func() error { return split(bin, bc, outDir) }},
+		{"sycbuild sycl-post-link -split=kernel .ll", func() error { return split(bin, ll, outDir) }},
 	}
 	best := make([]time.Duration, len(cmds))
 	for r := 0; r < runs; r++ {
@@ -129,5 +122,18 @@ func run(kernels, runs int, dir string) error {
 	}
 	fmt.Printf("Disassemble / llvm-dis-22:               %.2f\n", best[0].Seconds()/best[1].Seconds())
 	fmt.Printf("sycl-post-link on .bc / llvm-dis-22:     %.2f\n", best[2].Seconds()/best[1].Seconds())
+	fmt.Printf("sycl-post-link on .bc / on .ll:          %.2f\n", best[2].Seconds()/best[3].Seconds())
 	return nil
+}
+
+// split runs sycbuild's sycl-post-link -split=kernel -symbols -S on in,
+// writing into a fresh dir.
+func split(bin, in, dir string) error {
+	os.RemoveAll(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	cmd := exec.Command(bin, "sycl-post-link", "-split=kernel", "-symbols", "-S", in, "-o", filepath.Join(dir, "out.table"))
+	cmd.Stderr = os.Stderr
+	return cmd.Run()
 }
