@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/tools"
@@ -33,6 +34,8 @@ func assembler(input string, stdout io.Writer) func(text []byte, path string) er
 			var stderr bytes.Buffer
 			cmd := exec.Command(as, "-", "-o", "-")
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(text), w, &stderr
+			// It dies with sycl-post-link, as the build's commands do.
+			cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 			if err := cmd.Run(); err != nil {
 				return fmt.Errorf("%s - -o - (writing %s): %v\n%s", as, path, err, strings.TrimSpace(stderr.String()))
 			}
