@@ -30,8 +30,16 @@
 // edits (linkage changes, definitions turned into declarations, added
 // function attributes, an instruction replaced by several, new declarations,
 // metadata and attribute groups). Unnamed globals (@0, @1, …) are renumbered
-// densely in every output and all references follow; numbered local values
-// (%5) are never renumbered, so instruction replacements must keep them.
+// densely in every output and all references follow. Numbered local values
+// (%5) keep their numbers under Plan.ReplaceInstr, so its replacements must
+// keep them too. A pass that adds or removes unnamed values (as LLVM's
+// passes do, after which LLVM's writer numbers the function afresh) edits
+// the body through a BodyEdit instead: it replaces and removes
+// instructions, replaces the uses of a removed value, hands out new names
+// and placeholders for new unnamed values, and Plan.SetBody writes the
+// function with its unnamed values renumbered densely in order of
+// definition, as LLVM prints them. That renumbering is an operation of
+// this package, on one function body, and the only one.
 //
 // Positions are byte offsets into the source; file:line:col is computed only
 // for messages. The module's source must not be modified while the Module is

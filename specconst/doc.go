@@ -38,8 +38,10 @@
 //
 // Calls are visited as the reference visits them: declarations in module
 // order, each one's calls in LLVM use-list order (see props.CallSites),
-// which decides which constant gets which ID. The rewritten functions keep
-// LLVM's numbering rules: new unnamed values get numbers in order and the
-// later ones shift; new named values (gep, bc, load, tobool, bool, alloca)
-// are made unique as LLVM does.
+// which decides which constant gets which ID. The functions are rewritten
+// through llvmir.BodyEdit, as LLVM prints them after the pass: the calls
+// replaced, their results' uses replaced, new unnamed values numbered in
+// order and the later ones shifted (the reference's tests check those
+// numbers), new named values (gep, bc, load, tobool, bool, alloca) made
+// unique as LLVM does. This package does not read function bodies itself.
 package specconst

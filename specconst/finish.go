@@ -1,7 +1,6 @@
 package specconst
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
@@ -18,14 +17,12 @@ func (l *lowering) finish(res *Result) error {
 	refs := map[string]bool{}
 	rewritten := map[*llvmir.Entity]bool{}
 	for _, fs := range l.funcs {
-		sort.SliceStable(fs.edits, func(i, j int) bool { return fs.edits[i].start < fs.edits[j].start })
-		inner, start, end, err := rewriteBody(l.m, fs.e, fs.edits)
+		globals, err := l.p.SetBody(fs.body)
 		if err != nil {
 			return err
 		}
-		l.p.ReplaceInstr(fs.e, start, end, inner)
 		rewritten[fs.e] = true
-		for _, name := range globalRefs(string(l.m.Src[fs.e.Off:start]) + inner + string(l.m.Src[end:fs.e.Off+len(fs.e.Text)])) {
+		for _, name := range globals {
 			refs[name] = true
 		}
 	}
@@ -152,61 +149,6 @@ func discardable(l llvmir.Linkage) bool {
 		return true
 	}
 	return false
-}
-
-// globalRefs lists the names of the globals text references (@name), with
-// quoted names unescaped.
-func globalRefs(text string) []string {
-	var out []string
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case ';':
-			for i < len(text) && text[i] != '\n' {
-				i++
-			}
-		case '"':
-			i = skipString(text, i)
-		case '!':
-			if i+1 < len(text) && text[i+1] == '"' {
-				i = skipString(text, i+1)
-			}
-		case '@':
-			j := i + 1
-			if j < len(text) && text[j] == '"' {
-				k := skipString(text, j)
-				out = append(out, unescapeName(text[j+1:k]))
-				i = k
-				continue
-			}
-			for j < len(text) && isIdentByte(text[j]) {
-				j++
-			}
-			if j > i+1 {
-				out = append(out, unescapeName(text[i+1:j]))
-			}
-			i = j - 1
-		}
-	}
-	return out
-}
-
-// unescapeName decodes \XX escapes of an LLVM name.
-func unescapeName(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+2 < len(s) {
-			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
-				b.WriteByte(byte(v))
-				i += 2
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // quoteMDString writes s as the text of a metadata string "…" (LLVM

@@ -129,15 +129,8 @@ type lowering struct {
 
 // funcState collects the edits of one function.
 type funcState struct {
-	e      *llvmir.Entity
-	edits  []callEdit
-	names  *namer
-	nextPH int
-}
-
-func (f *funcState) newValue() string {
-	f.nextPH++
-	return placeholder(f.nextPH)
+	e    *llvmir.Entity
+	body *llvmir.BodyEdit
 }
 
 // Lower lowers the spec-constant intrinsics of the output module described
@@ -213,181 +206,230 @@ func (l *lowering) errAt(off int, format string, args ...any) error {
 func (l *lowering) funcState(e *llvmir.Entity) *funcState {
 	fs := l.funcIndex[e]
 	if fs == nil {
-		fs = &funcState{e: e, names: newNamer(e)}
+		fs = &funcState{e: e, body: l.m.EditBody(e)}
 		l.funcIndex[e] = fs
 		l.funcs = append(l.funcs, fs)
 	}
 	return fs
 }
 
-// lowerCall lowers one call of declaration decl.
+// specCall is one call to lower, as read from its arguments.
+type specCall struct {
+	c      *llvmir.Call
+	alloca bool // llvm.sycl.alloca
+	sret   bool // the composite comes back through its first argument
+	// nameArg is the index of the symbolic-ID argument; the default value
+	// and the run-time buffer follow it.
+	nameArg int
+	symID   string
+	def     *value       // the default value
+	ty      *llvmir.Type // the constant's type
+}
+
+// lowerCall lowers one call of declaration decl: it reads the constant,
+// computes its value in the lowering mode (new constants get their IDs,
+// offsets and defaults), sizes the alloca or stores the sret result, and
+// replaces the call.
 func (l *lowering) lowerCall(decl *llvmir.Entity, site props.CallSite, alloca bool) error {
-	c := site.Call()
+	sc, err := l.readCall(decl, site.Call(), alloca)
+	if err != nil {
+		return err
+	}
+	c := sc.c
 	fs := l.funcState(site.Caller)
-	sret := len(decl.Func.Params) > 0 && decl.Func.Params[0].SRet() != nil
-	nameArg := 0
-	if sret {
-		nameArg = 1
-	}
-	need := nameArg + 3
-	if alloca {
-		need = 5
-	}
-	if len(c.Args) < need {
-		return l.errAt(c.Start, "call of %s has %d arguments, expected %d", decl.Name, len(c.Args), need)
-	}
-
-	symID, err := l.symbolicID(c, nameArg)
-	if err != nil {
-		return err
-	}
-	def, err := l.defaultValue(c, nameArg+1)
-	if err != nil {
-		return err
-	}
-	var scTy *llvmir.Type
-	switch {
-	case sret:
-		scTy = decl.Func.Params[0].SRet()
-	case alloca:
-		scTy = def.t
-	default:
-		scTy = c.FnType.Ret
-	}
-	if err := l.checkSize(symID, c.Start, scTy, def.t); err != nil {
-		return err
-	}
-
-	ed := callEdit{start: c.Start, end: c.End}
-	if !sret {
-		ed.result = c.Result
-	}
+	var lines []string
 	var repl string // the value replacing the call (text without type)
 	var replTy *llvmir.Type
-	isNew := false
-	padding := uint64(0)
 	switch l.o.Mode {
 	case Native:
-		ids, seen := l.ids[symID]
-		isNew = !seen
-		if isNew {
-			ids = []scID{{id: l.nextID}}
-		}
-		index := 0
-		repl, err = l.emitNative(fs, &ed.lines, scTy, &ids, &index, def, c.Start)
-		if err != nil {
+		repl, replTy, err = l.lowerNative(fs, &lines, sc)
+	case Emulation:
+		repl, replTy, err = l.lowerEmulated(fs, &lines, sc)
+	case DefaultValues:
+		repl, replTy, err = l.lowerDefault(fs, &lines, sc)
+	}
+	if err != nil {
+		return err
+	}
+	if alloca {
+		if repl, err = l.emitAlloca(fs, &lines, sc, repl, replTy); err != nil {
 			return err
 		}
-		replTy = scTy
-		if isNew {
-			l.nextID += uint32(len(ids))
-			l.ids[symID] = ids
-			words, err := l.nativeDescriptors(scTy, ids)
-			if err != nil {
-				return l.errAt(c.Start, "%v", err)
-			}
-			l.order = append(l.order, symID)
-			l.descs[symID] = words
-		}
-	case Emulation:
-		buf := c.Args[nameArg+2]
-		off, seen := l.offsets[symID]
-		isNew = !seen
-		if isNew {
-			size, err := l.dl.StoreSize(scTy)
-			if err != nil {
-				return l.errAt(c.Start, "%v", err)
-			}
-			align, err := l.dl.ABIAlign(scTy)
-			if err != nil {
-				return l.errAt(c.Start, "%v", err)
-			}
-			off = l.nextOffset
-			if off%align != 0 {
-				padding = align - off%align
-				off += padding
-				prev := l.order[len(l.order)-1]
-				w := l.descs[prev]
-				l.descs[prev] = append(w, props.PaddingID, w[2], uint32(padding))
-			}
-			l.offsets[symID] = off
-			l.order = append(l.order, symID)
-			l.descs[symID] = []uint32{l.nextID, 0, uint32(size)}
-			l.nextID++
-			l.nextOffset = off + size
-		}
-		repl, err = l.emitLoad(fs, &ed.lines, buf, off, scTy)
-		if err != nil {
-			return l.errAt(c.Start, "%v", err)
-		}
-		replTy = scTy
-	case DefaultValues:
-		if scTy.Kind == llvmir.IntType && scTy.Bits == 1 {
-			if def.t.Kind != llvmir.IntType || def.t.Bits != 8 {
-				return l.errAt(c.Start, "bool spec constant %q has a default of type %s, expected i8", symID, def.t)
-			}
-			name := "%" + fs.names.name("bool")
-			ed.lines = append(ed.lines, name+" = trunc "+def.typed()+" to i1")
-			repl, replTy = name, scTy
-		} else {
-			repl, replTy = def.String(), def.t
-		}
 	}
-	if isNew {
-		if padding != 0 {
-			pad := &llvmir.Type{Kind: llvmir.ArrayType, Len: padding, Elem: &llvmir.Type{Kind: llvmir.IntType, Bits: 8}}
-			l.defaults = append(l.defaults, zeroOf(pad))
+	if sc.sret {
+		if err := l.emitStore(fs, &lines, sc, repl, replTy); err != nil {
+			return err
 		}
-		l.defaults = append(l.defaults, def)
-	}
-
-	if alloca {
-		size, sizeTy := repl, replTy
-		if l.o.Mode == Emulation {
-			size, sizeTy = def.String(), def.t
-		}
-		if sizeTy.Kind != llvmir.IntType {
-			return l.errAt(c.Start, "llvm.sycl.alloca size spec constant %q is of type %s, expected an integer", symID, sizeTy)
-		}
-		elemTy := c.Args[3].Type
-		align := strings.TrimSpace(c.Args[4].Value)
-		if _, err := strconv.ParseUint(align, 10, 64); err != nil {
-			return l.errAt(c.Start, "llvm.sycl.alloca alignment %q is not an immediate", align)
-		}
-		name := "%" + fs.names.name("alloca")
-		line := name + " = alloca " + elemTy.String() + ", " + sizeTy.String() + " " + size + ", align " + align
-		if rt := c.FnType.Ret; rt.Kind == llvmir.PtrType && rt.AddrSpace != 0 {
-			line += ", addrspace(" + strconv.FormatUint(uint64(rt.AddrSpace), 10) + ")"
-		}
-		ed.lines = append(ed.lines, line)
-		repl = name
-	}
-
-	if sret {
-		dst := c.Args[0]
-		ptrTy, ptr := dst.Type, dst.Value
-		if ptrTy.Elem != nil && ptrTy.Elem.String() != replTy.String() {
-			// Typed pointers: store through a pointer to the value's type.
-			cast := fs.newValue()
-			newTy := &llvmir.Type{Kind: llvmir.PtrType, AddrSpace: ptrTy.AddrSpace, Elem: replTy}
-			ed.lines = append(ed.lines, cast+" = bitcast "+ptrTy.String()+" "+ptr+" to "+newTy.String())
-			ptrTy, ptr = newTy, cast
-		}
-		align, err := l.dl.ABIAlign(replTy)
-		if err != nil {
-			return l.errAt(c.Start, "%v", err)
-		}
-		ed.lines = append(ed.lines, "store "+replTy.String()+" "+repl+", "+ptrTy.String()+" "+ptr+", align "+strconv.FormatUint(align, 10))
+		fs.body.Replace(c.Start, c.End, "", "", lines...)
 	} else {
-		ed.replacement = repl
+		fs.body.Replace(c.Start, c.End, c.Result, repl, lines...)
 	}
-	fs.edits = append(fs.edits, ed)
-
-	for _, a := range c.Args[nameArg : nameArg+2] {
+	for _, a := range c.Args[sc.nameArg : sc.nameArg+2] {
 		if a.Points != nil {
 			l.candidates = append(l.candidates, a.Points)
 		}
 	}
+	return nil
+}
+
+// readCall reads what a call of decl says about its constant: its
+// symbolic ID, default value and type, checking the arguments and the
+// type's size.
+func (l *lowering) readCall(decl *llvmir.Entity, c *llvmir.Call, alloca bool) (*specCall, error) {
+	sc := &specCall{c: c, alloca: alloca}
+	sc.sret = len(decl.Func.Params) > 0 && decl.Func.Params[0].SRet() != nil
+	if sc.sret {
+		sc.nameArg = 1
+	}
+	need := sc.nameArg + 3
+	if alloca {
+		need = 5
+	}
+	if len(c.Args) < need {
+		return nil, l.errAt(c.Start, "call of %s has %d arguments, expected %d", decl.Name, len(c.Args), need)
+	}
+	var err error
+	if sc.symID, err = l.symbolicID(c, sc.nameArg); err != nil {
+		return nil, err
+	}
+	if sc.def, err = l.defaultValue(c, sc.nameArg+1); err != nil {
+		return nil, err
+	}
+	switch {
+	case sc.sret:
+		sc.ty = decl.Func.Params[0].SRet()
+	case alloca:
+		sc.ty = sc.def.t
+	default:
+		sc.ty = c.FnType.Ret
+	}
+	if err := l.checkSize(sc.symID, c.Start, sc.ty, sc.def.t); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// lowerNative emits the SPIR-V friendly calls that read the constant; a
+// constant seen for the first time gets its IDs, descriptors and default.
+func (l *lowering) lowerNative(fs *funcState, lines *[]string, sc *specCall) (string, *llvmir.Type, error) {
+	ids, seen := l.ids[sc.symID]
+	if !seen {
+		ids = []scID{{id: l.nextID}}
+	}
+	index := 0
+	repl, err := l.emitNative(fs, lines, sc.ty, &ids, &index, sc.def, sc.c.Start)
+	if err != nil {
+		return "", nil, err
+	}
+	if !seen {
+		l.nextID += uint32(len(ids))
+		l.ids[sc.symID] = ids
+		words, err := l.nativeDescriptors(sc.ty, ids)
+		if err != nil {
+			return "", nil, l.errAt(sc.c.Start, "%v", err)
+		}
+		l.order = append(l.order, sc.symID)
+		l.descs[sc.symID] = words
+		l.defaults = append(l.defaults, sc.def)
+	}
+	return repl, sc.ty, nil
+}
+
+// lowerEmulated emits the load of the constant from the run-time buffer;
+// a constant seen for the first time gets the next offset at its ABI
+// alignment (the padding before it goes to the previous constant's
+// descriptors and into the defaults).
+func (l *lowering) lowerEmulated(fs *funcState, lines *[]string, sc *specCall) (string, *llvmir.Type, error) {
+	c := sc.c
+	off, seen := l.offsets[sc.symID]
+	if !seen {
+		size, err := l.dl.StoreSize(sc.ty)
+		if err != nil {
+			return "", nil, l.errAt(c.Start, "%v", err)
+		}
+		align, err := l.dl.ABIAlign(sc.ty)
+		if err != nil {
+			return "", nil, l.errAt(c.Start, "%v", err)
+		}
+		off = l.nextOffset
+		if off%align != 0 {
+			padding := align - off%align
+			off += padding
+			prev := l.order[len(l.order)-1]
+			w := l.descs[prev]
+			l.descs[prev] = append(w, props.PaddingID, w[2], uint32(padding))
+			pad := &llvmir.Type{Kind: llvmir.ArrayType, Len: padding, Elem: typeI8}
+			l.defaults = append(l.defaults, zeroOf(pad))
+		}
+		l.offsets[sc.symID] = off
+		l.order = append(l.order, sc.symID)
+		l.descs[sc.symID] = []uint32{l.nextID, 0, uint32(size)}
+		l.nextID++
+		l.nextOffset = off + size
+		l.defaults = append(l.defaults, sc.def)
+	}
+	repl, err := l.emitLoad(fs, lines, c.Args[sc.nameArg+2], off, sc.ty)
+	if err != nil {
+		return "", nil, l.errAt(c.Start, "%v", err)
+	}
+	return repl, sc.ty, nil
+}
+
+// lowerDefault gives the constant's default value (a bool's i8 default
+// truncated to i1).
+func (l *lowering) lowerDefault(fs *funcState, lines *[]string, sc *specCall) (string, *llvmir.Type, error) {
+	def := sc.def
+	if sc.ty.Kind == llvmir.IntType && sc.ty.Bits == 1 {
+		if def.t.Kind != llvmir.IntType || def.t.Bits != 8 {
+			return "", nil, l.errAt(sc.c.Start, "bool spec constant %q has a default of type %s, expected i8", sc.symID, def.t)
+		}
+		name := "%" + fs.body.NewName("bool")
+		*lines = append(*lines, name+" = trunc "+def.typed()+" to i1")
+		return name, sc.ty, nil
+	}
+	return def.String(), def.t, nil
+}
+
+// emitAlloca emits the alloca that replaces llvm.sycl.alloca, sized by the
+// constant's value (its default when emulated) and returns it.
+func (l *lowering) emitAlloca(fs *funcState, lines *[]string, sc *specCall, size string, sizeTy *llvmir.Type) (string, error) {
+	c := sc.c
+	if l.o.Mode == Emulation {
+		size, sizeTy = sc.def.String(), sc.def.t
+	}
+	if sizeTy.Kind != llvmir.IntType {
+		return "", l.errAt(c.Start, "llvm.sycl.alloca size spec constant %q is of type %s, expected an integer", sc.symID, sizeTy)
+	}
+	elemTy := c.Args[3].Type
+	align := strings.TrimSpace(c.Args[4].Value)
+	if _, err := strconv.ParseUint(align, 10, 64); err != nil {
+		return "", l.errAt(c.Start, "llvm.sycl.alloca alignment %q is not an immediate", align)
+	}
+	name := "%" + fs.body.NewName("alloca")
+	line := name + " = alloca " + elemTy.String() + ", " + sizeTy.String() + " " + size + ", align " + align
+	if rt := c.FnType.Ret; rt.Kind == llvmir.PtrType && rt.AddrSpace != 0 {
+		line += ", addrspace(" + strconv.FormatUint(uint64(rt.AddrSpace), 10) + ")"
+	}
+	*lines = append(*lines, line)
+	return name, nil
+}
+
+// emitStore stores the value through the call's sret pointer (cast first
+// when a typed pointer points at another type).
+func (l *lowering) emitStore(fs *funcState, lines *[]string, sc *specCall, val string, ty *llvmir.Type) error {
+	dst := sc.c.Args[0]
+	ptrTy, ptr := dst.Type, dst.Value
+	if ptrTy.Elem != nil && ptrTy.Elem.String() != ty.String() {
+		cast := fs.body.NewValue()
+		newTy := &llvmir.Type{Kind: llvmir.PtrType, AddrSpace: ptrTy.AddrSpace, Elem: ty}
+		*lines = append(*lines, cast+" = bitcast "+ptrTy.String()+" "+ptr+" to "+newTy.String())
+		ptrTy, ptr = newTy, cast
+	}
+	align, err := l.dl.ABIAlign(ty)
+	if err != nil {
+		return l.errAt(sc.c.Start, "%v", err)
+	}
+	*lines = append(*lines, "store "+ty.String()+" "+val+", "+ptrTy.String()+" "+ptr+", align "+strconv.FormatUint(align, 10))
 	return nil
 }
 
@@ -540,16 +582,16 @@ func (l *lowering) emitNative(fs *funcState, lines *[]string, ty *llvmir.Type, i
 			if err := l.declare(name, typeI8, params, at); err != nil {
 				return "", err
 			}
-			v := fs.newValue()
+			v := fs.body.NewValue()
 			*lines = append(*lines, v+" = call i8 @"+name+"("+args+")")
-			b := "%" + fs.names.name("tobool")
+			b := "%" + fs.body.NewName("tobool")
 			*lines = append(*lines, b+" = trunc i8 "+v+" to i1")
 			return b, nil
 		}
 		if err := l.declare(name, ty, params, at); err != nil {
 			return "", err
 		}
-		v := fs.newValue()
+		v := fs.body.NewValue()
 		*lines = append(*lines, v+" = call "+ty.String()+" @"+llvmir.QuoteName(name)+"("+args+")")
 		return v, nil
 	}
@@ -589,7 +631,7 @@ func (l *lowering) emitNative(fs *funcState, lines *[]string, ty *llvmir.Type, i
 	if err := l.declare(name, ty, types, at); err != nil {
 		return "", err
 	}
-	v := fs.newValue()
+	v := fs.body.NewValue()
 	*lines = append(*lines, v+" = call "+ty.String()+" @"+llvmir.QuoteName(name)+"("+strings.Join(elems, ", ")+")")
 	return v, nil
 }
@@ -715,12 +757,12 @@ func (l *lowering) emitLoad(fs *funcState, lines *[]string, buf llvmir.Arg, off 
 		return &llvmir.Type{Kind: llvmir.PtrType, AddrSpace: bt.AddrSpace, Elem: t}
 	}
 	gepTy := ptrTo(typeI8)
-	gep := "%" + fs.names.name("gep")
+	gep := "%" + fs.body.NewName("gep")
 	*lines = append(*lines, gep+" = getelementptr i8, "+bt.String()+" "+buf.Value+", i32 "+strconv.FormatUint(off, 10))
 	isBool := ty.Kind == llvmir.IntType && ty.Bits == 1
 	ptr, ptrTy := gep, gepTy
 	if !isBool {
-		bc := "%" + fs.names.name("bc")
+		bc := "%" + fs.body.NewName("bc")
 		ptrTy = ptrTo(ty)
 		*lines = append(*lines, bc+" = bitcast "+gepTy.String()+" "+gep+" to "+ptrTy.String())
 		ptr = bc
@@ -733,12 +775,12 @@ func (l *lowering) emitLoad(fs *funcState, lines *[]string, buf llvmir.Arg, off 
 	if err != nil {
 		return "", err
 	}
-	load := "%" + fs.names.name("load")
+	load := "%" + fs.body.NewName("load")
 	*lines = append(*lines, load+" = load "+loadTy.String()+", "+ptrTy.String()+" "+ptr+", align "+strconv.FormatUint(align, 10))
 	if !isBool {
 		return load, nil
 	}
-	tb := "%" + fs.names.name("tobool")
+	tb := "%" + fs.body.NewName("tobool")
 	*lines = append(*lines, tb+" = trunc i8 "+load+" to i1")
 	return tb, nil
 }
