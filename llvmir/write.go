@@ -31,269 +31,333 @@ type splice struct {
 	text       string
 }
 
+// writer is the state of one Plan.Write. Writing is a few steps over it:
+// collect the module entities written (rendering their edits) and the
+// added ones, check every reference and find the metadata they reach,
+// keep the comdats in use, renumber unnamed globals, and stream.
+type writer struct {
+	p *Plan
+	m *Module
+	// outs are the module entities written; first those chosen before
+	// metadata and comdats were added for what they reach, in module order.
+	outs  outTable
+	first []*outEntity
+	added []*outEntity
+	// addedNames and addedMD are the global values and numbered metadata
+	// the added entities define.
+	addedNames map[string]bool
+	addedMD    map[int]bool
+	// reach marks, for a full plan, the metadata nodes written entities
+	// reach (by entity index); work are nodes reached but not yet checked.
+	// A sparse plan's outs hold only reached nodes.
+	reach []bool
+	work  []*Entity
+}
+
 // write is Plan.Write.
 func (p *Plan) write(w io.Writer) error {
-	m := p.m
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%s: writing module: %s", m.File, fmt.Sprintf(format, args...))
+	wr := &writer{p: p, m: p.m}
+	if err := wr.collect(); err != nil {
+		return err
 	}
-	// newOut renders an entity's edits; nil means it is left out.
-	newOut := func(e *Entity) (*outEntity, error) {
-		o := &outEntity{e: e, text: e.Text, kind: e.Kind}
-		if e.Func != nil {
-			o.comdat = e.Func.Comdat
-		} else if e.Var != nil {
-			o.comdat = e.Var.Comdat
-		}
-		ed := p.edits[e]
-		if ed == nil {
-			return o, nil
-		}
-		text, rest, err := p.render(e, ed)
-		if err != nil {
-			return nil, fail("%v", err)
-		}
-		if text == nil && rest == nil {
-			return nil, nil // named metadata left without operands
-		}
-		if ed.headerOnly() {
-			// Linkage and attribute keywords add no reference: what the
-			// entity references is what it did, and its body is written
-			// from the source as it is.
-			o.text, o.rest = text, rest
-			return o, nil
-		}
-		if err := p.reparse(o, append(text, rest...)); err != nil {
-			return nil, fail("@%s after edits: %v", e.Name, err)
-		}
+	if err := wr.collectAdded(); err != nil {
+		return err
+	}
+	if err := wr.checkReferences(); err != nil {
+		return err
+	}
+	if err := wr.keepUsedComdats(); err != nil {
+		return err
+	}
+	order := wr.outs.ordered()
+	return wr.stream(w, order, renumberGlobals(order))
+}
+
+func (wr *writer) fail(format string, args ...any) error {
+	return fmt.Errorf("%s: writing module: %s", wr.m.File, fmt.Sprintf(format, args...))
+}
+
+// newOut renders an entity's edits; nil means it is left out.
+func (wr *writer) newOut(e *Entity) (*outEntity, error) {
+	o := &outEntity{e: e, text: e.Text, kind: e.Kind}
+	if e.Func != nil {
+		o.comdat = e.Func.Comdat
+	} else if e.Var != nil {
+		o.comdat = e.Var.Comdat
+	}
+	ed := wr.p.edits[e]
+	if ed == nil {
 		return o, nil
 	}
+	text, rest, err := wr.p.render(e, ed)
+	if err != nil {
+		return nil, wr.fail("%v", err)
+	}
+	if text == nil && rest == nil {
+		return nil, nil // named metadata left without operands
+	}
+	if ed.headerOnly() {
+		// Linkage and attribute keywords add no reference: what the
+		// entity references is what it did, and its body is written from
+		// the source as it is.
+		o.text, o.rest = text, rest
+		return o, nil
+	}
+	if err := wr.p.reparse(o, append(text, rest...)); err != nil {
+		return nil, wr.fail("@%s after edits: %v", e.Name, err)
+	}
+	return o, nil
+}
 
-	// The module entities written: for a full plan every kept one (unused
-	// numbered metadata and comdats are pruned below); for a sparse plan
-	// the kept global values and fixed entities (reachable metadata and
-	// used comdats are added below).
-	var outs outTable
-	var first []*outEntity // the entities above, in module order
+// collect chooses the module entities written: for a full plan every kept
+// one (unused numbered metadata and comdats are pruned later); for a
+// sparse plan the kept global values and fixed entities (reachable
+// metadata and used comdats are added later).
+func (wr *writer) collect() error {
+	m, p := wr.m, wr.p
 	if p.sp == nil {
-		outs.dense = make([]*outEntity, len(m.Entities))
+		wr.outs.dense = make([]*outEntity, len(m.Entities))
+		wr.reach = make([]bool, len(m.Entities))
 		for i, e := range m.Entities {
-			if p.drop[i] {
-				continue
-			}
-			o, err := newOut(e)
-			if err != nil {
-				return err
-			}
-			if o != nil {
-				outs.dense[i] = o
-				first = append(first, o)
-			}
-		}
-	} else {
-		cand := p.sp.candidates()
-		outs.sparse = make(map[int32]*outEntity, len(cand)+len(cand)/2)
-		for _, i := range cand {
-			o, err := newOut(m.Entities[i])
-			if err != nil {
-				return err
-			}
-			if o != nil {
-				outs.sparse[i] = o
-				first = append(first, o)
-			}
-		}
-	}
-	added := make([]*outEntity, 0, len(p.added))
-	addedNames := map[string]bool{}
-	for _, a := range p.added {
-		o := &outEntity{}
-		if err := p.reparse(o, []byte(a.text)); err != nil {
-			return fail("added entity: %v", err)
-		}
-		if o.numbered && o.kind.IsGlobalValue() {
-			return fail("added entity %q defines an unnamed global; give it a name", firstLine(a.text))
-		}
-		if o.kind.IsGlobalValue() {
-			addedNames[o.name] = true
-		}
-		added = append(added, o)
-	}
-
-	// Which module global values are written.
-	written := func(g *Entity) bool { return outs.get(g.Index) != nil }
-	// Dangling references and reachable metadata.
-	addedMD := map[int]bool{}
-	for _, o := range added {
-		if o.kind == KindMDNode {
-			addedMD[o.id] = true
-		}
-	}
-	var reach []bool // full plan: by entity index; a sparse plan's outs hold only reached nodes
-	if p.sp == nil {
-		reach = make([]bool, len(m.Entities))
-	}
-	var work []*Entity
-	markMD := func(id int) error {
-		if addedMD[id] {
-			return nil
-		}
-		n := m.mds[id]
-		if n == nil {
-			return fail("reference to undefined metadata !%d", id)
-		}
-		if reach != nil {
-			if !reach[n.Index] {
-				reach[n.Index] = true
-				work = append(work, n)
-			}
-			return nil
-		}
-		if outs.get(n.Index) != nil {
-			return nil
-		}
-		if !p.sp.kept(n) {
-			return fail("metadata !%d is needed but was dropped", n.ID)
-		}
-		o, err := newOut(n)
-		if err != nil {
-			return err
-		}
-		outs.sparse[int32(n.Index)] = o
-		work = append(work, n)
-		return nil
-	}
-	checkRefs := func(o *outEntity, what string) error {
-		if o.reparsed {
-			for _, b := range o.globals {
-				g := lookupGlobalName(m, b)
-				if g != nil && written(g) {
-					continue
-				}
-				if g == nil && addedNames[decodeName(b)] {
-					continue
-				}
-				return fail("%s references @%s, which is not in the output", what, decodeName(b))
-			}
-			for _, id := range o.mds {
-				if err := markMD(id); err != nil {
+			if !p.drop[i] {
+				if err := wr.choose(int32(i), e); err != nil {
 					return err
 				}
 			}
-			return nil
 		}
-		for _, g := range o.e.Globals {
-			if !written(g) {
-				return fail("%s references @%s, which is not in the output", what, g.Name)
+		return nil
+	}
+	cand := p.sp.candidates()
+	wr.outs.sparse = make(map[int32]*outEntity, len(cand)+len(cand)/2)
+	for _, i := range cand {
+		if err := wr.choose(i, m.Entities[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// choose writes module entity e (index i), unless its edits leave it out.
+func (wr *writer) choose(i int32, e *Entity) error {
+	o, err := wr.newOut(e)
+	if err != nil || o == nil {
+		return err
+	}
+	wr.outs.set(i, o)
+	wr.first = append(wr.first, o)
+	return nil
+}
+
+// collectAdded parses the added entities.
+func (wr *writer) collectAdded() error {
+	wr.added = make([]*outEntity, 0, len(wr.p.added))
+	wr.addedNames = map[string]bool{}
+	wr.addedMD = map[int]bool{}
+	for _, a := range wr.p.added {
+		o := &outEntity{}
+		if err := wr.p.reparse(o, []byte(a.text)); err != nil {
+			return wr.fail("added entity: %v", err)
+		}
+		switch {
+		case o.numbered && o.kind.IsGlobalValue():
+			return wr.fail("added entity %q defines an unnamed global; give it a name", firstLine(a.text))
+		case o.kind.IsGlobalValue():
+			wr.addedNames[o.name] = true
+		case o.kind == KindMDNode:
+			wr.addedMD[o.id] = true
+		}
+		wr.added = append(wr.added, o)
+	}
+	return nil
+}
+
+// written reports whether module global value g is written.
+func (wr *writer) written(g *Entity) bool { return wr.outs.get(g.Index) != nil }
+
+// markMD records that numbered metadata id is reached: a full plan marks
+// it, a sparse plan adds it to the output.
+func (wr *writer) markMD(id int) error {
+	if wr.addedMD[id] {
+		return nil
+	}
+	n := wr.m.mds[id]
+	if n == nil {
+		return wr.fail("reference to undefined metadata !%d", id)
+	}
+	if wr.reach != nil {
+		if !wr.reach[n.Index] {
+			wr.reach[n.Index] = true
+			wr.work = append(wr.work, n)
+		}
+		return nil
+	}
+	if wr.outs.get(n.Index) != nil {
+		return nil
+	}
+	if !wr.p.sp.kept(n) {
+		return wr.fail("metadata !%d is needed but was dropped", n.ID)
+	}
+	o, err := wr.newOut(n)
+	if err != nil {
+		return err
+	}
+	wr.outs.set(int32(n.Index), o)
+	wr.work = append(wr.work, n)
+	return nil
+}
+
+// checkRefs checks that every global value o references is written and
+// marks the metadata it references.
+func (wr *writer) checkRefs(o *outEntity) error {
+	if o.reparsed {
+		for _, b := range o.globals {
+			g := lookupGlobalName(wr.m, b)
+			if g != nil && wr.written(g) {
+				continue
 			}
+			if g == nil && wr.addedNames[decodeName(b)] {
+				continue
+			}
+			return wr.fail("%s references @%s, which is not in the output", describe(o), decodeName(b))
 		}
-		for _, n := range o.e.Metadata {
-			if err := markMD(n.ID); err != nil {
+		for _, id := range o.mds {
+			if err := wr.markMD(id); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	describe := func(o *outEntity) string {
-		switch {
-		case o.e == nil:
-			return "added " + o.kind.String()
-		case o.e.Kind.IsGlobalValue():
-			return "@" + o.e.Name
-		case o.e.Kind == KindNamedMD:
-			return "!" + o.e.Name
-		case o.e.Kind == KindMDNode:
-			return "!" + o.e.Name
+	for _, g := range o.e.Globals {
+		if !wr.written(g) {
+			return wr.fail("%s references @%s, which is not in the output", describe(o), g.Name)
 		}
-		return o.e.Kind.String()
 	}
-	for _, o := range first {
+	for _, n := range o.e.Metadata {
+		if err := wr.markMD(n.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// describe names an output entity for messages.
+func describe(o *outEntity) string {
+	switch {
+	case o.e == nil:
+		return "added " + o.kind.String()
+	case o.e.Kind.IsGlobalValue():
+		return "@" + o.e.Name
+	case o.e.Kind == KindNamedMD:
+		return "!" + o.e.Name
+	case o.e.Kind == KindMDNode:
+		return "!" + o.e.Name
+	}
+	return o.e.Kind.String()
+}
+
+// checkReferences checks the references of everything written, from the
+// chosen and added entities through the metadata they reach, and leaves
+// out the numbered metadata nothing reaches (unless the plan keeps all).
+func (wr *writer) checkReferences() error {
+	for _, o := range wr.first {
 		if o.kind != KindMDNode {
-			if err := checkRefs(o, describe(o)); err != nil {
+			if err := wr.checkRefs(o); err != nil {
 				return err
 			}
 		}
 	}
-	for _, o := range added {
-		if err := checkRefs(o, describe(o)); err != nil {
+	for _, o := range wr.added {
+		if err := wr.checkRefs(o); err != nil {
 			return err
 		}
 	}
-	if p.keepAllMD {
-		if reach != nil {
-			for _, o := range first {
-				if o.kind == KindMDNode && !reach[o.e.Index] {
-					reach[o.e.Index] = true
-					work = append(work, o.e)
-				}
-			}
-		} else {
-			for _, e := range m.Entities {
-				if e.Kind == KindMDNode && p.sp.kept(e) {
-					if err := markMD(e.ID); err != nil {
-						return err
-					}
-				}
-			}
+	if wr.p.keepAllMD {
+		if err := wr.reachAllMD(); err != nil {
+			return err
 		}
 	}
-	for len(work) > 0 {
-		n := work[len(work)-1]
-		work = work[:len(work)-1]
-		o := outs.get(n.Index)
+	for len(wr.work) > 0 {
+		n := wr.work[len(wr.work)-1]
+		wr.work = wr.work[:len(wr.work)-1]
+		o := wr.outs.get(n.Index)
 		if o == nil {
-			return fail("metadata !%d is needed but was dropped", n.ID)
+			return wr.fail("metadata !%d is needed but was dropped", n.ID)
 		}
-		if err := checkRefs(o, describe(o)); err != nil {
+		if err := wr.checkRefs(o); err != nil {
 			return err
 		}
 	}
-	if reach != nil {
-		for i, o := range outs.dense {
-			if o != nil && o.kind == KindMDNode && !reach[i] {
-				outs.dense[i] = nil
+	if wr.reach != nil {
+		for i, o := range wr.outs.dense {
+			if o != nil && o.kind == KindMDNode && !wr.reach[i] {
+				wr.outs.dense[i] = nil
 			}
 		}
 	}
-	// Comdats: only those a written global value is in.
+	return nil
+}
+
+// reachAllMD marks every kept numbered metadata node as reached.
+func (wr *writer) reachAllMD() error {
+	if wr.reach != nil {
+		for _, o := range wr.first {
+			if o.kind == KindMDNode && !wr.reach[o.e.Index] {
+				wr.reach[o.e.Index] = true
+				wr.work = append(wr.work, o.e)
+			}
+		}
+		return nil
+	}
+	for _, e := range wr.m.Entities {
+		if e.Kind == KindMDNode && wr.p.sp.kept(e) {
+			if err := wr.markMD(e.ID); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// keepUsedComdats writes only the comdats a written global value is in:
+// a full plan leaves the others out, a sparse plan adds the used ones.
+func (wr *writer) keepUsedComdats() error {
 	usedComdat := map[string]bool{}
 	var usedOrder []string
-	use := func(o *outEntity) {
-		if o.comdat != "" && !usedComdat[o.comdat] {
-			usedComdat[o.comdat] = true
-			usedOrder = append(usedOrder, o.comdat)
+	for _, list := range [2][]*outEntity{wr.first, wr.added} {
+		for _, o := range list {
+			if o.comdat != "" && !usedComdat[o.comdat] {
+				usedComdat[o.comdat] = true
+				usedOrder = append(usedOrder, o.comdat)
+			}
 		}
 	}
-	for _, o := range first {
-		use(o)
-	}
-	for _, o := range added {
-		use(o)
-	}
-	if p.sp == nil {
-		for i, o := range outs.dense {
+	if wr.p.sp == nil {
+		for i, o := range wr.outs.dense {
 			if o != nil && o.kind == KindComdat && !usedComdat[o.e.Name] {
-				outs.dense[i] = nil
+				wr.outs.dense[i] = nil
 			}
 		}
-	} else {
-		for _, name := range usedOrder {
-			c := m.comdats[name]
-			if c == nil || !p.sp.kept(c) || outs.get(c.Index) != nil {
-				continue
-			}
-			o, err := newOut(c)
-			if err != nil {
-				return err
-			}
-			if o != nil {
-				outs.sparse[int32(c.Index)] = o
-			}
+		return nil
+	}
+	for _, name := range usedOrder {
+		c := wr.m.comdats[name]
+		if c == nil || !wr.p.sp.kept(c) || wr.outs.get(c.Index) != nil {
+			continue
+		}
+		o, err := wr.newOut(c)
+		if err != nil {
+			return err
+		}
+		if o != nil {
+			wr.outs.set(int32(c.Index), o)
 		}
 	}
-	order := outs.ordered()
+	return nil
+}
 
-	// Dense renumbering of unnamed globals.
+// renumberGlobals numbers the unnamed global values written densely, in
+// order; nil when every one keeps its number.
+func renumberGlobals(order []*outEntity) map[int]int {
 	renum := map[int]int{}
 	identity := true
 	next := 0
@@ -306,65 +370,85 @@ func (p *Plan) write(w io.Writer) error {
 			next++
 		}
 	}
+	if identity {
+		return nil
+	}
+	return renum
+}
 
-	// Stream.
+// stream writes the entities in order, each added entity after the last
+// written entity of its kind (at the end when there is none), with @N
+// references renumbered.
+func (wr *writer) stream(w io.Writer, order []*outEntity, renum map[int]int) error {
 	lastOfKind := map[Kind]int{}
 	for i, o := range order {
 		lastOfKind[o.kind] = i
 	}
-	bw := bufio.NewWriterSize(w, 256<<10)
-	needNL := false
-	// put writes a chunk; an entity's text that does not end its line is
-	// kept apart from a following token by a newline.
-	// rest, when not empty, continues b (both pieces split at a token
-	// boundary).
-	put := func(b, rest []byte, rewrite bool) {
-		if len(b) == 0 {
-			b, rest = rest, nil
-		}
-		if len(b) == 0 {
-			return
-		}
-		if needNL && !isSpace(b[0]) {
-			bw.WriteByte('\n')
-		}
-		last := b
-		for _, c := range [2][]byte{b, rest} {
-			if len(c) == 0 {
-				continue
-			}
-			last = c
-			if rewrite && !identity {
-				writeRenumbered(bw, c, renum)
-			} else {
-				bw.Write(c)
-			}
-		}
-		needNL = !isSpace(last[len(last)-1])
-	}
+	s := &streamer{bw: bufio.NewWriterSize(w, 256<<10), renum: renum}
 	putAdded := func(k Kind) {
-		for _, o := range added {
+		for _, o := range wr.added {
 			if o.kind == k {
-				put(o.text, nil, true)
-				if needNL {
-					bw.WriteByte('\n')
-					needNL = false
-				}
+				s.put(o.text, nil, true)
+				s.endLine()
 			}
 		}
 	}
 	for i, o := range order {
-		put(o.e.Lead, nil, false)
-		put(o.text, o.rest, o.reparsed || o.e.numAt)
+		s.put(o.e.Lead, nil, false)
+		s.put(o.text, o.rest, o.reparsed || o.e.numAt)
 		if lastOfKind[o.kind] == i {
 			putAdded(o.kind)
 		}
 	}
-	for _, k := range addedKindsWithoutPlace(added, lastOfKind) {
+	for _, k := range addedKindsWithoutPlace(wr.added, lastOfKind) {
 		putAdded(k)
 	}
-	put(m.Tail, nil, false)
-	return bw.Flush()
+	s.put(wr.m.Tail, nil, false)
+	return s.bw.Flush()
+}
+
+// streamer writes output chunks, keeping an entity's text that does not
+// end its line apart from a following token.
+type streamer struct {
+	bw     *bufio.Writer
+	renum  map[int]int // nil: no @N changes
+	needNL bool
+}
+
+// put writes chunk b; rest, when not empty, continues b (both pieces split
+// at a token boundary). rewrite says the text may hold @N references to
+// renumber.
+func (s *streamer) put(b, rest []byte, rewrite bool) {
+	if len(b) == 0 {
+		b, rest = rest, nil
+	}
+	if len(b) == 0 {
+		return
+	}
+	if s.needNL && !isSpace(b[0]) {
+		s.bw.WriteByte('\n')
+	}
+	last := b
+	for _, c := range [2][]byte{b, rest} {
+		if len(c) == 0 {
+			continue
+		}
+		last = c
+		if rewrite && s.renum != nil {
+			writeRenumbered(s.bw, c, s.renum)
+		} else {
+			s.bw.Write(c)
+		}
+	}
+	s.needNL = !isSpace(last[len(last)-1])
+}
+
+// endLine ends the current line if the last chunk did not.
+func (s *streamer) endLine() {
+	if s.needNL {
+		s.bw.WriteByte('\n')
+		s.needNL = false
+	}
 }
 
 // outTable holds the module entities a plan writes, by entity index: a
@@ -373,6 +457,14 @@ func (p *Plan) write(w io.Writer) error {
 type outTable struct {
 	dense  []*outEntity
 	sparse map[int32]*outEntity
+}
+
+func (t *outTable) set(i int32, o *outEntity) {
+	if t.dense != nil {
+		t.dense[i] = o
+		return
+	}
+	t.sparse[i] = o
 }
 
 func (t *outTable) get(i int) *outEntity {
