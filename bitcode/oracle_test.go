@@ -1,4 +1,4 @@
-package bitcode
+package bitcode_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sycbuild/sycbuild/bitcode"
 	"github.com/sycbuild/sycbuild/internal/testenv"
 	"github.com/sycbuild/sycbuild/llvmir"
 )
@@ -272,7 +273,7 @@ func checkOracle(m *oracleModule) (int, int, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	text, err := Disassemble(filepath.Base(m.path), bc)
+	text, err := bitcode.Disassemble(filepath.Base(m.path), bc)
 	if err != nil {
 		return 0, 0, err
 	}
