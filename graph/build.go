@@ -26,14 +26,12 @@ type Options struct {
 	// nothing.
 	DryRun bool
 	Script io.Writer
-	// Explain prints why each action runs.
-	Explain bool
-	// Verbose prints each command line as it starts.
+	// Verbose sends each command line, as it starts, to the observer's
+	// Message.
 	Verbose bool
-	// Progress receives status, messages and failures; nil discards them.
-	Progress *Progress
-	// Trace, if set, records a span per action and fan-out job.
-	Trace *Trace
+	// Observer is told what the build does (see Observer); nil tells
+	// nobody. Observers fans out to several.
+	Observer Observer
 	// StateDir holds the build log; "" caches nothing (everything runs).
 	StateDir string
 	// LockDir, if set, is the directory Build locks for its whole run (an
@@ -80,10 +78,10 @@ const (
 
 // builder runs one Build.
 type builder struct {
-	g    *Graph
-	opt  Options
-	log  *buildLog
-	prog *Progress
+	g   *Graph
+	opt Options
+	log *buildLog
+	obs Observer
 
 	mu       sync.Mutex
 	state    []state
@@ -96,23 +94,25 @@ type builder struct {
 // Build brings the graph's outputs up to date.
 func (g *Graph) Build(ctx context.Context, opt Options) (*Result, error) {
 	start := time.Now()
-	if opt.Progress == nil {
-		opt.Progress = NewProgress(io.Discard, false)
+	if opt.Observer == nil {
+		opt.Observer = NopObserver{}
 	}
 	locked := opt.LockDir
 	if locked == "" {
 		locked = opt.StateDir
 	}
 	log, err := openLog(ctx, opt.StateDir, opt.LockDir, opt.DryRun, func() {
-		opt.Progress.Printf("sycbuild: waiting for another sycbuild that is using %s", locked)
+		opt.Observer.Message("sycbuild: waiting for another sycbuild that is using " + locked)
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return &Result{Actions: len(g.actions), NotRun: len(g.actions), Elapsed: time.Since(start)}, err
+			res := &Result{Actions: len(g.actions), NotRun: len(g.actions), Elapsed: time.Since(start)}
+			opt.Observer.Summary(res)
+			return res, err
 		}
 		return nil, fmt.Errorf("build log: %w", err)
 	}
-	b := &builder{g: g, opt: opt, log: log, prog: opt.Progress, state: make([]state, len(g.actions)),
+	b := &builder{g: g, opt: opt, log: log, obs: opt.Observer, state: make([]state, len(g.actions)),
 		captures: map[int]*os.File{}, swept: map[string]bool{}, stopAll: func() {}}
 	defer b.closeCaptures()
 	b.res.Actions = len(g.actions)
@@ -125,6 +125,7 @@ func (g *Graph) Build(ctx context.Context, opt Options) (*Result, error) {
 		err = fmt.Errorf("build log: %w", cerr)
 	}
 	b.res.Elapsed = time.Since(start)
+	b.obs.Summary(&b.res)
 	return &b.res, err
 }
 
@@ -141,7 +142,7 @@ func (b *builder) run(ctx context.Context) error {
 	stop, stopAll := context.WithCancel(ctx)
 	defer stopAll()
 	b.stopAll = stopAll
-	b.prog.addTotal(len(b.g.actions))
+	b.obs.Planned(len(b.g.actions))
 	pending := make([]int, len(b.g.actions))
 	done := make(chan *Action)
 	running := 0
@@ -203,44 +204,38 @@ func (b *builder) set(a *Action, s state) {
 
 // do brings one action up to date.
 func (b *builder) do(ctx, stop context.Context, pool Pool, a *Action) {
-	for _, d := range a.deps() {
-		if s := b.get(d); s == stateFailed || s == stateNotRun {
-			b.set(a, stateNotRun)
-			return
-		}
-	}
-	if stop.Err() != nil {
-		b.set(a, stateNotRun)
-		return
-	}
 	if a.Fanout != nil {
 		b.doFanout(ctx, stop, pool, a)
 		return
 	}
+	e := Event{Kind: KindAction, Action: a.id, Desc: a.Desc, Tool: a.Tool.Name, Argv: b.printed(a), Outputs: paths(a.Out), Slot: -1}
+	if !b.mayStart(stop, a) {
+		b.finish(a, e, stateNotRun, nil)
+		return
+	}
 	parts, err := b.actionKey(a)
 	if err != nil {
-		b.fail(a, err)
+		b.finish(a, e, stateFailed, err)
 		return
 	}
 	name := a.Out[0].Path
 	prev := b.log.get(name)
-	if ok, reasons := b.upToDate(name, parts); ok {
-		b.set(a, stateUpToDate)
-		b.prog.finished(a.Desc, false)
+	ok, reasons := b.upToDate(name, parts)
+	if ok {
+		b.finish(a, e, stateUpToDate, nil)
 		return
-	} else if b.opt.Explain {
-		b.explain(name, reasons)
 	}
+	b.obs.OutOfDate(name, reasons)
 	tok, err := pool.Acquire(stop)
 	if err != nil {
-		b.set(a, stateNotRun)
+		b.finish(a, e, stateNotRun, nil)
 		return
 	}
-	b.prog.started(a.Desc)
+	e.Slot, e.Start = tok.Slot(), time.Now()
+	b.obs.Started(e)
 	if b.opt.Verbose {
-		b.prog.Printf("%s", ShellQuote(b.printed(a)))
+		b.obs.Message(ShellQuote(e.Argv))
 	}
-	t0 := time.Now()
 	var text []byte
 	for _, o := range a.Out {
 		os.MkdirAll(filepath.Dir(b.path(o.Path)), 0o755)
@@ -254,53 +249,55 @@ func (b *builder) do(ctx, stop context.Context, pool Pool, a *Action) {
 	} else {
 		var capture *os.File
 		if capture, err = b.capture(tok.Slot()); err == nil {
-			err = runCommand(ctx, b.opt.Dir, a.Desc, a.Tool, a.Argv, paths(a.Out), capture)
+			e.Usage, err = runCommand(ctx, b.opt.Dir, a.Desc, a.Tool, a.Argv, paths(a.Out), capture)
 			text = readTail(capture)
 		}
 		b.log.forget(paths(a.Out)...)
 	}
 	pool.Release(tok)
-	b.opt.Trace.add(a.Desc, a.Tool.Name, tok.Slot(), t0, time.Now(), map[string]string{"output": name})
+	e.End = time.Now()
 	if err != nil {
 		if ctx.Err() != nil {
-			b.set(a, stateNotRun)
+			b.finish(a, e, stateNotRun, nil)
 			return
 		}
-		b.fail(a, err)
+		b.finish(a, e, stateFailed, err)
 		return
 	}
 	outs, err := b.outputStates(a)
 	if err != nil {
-		b.fail(a, err)
+		b.finish(a, e, stateFailed, err)
 		return
 	}
 	if err := b.record(name, parts, outs, prev, statePaths(outs)); err != nil {
-		b.fail(a, err)
+		b.finish(a, e, stateFailed, err)
 		return
 	}
-	b.set(a, stateBuilt)
-	b.prog.finished(a.Desc, true)
-	if text = withoutChatter(text, a.Tool); len(text) > 0 {
-		b.prog.Printf("%s", text)
-	}
+	e.Output = withoutChatter(text, a.Tool)
+	b.finish(a, e, stateBuilt, nil)
 }
 
-func (b *builder) fail(a *Action, err error) {
-	b.set(a, stateFailed)
-	b.prog.finished(a.Desc, true)
-	var ce *CommandError
-	if errors.As(err, &ce) {
-		b.prog.Printf("%s", ce.Error())
-	} else {
-		b.prog.Printf("FAILED: %s: %v", a.Desc, err)
+// mayStart says whether an action may start: no action it depends on
+// failed or did not run, and the build goes on.
+func (b *builder) mayStart(stop context.Context, a *Action) bool {
+	for _, d := range a.deps() {
+		if s := b.get(d); s == stateFailed || s == stateNotRun {
+			return false
+		}
 	}
+	return stop.Err() == nil
 }
 
-func (b *builder) explain(name string, reasons []string) {
-	for _, r := range reasons {
-		b.prog.Printf("sycbuild explain: %s: %s", name, r)
-	}
+// finish sets an action's state and tells the observer: e's outcome is s,
+// and err, if not nil, is why it failed.
+func (b *builder) finish(a *Action, e Event, s state, err error) {
+	b.set(a, s)
+	e.Outcome = outcomes[s]
+	e.Err = err
+	b.obs.Finished(e)
 }
+
+var outcomes = [...]Outcome{statePending: NotRun, stateBuilt: Ran, stateUpToDate: UpToDate, stateFailed: Failed, stateNotRun: NotRun}
 
 func (b *builder) self() string {
 	if b.opt.Self == "" {

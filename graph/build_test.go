@@ -79,12 +79,12 @@ func (tb *testBuild) sh(desc, script string, in, out []string, args ...string) *
 
 func (tb *testBuild) opts() Options {
 	tb.log.Reset()
+	p := NewProgress(&tb.log, false)
 	return Options{
 		Pool:     NewPool(2),
-		Progress: NewProgress(&tb.log, false),
+		Observer: Observers{p, Explain(p)},
 		StateDir: filepath.Join(tb.dir, ".state"),
 		Dir:      tb.dir,
-		Explain:  true,
 	}
 }
 

@@ -45,9 +45,7 @@ func (b *builder) dryRun() error {
 		}
 		would[a.id] = true
 		b.res.Ran++
-		if b.opt.Explain {
-			b.explain(a.Out[0].Path, reasons)
-		}
+		b.obs.OutOfDate(a.Out[0].Path, reasons)
 		dirs := []string{}
 		for _, o := range a.Out {
 			dirs = append(dirs, filepath.Dir(o.Path))

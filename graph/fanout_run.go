@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -81,40 +80,47 @@ var errNotRun = errors.New("not run")
 
 func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 	f := a.Fanout
-	items, err := readItems(b.opt.Dir, f.List.Path)
-	if err != nil {
-		b.fail(a, err)
+	e := Event{Kind: KindFanout, Action: a.id, Desc: a.Desc, Tool: f.Steps[0].Tool.Name, Outputs: paths(a.Out), Slot: -1}
+	if !b.mayStart(stop, a) {
+		b.finish(a, e, stateNotRun, nil)
 		return
 	}
+	items, err := readItems(b.opt.Dir, f.List.Path)
+	if err != nil {
+		b.finish(a, e, stateFailed, err)
+		return
+	}
+	e.Jobs = len(items)
 	parts, err := b.fanoutKey(a)
 	if err != nil {
-		b.fail(a, err)
+		b.finish(a, e, stateFailed, err)
 		return
 	}
 	name := a.Out[0].Path
 	prev := b.log.get(name)
-	if ok, reasons := b.upToDate(name, parts); ok {
+	ok, reasons := b.upToDate(name, parts)
+	if ok {
 		b.mu.Lock()
 		b.res.JobsCached += len(items)
 		b.mu.Unlock()
-		b.set(a, stateUpToDate)
-		b.prog.finished(a.Desc, false)
+		b.finish(a, e, stateUpToDate, nil)
 		return
-	} else if b.opt.Explain {
-		b.explain(name, reasons)
 	}
-	b.prog.addTotal(len(items))
-	t0 := time.Now()
-	defer func() {
-		// The fan-out as a whole, on a lane of its own (it holds no token).
-		b.opt.Trace.add(a.Desc, "fan-out", fanoutLane+a.id, t0, time.Now(), map[string]string{"jobs": strconv.Itoa(len(items))})
-	}()
+	b.obs.OutOfDate(name, reasons)
+	b.obs.Planned(len(items))
+	// The fan-out as a whole holds no token; its span is its jobs'.
+	e.Start = time.Now()
+	b.obs.Started(e)
+	finish := func(s state, err error) {
+		e.End = time.Now()
+		b.finish(a, e, s, err)
+	}
 	// The jobs' up-to-date checks run here, one after the other (they
 	// only stat and hash files); a job that must run gets a token first
 	// and then a goroutine, so at most one goroutine per token exists
 	// however long the list is.
 	if err := os.MkdirAll(b.path(f.Dir), 0o755); err != nil {
-		b.fail(a, err)
+		finish(stateFailed, err)
 		return
 	}
 	jobs := make([]*job, len(items))
@@ -154,14 +160,13 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 	}
 	switch {
 	case ctx.Err() != nil:
-		b.set(a, stateNotRun)
+		finish(stateNotRun, nil)
 		return
 	case failed > 0:
-		b.set(a, stateFailed)
-		b.prog.finished(a.Desc, true)
+		finish(stateFailed, nil)
 		return
 	case notRun > 0:
-		b.set(a, stateNotRun)
+		finish(stateNotRun, nil)
 		return
 	}
 	// Every job succeeded: write the output lists, then record the whole.
@@ -176,7 +181,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 		}
 		b.log.forget(s.Out.List.Path)
 		if err := atomicfile.Write(b.path(s.Out.List.Path), func(w io.Writer) error { _, err := w.Write(list.Bytes()); return err }); err != nil {
-			b.fail(a, err)
+			finish(stateFailed, err)
 			return
 		}
 	}
@@ -184,7 +189,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 	for _, n := range a.Out {
 		st, err := b.log.state(b.opt.Dir, n.Path)
 		if err != nil {
-			b.fail(a, err)
+			finish(stateFailed, err)
 			return
 		}
 		outs = append(outs, st)
@@ -193,7 +198,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 		for _, o := range j.allOutputs() {
 			st, err := b.log.state(b.opt.Dir, o)
 			if err != nil {
-				b.fail(a, fmt.Errorf("output %s: %w", o, err))
+				finish(stateFailed, fmt.Errorf("output %s: %w", o, err))
 				return
 			}
 			outs = append(outs, st)
@@ -201,11 +206,10 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 	}
 	// The jobs' outputs were made durable when each job was recorded.
 	if err := b.record(name, parts, outs, prev, paths(a.Out)); err != nil {
-		b.fail(a, err)
+		finish(stateFailed, err)
 		return
 	}
-	b.set(a, stateBuilt)
-	b.prog.finished(a.Desc, true)
+	finish(stateBuilt, nil)
 }
 
 // jobRun is a job that must run, with what its record needs.
@@ -216,6 +220,11 @@ type jobRun struct {
 	prev  *record
 }
 
+// jobEvent is the event of one of a's jobs.
+func jobEvent(a *Action, j *job, desc string) Event {
+	return Event{Kind: KindJob, Action: a.id, Desc: desc, Tool: a.Fanout.Steps[0].Tool.Name, Item: j.item, Outputs: j.allOutputs(), Slot: -1}
+}
+
 // checkJob returns the job to run, or nil when its record is up to date.
 func (b *builder) checkJob(a *Action, j *job) (*jobRun, error) {
 	desc := a.Desc + " " + j.item
@@ -224,40 +233,45 @@ func (b *builder) checkJob(a *Action, j *job) (*jobRun, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			err = fmt.Errorf("%s (named by %s) does not exist", j.item, a.Fanout.List.Path)
 		}
-		b.jobFailed(desc, err)
+		b.jobFailed(jobEvent(a, j, desc), err)
 		return nil, err
 	}
 	parts := makeKey(a.Fanout.tools(), j.argvs, []fileState{item})
 	name := j.name()
-	if ok, reasons := b.upToDate(name, parts); ok {
+	ok, reasons := b.upToDate(name, parts)
+	if ok {
 		b.mu.Lock()
 		b.res.JobsCached++
 		b.mu.Unlock()
-		b.prog.finished(desc, false)
+		e := jobEvent(a, j, desc)
+		e.Outcome = UpToDate
+		b.obs.Finished(e)
 		return nil, nil
-	} else if b.opt.Explain {
-		b.explain(name, reasons)
 	}
+	b.obs.OutOfDate(name, reasons)
 	return &jobRun{job: j, desc: desc, parts: parts, prev: b.log.get(name)}, nil
 }
 
 // runJob runs one item's chain on the token it was given: its commands
 // run one after the other, their output going to the slot's capture file.
 func (b *builder) runJob(ctx context.Context, pool Pool, tok Token, a *Action, j *jobRun) error {
-	b.prog.started(j.desc)
-	t0 := time.Now()
+	e := jobEvent(a, j.job, j.desc)
+	e.Slot, e.Start = tok.Slot(), time.Now()
+	b.obs.Started(e)
 	capture, err := b.capture(tok.Slot())
 	for k, argv := range j.argvs {
 		if err != nil {
 			break
 		}
 		if b.opt.Verbose {
-			b.prog.Printf("%s", ShellQuote(argv))
+			b.obs.Message(ShellQuote(argv))
 		}
-		s0 := time.Now()
 		step := a.Fanout.Steps[k]
+		c := Event{Kind: KindCommand, Action: a.id, Desc: j.desc + " (" + step.Tool.Name + ")", Tool: step.Tool.Name,
+			Item: j.item, Argv: argv, Outputs: j.outputs[k], Slot: tok.Slot(), Start: time.Now()}
+		b.obs.Started(c)
 		b.removeStale(j.outputs[k]...)
-		err = runCommand(ctx, b.opt.Dir, j.desc+" ("+step.Tool.Name+")", step.Tool, argv, j.outputs[k], capture)
+		c.Usage, err = runCommand(ctx, b.opt.Dir, c.Desc, step.Tool, argv, j.outputs[k], capture)
 		if err != nil {
 			// The earlier steps' outputs are the intermediates of a chain
 			// that failed: nothing records them, and they go.
@@ -268,56 +282,65 @@ func (b *builder) runJob(ctx context.Context, pool Pool, tok Token, a *Action, j
 			}
 		}
 		b.log.forget(j.outputs[k]...)
-		b.opt.Trace.add(step.Tool.Name+" "+j.item, step.Tool.Name, tok.Slot(), s0, time.Now(), nil)
+		c.End = time.Now()
+		c.Outcome, c.Err = Ran, err
+		if err != nil {
+			c.Outcome = Failed
+		}
+		if c.Usage != nil {
+			if e.Usage == nil {
+				e.Usage = &Usage{}
+			}
+			e.Usage.add(c.Usage)
+		}
+		b.obs.Finished(c)
 	}
 	var text []byte
 	if err == nil {
 		text = readTail(capture)
 	}
 	pool.Release(tok)
-	b.opt.Trace.add(j.desc, "job", tok.Slot(), t0, time.Now(), map[string]string{"item": j.item})
+	e.End = time.Now()
 	if err != nil {
 		if ctx.Err() != nil {
+			e.Outcome = NotRun
+			b.obs.Finished(e)
 			return errNotRun
 		}
-		b.jobFailed(j.desc, err)
+		b.jobFailed(e, err)
 		return err
 	}
 	var outs []fileState
 	for _, o := range j.allOutputs() {
 		st, err := b.log.state(b.opt.Dir, o)
 		if err != nil {
-			b.jobFailed(j.desc, err)
+			b.jobFailed(e, err)
 			return err
 		}
 		outs = append(outs, st)
 	}
 	if err := b.record(j.name(), j.parts, outs, j.prev, statePaths(outs)); err != nil {
-		b.jobFailed(j.desc, err)
+		b.jobFailed(e, err)
 		return err
 	}
 	b.mu.Lock()
 	b.res.JobsRan++
 	b.mu.Unlock()
-	b.prog.finished(j.desc, true)
-	if text = withoutChatter(text, a.Fanout.tools()...); len(text) > 0 {
-		b.prog.Printf("%s", text)
-	}
+	e.Outcome = Ran
+	e.Output = withoutChatter(text, a.Fanout.tools()...)
+	b.obs.Finished(e)
 	return nil
 }
 
-func (b *builder) jobFailed(desc string, err error) {
+// jobFailed counts a failed job, stops the build unless it keeps going,
+// and tells the observer why the job failed.
+func (b *builder) jobFailed(e Event, err error) {
 	b.mu.Lock()
 	b.res.JobsFailed++
 	b.mu.Unlock()
 	if !b.opt.KeepGoing {
 		b.stopAll() // no new job or action starts after a failure
 	}
-	b.prog.finished(desc, true)
-	var ce *CommandError
-	if errors.As(err, &ce) {
-		b.prog.Printf("%s", ce.Error())
-	} else {
-		b.prog.Printf("FAILED: %s: %v", desc, err)
-	}
+	e.Outcome, e.Err = Failed, err
+	b.obs.Finished(e)
 }

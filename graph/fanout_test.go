@@ -43,7 +43,7 @@ func TestFanout(t *testing.T) {
 	tb, a := fanoutBuild(t, "src/m0.txt", "src/m1.txt", "src/m2.txt")
 	trace := NewTrace()
 	opt := tb.opts()
-	opt.Trace = trace
+	opt.Observer = Observers{opt.Observer, trace}
 	res := tb.build(opt)
 	if res.Ran != 2 || res.JobsRan != 3 {
 		t.Fatalf("ran %d actions, %d jobs\n%s", res.Ran, res.JobsRan, tb.log.String())

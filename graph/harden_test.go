@@ -115,7 +115,7 @@ func TestLockWaitInterruptible(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		waiting := make(chan struct{})
-		opt.Progress = NewProgress(writerFunc(func(b []byte) {
+		opt.Observer = NewProgress(writerFunc(func(b []byte) {
 			if strings.Contains(string(b), "waiting for another sycbuild") {
 				close(waiting)
 			}

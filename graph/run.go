@@ -219,8 +219,8 @@ func writeResponseFile(near string, args []string) (string, error) {
 // cancelling ctx kills the group. Every output must be non-empty and pass
 // the tool's Check. On any failure no output of the command is left: its
 // temporary files are removed, and so are outputs it wrote under their own
-// names.
-func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []string, output *os.File) error {
+// names. The usage is the child's, nil when it did not start.
+func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []string, output *os.File) (*Usage, error) {
 	run, temps := withTempOutputs(argv, outs)
 	at := func(p string) string {
 		if dir != "" && !filepath.IsAbs(p) {
@@ -250,7 +250,7 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 		rsp, err := writeResponseFile(at(outs[0]), args)
 		defer os.Remove(rsp)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		args = []string{"@" + rsp}
 	}
@@ -271,6 +271,7 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, PidFD: &pidfd, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
+	t0 := time.Now()
 	err := cmd.Start()
 	if err == nil {
 		if pidfd >= 0 {
@@ -278,6 +279,7 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 		}
 		err = cmd.Wait()
 	}
+	usage := usageOf(cmd, time.Since(t0))
 	if err != nil {
 		removeOutputs()
 		status := err.Error()
@@ -286,9 +288,9 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 			status = "cannot run: " + status
 		}
 		if ctx.Err() != nil {
-			return context.Cause(ctx)
+			return usage, context.Cause(ctx)
 		}
-		return &CommandError{Desc: desc, Argv: argv, Status: status, Output: readTail(output)}
+		return usage, &CommandError{Desc: desc, Argv: argv, Status: status, Output: readTail(output)}
 	}
 	var missing, invalid []string
 	for _, o := range outs {
@@ -312,15 +314,15 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 	}
 	if len(missing) > 0 || len(invalid) > 0 {
 		removeOutputs()
-		return &CommandError{Desc: desc, Argv: argv, Status: "exit status 0", Output: readTail(output), Missing: missing, Invalid: invalid}
+		return usage, &CommandError{Desc: desc, Argv: argv, Status: "exit status 0", Output: readTail(output), Missing: missing, Invalid: invalid}
 	}
 	for o, t := range temps {
 		if err := os.Rename(at(t), at(o)); err != nil {
 			removeOutputs()
-			return err
+			return usage, err
 		}
 	}
-	return nil
+	return usage, nil
 }
 
 // awaitExit returns when the process a pidfd refers to has exited, having

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +14,7 @@ import (
 // line, "[done/total] what", rewritten in place; otherwise it prints one
 // plain line per action or job that ran. Everything else (command lines
 // with -v, tool output, failures, explanations) goes through it too, so
-// messages never collide with the status line.
+// messages never collide with the status line. It is an Observer.
 type Progress struct {
 	w       io.Writer
 	tty     bool
@@ -44,42 +45,70 @@ func IsTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// addTotal grows the number of things to do (fan-outs learn theirs late).
-func (p *Progress) addTotal(n int) {
+// Planned grows the number of things to do (fan-outs learn theirs late).
+func (p *Progress) Planned(n int) {
 	p.mu.Lock()
 	p.total += n
 	p.mu.Unlock()
 }
 
-// started shows what starts running on the status line.
-func (p *Progress) started(desc string) {
-	if !p.tty {
+// OutOfDate does nothing: Explain's observer prints the reasons.
+func (p *Progress) OutOfDate(string, []string) {}
+
+// Started shows the action or job that starts running on the status line.
+func (p *Progress) Started(e Event) {
+	if !p.tty || e.Kind == KindFanout || e.Kind == KindCommand {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.show(desc)
+	p.show(e.Desc)
 }
 
-// finished counts one thing done; ran says it ran (rather than being up to
-// date), which non-terminals print as a line.
-func (p *Progress) finished(desc string, ran bool) {
+// Finished counts one action or job done; one that ran (rather than being
+// up to date) non-terminals print as a line. Then come its failure, or
+// what it printed.
+func (p *Progress) Finished(e Event) {
+	if e.Kind == KindCommand || e.Outcome == NotRun {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
 	if p.tty {
-		p.show(desc)
-	} else if ran {
-		fmt.Fprintf(p.w, "[%d/%d] %s\n", p.done, p.total, desc)
+		p.show(e.Desc)
+	} else if e.Outcome != UpToDate {
+		fmt.Fprintf(p.w, "[%d/%d] %s\n", p.done, p.total, e.Desc)
+	}
+	var ce *CommandError
+	switch {
+	case errors.As(e.Err, &ce):
+		p.print(ce.Error())
+	case e.Err != nil:
+		p.print(fmt.Sprintf("FAILED: %s: %v", e.Desc, e.Err))
+	case len(e.Output) > 0:
+		p.print(string(e.Output))
 	}
 }
 
-// Printf prints a message on lines of its own.
-func (p *Progress) Printf(format string, args ...any) {
+// Message prints text on lines of its own.
+func (p *Progress) Message(text string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.print(text)
+}
+
+// Summary ends the status line.
+func (p *Progress) Summary(*Result) { p.Close() }
+
+// Printf prints a message on lines of its own.
+func (p *Progress) Printf(format string, args ...any) {
+	p.Message(fmt.Sprintf(format, args...))
+}
+
+// print prints msg on lines of its own; p.mu is held.
+func (p *Progress) print(msg string) {
 	p.clear()
-	msg := fmt.Sprintf(format, args...)
 	if !strings.HasSuffix(msg, "\n") {
 		msg += "\n"
 	}

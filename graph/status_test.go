@@ -9,12 +9,12 @@ func TestProgress(t *testing.T) {
 	var tty, plain bytes.Buffer
 	for _, p := range []*Progress{NewProgress(&tty, true), NewProgress(&plain, false)} {
 		p.width = 40
-		p.addTotal(2)
-		p.started("[spir64] sycl-post-link")
-		p.finished("[spir64] sycl-post-link", true)
+		p.Planned(2)
+		p.Started(Event{Desc: "[spir64] sycl-post-link"})
+		p.Finished(Event{Desc: "[spir64] sycl-post-link", Outcome: Ran})
 		p.Printf("a message")
-		p.started("a description much longer than the terminal is wide")
-		p.finished("up to date", false)
+		p.Started(Event{Desc: "a description much longer than the terminal is wide"})
+		p.Finished(Event{Desc: "up to date", Outcome: UpToDate})
 		p.Close()
 	}
 	wantTTY := "\r[0/2] [spir64] sycl-post-link\x1b[K" +

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"maps"
 	"slices"
@@ -16,8 +17,10 @@ import (
 // Trace collects a Chrome trace of a build: one complete ("X") event per
 // action and per fan-out job (with one nested event per command of the
 // job's chain), on one lane per job slot. Open the file in a browser's trace
-// viewer (chrome://tracing, ui.perfetto.dev).
+// viewer (chrome://tracing, ui.perfetto.dev). It is an Observer; the spans
+// of commands run as child processes carry their CPU time and peak memory.
 type Trace struct {
+	NopObserver
 	mu     sync.Mutex
 	start  time.Time
 	events []traceEvent
@@ -38,11 +41,50 @@ type traceEvent struct {
 // NewTrace starts a trace; times are relative to now.
 func NewTrace() *Trace { return &Trace{start: time.Now()} }
 
-// add records a span on lane slot (nothing when t is nil).
-func (t *Trace) add(name, cat string, slot int, from, to time.Time, args map[string]string) {
-	if t == nil {
-		return
+// Finished records the span of what ran: an action or a job on its job
+// slot's lane, a command of a job nested in the job's span, a fan-out on a
+// lane of its own.
+func (t *Trace) Finished(e Event) {
+	if e.Start.IsZero() {
+		return // it did not run
 	}
+	var args map[string]string
+	switch e.Kind {
+	case KindAction:
+		args = map[string]string{"output": e.Outputs[0]}
+		t.add(e.Desc, e.Tool, e.Slot, e.Start, e.End, usageArgs(args, e.Usage))
+	case KindFanout:
+		args = map[string]string{"jobs": strconv.Itoa(e.Jobs)}
+		t.add(e.Desc, "fan-out", fanoutLane+e.Action, e.Start, e.End, args)
+	case KindJob:
+		args = map[string]string{"item": e.Item}
+		t.add(e.Desc, "job", e.Slot, e.Start, e.End, usageArgs(args, e.Usage))
+	case KindCommand:
+		t.add(e.Tool+" "+e.Item, e.Tool, e.Slot, e.Start, e.End, usageArgs(nil, e.Usage))
+	}
+}
+
+// Summary records the build's wall time as the trace's wall_seconds.
+func (t *Trace) Summary(r *Result) {
+	t.SetMeta("wall_seconds", fmt.Sprintf("%.3f", r.Elapsed.Seconds()))
+}
+
+// usageArgs adds a child's CPU time and peak memory to a span's args.
+func usageArgs(args map[string]string, u *Usage) map[string]string {
+	if u == nil {
+		return args
+	}
+	if args == nil {
+		args = map[string]string{}
+	}
+	args["user_seconds"] = fmt.Sprintf("%.3f", u.User.Seconds())
+	args["system_seconds"] = fmt.Sprintf("%.3f", u.System.Seconds())
+	args["maxrss_mib"] = fmt.Sprintf("%.1f", float64(u.MaxRSS)/(1<<20))
+	return args
+}
+
+// add records a span on lane slot.
+func (t *Trace) add(name, cat string, slot int, from, to time.Time, args map[string]string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.events = append(t.events, traceEvent{

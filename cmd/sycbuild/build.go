@@ -93,13 +93,15 @@ func build(args []string, stdio clopt.Stdio) int {
 		return code
 	}
 	defer s.restore()
+	var trace *graph.Trace
 	if f.trace != "" {
-		s.opt.Trace = graph.NewTrace()
+		trace = graph.NewTrace()
+		s.opt.Observer = graph.Observers{s.opt.Observer, trace}
 	}
 	ctx, stop := interruptible()
 	defer stop()
 	res, err := s.plan.Graph.Build(ctx, s.opt)
-	s.opt.Progress.Close()
+	s.progress.Close()
 	if !f.dryRun {
 		if serr := s.versions.Save(); serr != nil && err == nil {
 			err = serr
@@ -110,11 +112,10 @@ func build(args []string, stdio clopt.Stdio) int {
 		// coordinating the build cost.
 		var ru syscall.Rusage
 		if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-			s.opt.Trace.SetMeta("sycbuild_user_seconds", fmt.Sprintf("%.3f", time.Duration(ru.Utime.Nano()).Seconds()))
-			s.opt.Trace.SetMeta("sycbuild_system_seconds", fmt.Sprintf("%.3f", time.Duration(ru.Stime.Nano()).Seconds()))
+			trace.SetMeta("sycbuild_user_seconds", fmt.Sprintf("%.3f", time.Duration(ru.Utime.Nano()).Seconds()))
+			trace.SetMeta("sycbuild_system_seconds", fmt.Sprintf("%.3f", time.Duration(ru.Stime.Nano()).Seconds()))
 		}
-		s.opt.Trace.SetMeta("wall_seconds", fmt.Sprintf("%.3f", res.Elapsed.Seconds()))
-		if terr := s.opt.Trace.WriteFile(f.trace); terr != nil {
+		if terr := trace.WriteFile(f.trace); terr != nil {
 			fmt.Fprintf(stdio.Err, "sycbuild: writing the trace: %v\n", terr)
 		}
 	}
@@ -179,6 +180,7 @@ type session struct {
 	cfg      *configs.Config
 	plan     *pipeline.Plan
 	opt      graph.Options
+	progress *graph.Progress
 	versions *tools.VersionCache
 	restore  func()
 }
@@ -254,13 +256,19 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 	if file, ok := stdio.Err.(*os.File); ok {
 		tty = graph.IsTerminal(file)
 	}
+	// The observers: the progress line, and -explain through it (so that
+	// its lines never collide with the status line); build adds -trace's.
+	progress := graph.NewProgress(stdio.Err, tty)
+	observers := graph.Observers{progress}
+	if f.explain {
+		observers = append(observers, graph.Explain(progress))
+	}
 	opt := graph.Options{
 		KeepGoing: f.keepGoing,
 		DryRun:    f.dryRun,
 		Script:    stdio.Out,
-		Explain:   f.explain,
 		Verbose:   f.verbose,
-		Progress:  graph.NewProgress(stdio.Err, tty),
+		Observer:  observers,
 		StateDir:  stateDir,
 		LockDir:   cfg.BuildDir,
 		Self:      self,
@@ -281,7 +289,7 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 			warn("jobs: " + pool.String())
 		}
 	}
-	return &session{cfg: cfg, plan: plan, opt: opt, versions: versions, restore: restore}, 0
+	return &session{cfg: cfg, plan: plan, opt: opt, progress: progress, versions: versions, restore: restore}, 0
 }
 
 // stateFile is name in the state directory, or "" when there is none.
