@@ -2,7 +2,6 @@ package specconst
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -125,6 +124,7 @@ type lowering struct {
 	symIDs     map[*llvmir.Entity]string // symbolic-ID strings read so far
 	defaultsOf map[*llvmir.Entity]*value // default values read so far
 	elements   elementCounter            // sizes of the types seen so far
+	structs    map[*llvmir.Type]*structInfo
 }
 
 // funcState collects the edits of one function.
@@ -645,21 +645,17 @@ func (l *lowering) elemDefault(ty, elTy *llvmir.Type, def *value, i int) (*value
 		if def.t.Kind != llvmir.StructType {
 			return nil, fmt.Errorf("default value of type %s for a spec constant of type %s", def.t, ty)
 		}
-		dvl, err := l.dl.Layout(def.t)
+		dv, err := l.structInfo(def.t)
 		if err != nil {
 			return nil, err
 		}
-		padded, err := l.hasPadding(def.t, dvl)
-		if err != nil {
-			return nil, err
-		}
-		if padded {
-			rl, err := l.dl.Layout(ty)
+		if dv.padded {
+			r, err := l.structInfo(ty)
 			if err != nil {
 				return nil, err
 			}
-			j := slices.Index(dvl.Offsets, rl.Offsets[i])
-			if j < 0 {
+			j, ok := dv.fieldAt(r.layout.Offsets[i])
+			if !ok {
 				return &value{t: elTy, kind: vUndef}, nil
 			}
 			i = j
@@ -671,18 +667,53 @@ func (l *lowering) elemDefault(ty, elTy *llvmir.Type, def *value, i int) (*value
 	return def.elem(i), nil
 }
 
-// hasPadding reports whether a struct layout has padding between or after
-// its elements (StructLayout::hasPadding).
-func (l *lowering) hasPadding(t *llvmir.Type, sl *llvmir.StructLayout) (bool, error) {
+// structInfo is what the lowering asks about a struct type, computed once
+// per type: its layout, whether it has padding, and which field starts at
+// an offset.
+type structInfo struct {
+	layout *llvmir.StructLayout
+	// padded reports padding between or after the elements
+	// (StructLayout::hasPadding).
+	padded bool
+	at     map[uint64]int // offset → the first field there; built on first use
+}
+
+func (l *lowering) structInfo(t *llvmir.Type) (*structInfo, error) {
+	if si, ok := l.structs[t]; ok {
+		return si, nil
+	}
+	sl, err := l.dl.Layout(t)
+	if err != nil {
+		return nil, err
+	}
 	var sum uint64
 	for _, f := range t.Fields {
 		s, err := l.dl.AllocSize(f)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		sum += s
 	}
-	return sl.Size != sum, nil
+	si := &structInfo{layout: sl, padded: sl.Size != sum}
+	if l.structs == nil {
+		l.structs = map[*llvmir.Type]*structInfo{}
+	}
+	l.structs[t] = si
+	return si, nil
+}
+
+// fieldAt returns the index of the first field at offset off.
+func (si *structInfo) fieldAt(off uint64) (int, bool) {
+	if si.at == nil {
+		si.at = make(map[uint64]int, len(si.layout.Offsets))
+		for i, o := range si.layout.Offsets {
+			if _, dup := si.at[o]; !dup {
+				si.at[o] = i
+			}
+		}
+	}
+	i, ok := si.at[off]
+	return i, ok
 }
 
 // nativeDescriptors computes the descriptor words of a native constant:
@@ -710,10 +741,11 @@ func (l *lowering) nativeDescriptors(ty *llvmir.Type, ids []scID) ([]uint32, err
 			}
 			return nil
 		case llvmir.StructType:
-			sl, err := l.dl.Layout(t)
+			si, err := l.structInfo(t)
 			if err != nil {
 				return err
 			}
+			sl := si.layout
 			base := *off
 			local := *off
 			for i, f := range t.Fields {
