@@ -25,6 +25,8 @@ type value struct {
 	// text is the source text of a constant the lowering does not look
 	// into (global addresses, constant expressions).
 	text string
+	// canon caches an aggregate's canonical form.
+	canon *value
 }
 
 type valueKind uint8
@@ -150,17 +152,22 @@ func (v *value) isUndefLike() bool { return v.kind == vUndef || v.kind == vPoiso
 
 // canonical returns v as LLVM keeps it: an aggregate of null elements is
 // zeroinitializer, of poison elements poison, of undef (and poison)
-// elements undef.
+// elements undef. It is computed once per value, from its elements'
+// canonical forms, so that printing and laying out a value cost its size.
 func (v *value) canonical() *value {
 	if v.kind != vAgg {
 		return v
 	}
-	if len(v.elems) == 0 || v.isNull() {
-		return zeroOf(v.t)
+	if v.canon != nil {
+		return v.canon
 	}
-	allPoison, allUndef := true, true
+	allNull, allPoison, allUndef := true, true, true
 	for _, e := range v.elems {
 		e = e.canonical()
+		// A canonical aggregate is not null: it would be zeroinitializer.
+		if e.kind == vAgg || !e.isNull() {
+			allNull = false
+		}
 		if e.kind != vPoison {
 			allPoison = false
 		}
@@ -168,13 +175,17 @@ func (v *value) canonical() *value {
 			allUndef = false
 		}
 	}
+	c := v
 	switch {
+	case allNull: // also an aggregate without elements
+		c = zeroOf(v.t)
 	case allPoison:
-		return &value{t: v.t, kind: vPoison}
+		c = &value{t: v.t, kind: vPoison}
 	case allUndef:
-		return &value{t: v.t, kind: vUndef}
+		c = &value{t: v.t, kind: vUndef}
 	}
-	return v
+	v.canon = c
+	return c
 }
 
 // String returns the value (without its type) as LLVM's writer prints it.
