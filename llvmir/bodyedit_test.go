@@ -1,9 +1,13 @@
 package llvmir
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sycbuild/sycbuild/internal/testenv"
 )
 
 const bodyEditSrc = `define i32 @f(i32 %0, i32 %x) {
@@ -90,4 +94,49 @@ func TestBodyEditOutOfSequence(t *testing.T) {
 	if want := "f.ll:4:3: unnamed value %9 of @f is out of sequence (expected %4); cannot renumber"; err == nil || err.Error() != want {
 		t.Errorf("SetBody = %v, want %s", err, want)
 	}
+}
+
+// Renumbering is the identity on what LLVM wrote: for every function
+// definition of the repository's modules, a body edit without edits
+// writes the function as it was.
+func TestBodyEditIdentity(t *testing.T) {
+	root := testenv.RepoRoot(t)
+	var files []string
+	for _, dir := range []string{"split/testdata", "specconst/testdata", "pipeline/testdata", "examples"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".ll") {
+				files = append(files, path)
+			}
+			return nil
+		})
+	}
+	funcs := 0
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Parse(path, src)
+		if err != nil {
+			continue
+		}
+		for _, e := range m.Entities {
+			if e.Func == nil || e.Func.Declaration {
+				continue
+			}
+			inner, start, end, err := m.EditBody(e).render()
+			if err != nil {
+				t.Errorf("%s: @%s: %v", path, e.Name, err)
+				continue
+			}
+			if inner != string(src[start:end]) {
+				t.Errorf("%s: @%s renumbered differently:\n%s\nwas:\n%s", path, e.Name, inner, src[start:end])
+			}
+			funcs++
+		}
+	}
+	if funcs < 100 {
+		t.Errorf("only %d functions checked", funcs)
+	}
+	t.Logf("%d functions of %d modules", funcs, len(files))
 }
