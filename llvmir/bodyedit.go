@@ -123,29 +123,69 @@ func (p *Plan) SetBody(b *BodyEdit) (globals []string, err error) {
 // render applies the edits and renumbers; it returns the new text between
 // the body's braces and where, in the module source, that text goes.
 func (b *BodyEdit) render() (inner string, start, end int, err error) {
-	e, src := b.e, b.m.Src
+	e := b.e
 	if e.Func == nil || e.Func.body.End == 0 {
 		return "", 0, 0, fmt.Errorf("@%s: not a function definition", e.Name)
 	}
 	start, end = int(e.Func.body.Start)+1, int(e.Func.body.End)-1
 	edits := slices.Clone(b.edits)
 	slices.SortStableFunc(edits, func(x, y bodyInstrEdit) int { return x.start - y.start })
+	c, err := b.compose(edits, start, end)
+	if err != nil {
+		return "", 0, 0, err
+	}
+	toks := scanLocals(c.text)
+	number, err := b.number(c, toks, edits)
+	if err != nil {
+		return "", 0, 0, err
+	}
+	rauw := map[string]string{}
+	for _, ed := range edits {
+		if ed.result != "" {
+			rauw[ed.result] = ed.with
+		}
+	}
+	inner, err = b.rewrite(c.text, toks, number, rauw)
+	return inner, start, end, err
+}
 
-	// Compose: the body with every edited instruction replaced.
-	var sb strings.Builder
-	pos := start
-	// segs map the composed text back to the source: each copied piece
-	// starts at composed offset at and source offset src; inserted text
+// composed is a body with its edited instructions replaced, before
+// renumbering.
+type composed struct {
+	text string
+	// segs map the text back to the source: each copied piece starts at
+	// offset at of the text and src of the source; inserted text (n 0)
 	// maps to the start of the instruction it replaces.
-	type seg struct{ at, src, n int }
-	var segs []seg
+	segs []segment
+}
+
+type segment struct{ at, src, n int }
+
+// srcOffset returns the source offset of offset off of the composed text.
+func (c *composed) srcOffset(off int) int {
+	i := sort.Search(len(c.segs), func(i int) bool { return c.segs[i].at > off }) - 1
+	sg := c.segs[max(i, 0)]
+	if off-sg.at < sg.n {
+		return sg.src + off - sg.at
+	}
+	return sg.src
+}
+
+// compose writes the body text [start, end) of the source with the edits
+// (sorted) applied: each instruction replaced by its lines, indented as
+// it was, or removed, with its line when it has the line to itself.
+func (b *BodyEdit) compose(edits []bodyInstrEdit, start, end int) (*composed, error) {
+	src := b.m.Src
+	var sb strings.Builder
+	c := &composed{}
 	copySrc := func(from, to int) {
-		segs = append(segs, seg{sb.Len(), from, to - from})
+		c.segs = append(c.segs, segment{sb.Len(), from, to - from})
 		sb.Write(src[from:to])
 	}
+	pos := start
 	for _, ed := range edits {
 		if ed.start < pos || ed.end > end || ed.start > ed.end {
-			return "", 0, 0, fmt.Errorf("@%s: instruction range %d-%d is outside the body or overlaps another", e.Name, ed.start, ed.end)
+			return nil, fmt.Errorf("@%s: instruction range %d-%d is outside the body or overlaps another", b.e.Name, ed.start, ed.end)
 		}
 		ls := ed.start
 		for ls > 0 && src[ls-1] != '\n' {
@@ -157,8 +197,6 @@ func (b *BodyEdit) render() (inner string, start, end int, err error) {
 		}
 		from, to := ed.start, ed.end
 		if len(ed.lines) == 0 {
-			// The instruction just goes: with its line when it has the
-			// line to itself.
 			le := to
 			for le < end && (src[le] == ' ' || src[le] == '\t' || src[le] == '\r') {
 				le++
@@ -168,62 +206,53 @@ func (b *BodyEdit) render() (inner string, start, end int, err error) {
 			}
 		}
 		copySrc(pos, from)
-		segs = append(segs, seg{sb.Len(), ed.start, 0})
+		c.segs = append(c.segs, segment{sb.Len(), ed.start, 0})
 		sb.WriteString(strings.Join(ed.lines, "\n"+indent))
 		pos = to
 	}
 	copySrc(pos, end)
-	composed := sb.String()
-	srcOff := func(off int) int {
-		i := sort.Search(len(segs), func(i int) bool { return segs[i].at > off }) - 1
-		if i < 0 {
-			return start
-		}
-		sg := segs[i]
-		if off-sg.at < sg.n {
-			return sg.src + off - sg.at
-		}
-		return sg.src
-	}
+	c.text = sb.String()
+	return c, nil
+}
 
-	rauw := map[string]string{}
+// number gives the unnamed values of the composed body (its tokens toks)
+// their new numbers, in order of definition after the unnamed parameters
+// and an unlabelled entry block. The input's own numbers must run in
+// sequence (those of removed instructions aside), so that the new numbers
+// follow from the old ones.
+func (b *BodyEdit) number(c *composed, toks []localToken, edits []bodyInstrEdit) (map[string]int, error) {
+	e := b.e
 	removed := map[string]bool{}
 	for _, ed := range edits {
-		if ed.result != "" {
-			rauw[ed.result] = ed.with
-			removed[ed.result] = isDigits(ed.result)
+		if isDigits(ed.result) {
+			removed[ed.result] = true
 		}
 	}
-
-	// Number the definitions in order.
 	next := 0
 	for _, p := range e.Func.Params {
 		if p.Name == "" || isDigits(p.Name) {
 			next++
 		}
 	}
-	if entryUnnamed(composed) {
+	if entryUnnamed(c.text) {
 		next++
 	}
-	toks := scanLocals(composed)
 	number := map[string]int{}
-	// The input's own numbers must run in sequence, so that the new
-	// numbers follow from the old ones.
 	expect := next
 	for _, t := range toks {
 		if !t.def || !t.numbered() {
 			continue
 		}
 		if _, dup := number[t.name]; dup {
-			return "", 0, 0, fmt.Errorf("@%s: value %%%s is defined twice", e.Name, t.name)
+			return nil, fmt.Errorf("@%s: value %%%s is defined twice", e.Name, t.name)
 		}
 		if isDigits(t.name) {
 			for removed[strconv.Itoa(expect)] {
 				expect++ // defined by a removed instruction
 			}
 			if t.name != strconv.Itoa(expect) {
-				line, col := b.m.Position(srcOff(t.start))
-				return "", 0, 0, &Error{File: b.m.File, Line: line, Col: col,
+				line, col := b.m.Position(c.srcOffset(t.start))
+				return nil, &Error{File: b.m.File, Line: line, Col: col,
 					Msg: fmt.Sprintf("unnamed value %%%s of @%s is out of sequence (expected %%%d); cannot renumber", t.name, e.Name, expect)}
 			}
 			expect++
@@ -231,10 +260,14 @@ func (b *BodyEdit) render() (inner string, start, end int, err error) {
 		number[t.name] = next
 		next++
 	}
+	return number, nil
+}
 
-	// Rewrite references and definitions.
+// rewrite writes text with its numbered definitions and uses renumbered
+// and the uses of removed values replaced (rauw: name → replacement).
+func (b *BodyEdit) rewrite(text string, toks []localToken, number map[string]int, rauw map[string]string) (string, error) {
 	var out strings.Builder
-	out.Grow(len(composed) + 64)
+	out.Grow(len(text) + 64)
 	last := 0
 	for _, t := range toks {
 		var repl string
@@ -247,7 +280,7 @@ func (b *BodyEdit) render() (inner string, start, end int, err error) {
 			n, ok := number[t.name]
 			if !ok {
 				if strings.HasPrefix(t.name, "?") {
-					return "", 0, 0, fmt.Errorf("@%s: internal error: placeholder %%%s has no definition", e.Name, t.name)
+					return "", fmt.Errorf("@%s: internal error: placeholder %%%s has no definition", b.e.Name, t.name)
 				}
 				continue // a use of an undefined number: left for the verifier
 			}
@@ -255,12 +288,12 @@ func (b *BodyEdit) render() (inner string, start, end int, err error) {
 		default:
 			continue
 		}
-		out.WriteString(composed[last:t.start])
+		out.WriteString(text[last:t.start])
 		out.WriteString(repl)
 		last = t.end
 	}
-	out.WriteString(composed[last:])
-	return out.String(), start, end, nil
+	out.WriteString(text[last:])
+	return out.String(), nil
 }
 
 // renumberText resolves the placeholders and numbered names in a short
