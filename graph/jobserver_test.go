@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
 func TestJobserverAuth(t *testing.T) {
@@ -37,31 +34,6 @@ func TestJobserverAuth(t *testing.T) {
 	if _, err := OpenJobserver(fmt.Sprintf("%d,%d", f.Fd(), f.Fd())); err == nil || err.Error() != fmt.Sprintf("jobserver file descriptor %d is not a pipe", f.Fd()) {
 		t.Errorf("a regular file as jobserver: %v", err)
 	}
-}
-
-// runBounded builds 16 in-process actions on pool and returns the peak
-// number running at once.
-func runBounded(t *testing.T, pool Pool) int32 {
-	dir := t.TempDir()
-	g := New()
-	var cur, peak atomic.Int32
-	for i := range 16 {
-		name := filepath.Join(dir, fmt.Sprintf("o%d", i))
-		g.Add(&Action{Desc: name, Tool: shTool, Argv: []string{"sycbuild", "w"}, Out: []*Node{g.File(name, Plain)},
-			Main: func([]string, clopt.Stdio) int {
-				n := cur.Add(1)
-				for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
-				}
-				time.Sleep(15 * time.Millisecond)
-				cur.Add(-1)
-				os.WriteFile(name, nil, 0o644)
-				return 0
-			}})
-	}
-	if _, err := g.Build(context.Background(), Options{Pool: pool}); err != nil {
-		t.Fatal(err)
-	}
-	return peak.Load()
 }
 
 // drain checks that exactly n tokens are in the pipe: it writes a sentinel
@@ -109,7 +81,7 @@ func TestJobserverPipe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if peak := runBounded(t, pool); peak != 4 {
+	if peak := peakConcurrency(t, pool, 16, 4); peak != 4 {
 		t.Errorf("peak concurrency %d under a 4-job jobserver", peak)
 	}
 	pool.Close()
@@ -131,7 +103,7 @@ func TestJobserverFifo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if peak := runBounded(t, pool); peak != 2 {
+	if peak := peakConcurrency(t, pool, 16, 2); peak != 2 {
 		t.Errorf("peak concurrency %d under a 2-job jobserver", peak)
 	}
 	pool.Close()
