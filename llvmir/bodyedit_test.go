@@ -140,3 +140,41 @@ func TestBodyEditIdentity(t *testing.T) {
 	}
 	t.Logf("%d functions of %d modules", funcs, len(files))
 }
+
+// FuzzBodyEdit edits every function of a module that parses: each call
+// is replaced by a new unnamed value and a named one (or removed, its
+// uses replaced by a constant). It must never panic, an error must be
+// positioned or name the function, and what renders must reparse.
+//
+//	go test ./llvmir -run '^$' -fuzz FuzzBodyEdit -parallel 1 -fuzztime 5m
+func FuzzBodyEdit(f *testing.F) {
+	for _, s := range []string{bodyEditSrc, richSrc, typedSrc, planSrc} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, remove bool) {
+		m, err := Parse("f.ll", src)
+		if err != nil {
+			return
+		}
+		for _, e := range m.Entities {
+			if e.Func == nil || e.Func.Declaration {
+				continue
+			}
+			b := m.EditBody(e)
+			for i := range e.Func.Calls {
+				c := &e.Func.Calls[i]
+				if remove {
+					b.Replace(c.Start, c.End, c.Result, "0")
+					continue
+				}
+				v, n := b.NewValue(), "%"+b.NewName("x")
+				b.Replace(c.Start, c.End, c.Result, n, v+" = add i32 0, 1", n+" = add i32 "+v+", 1")
+			}
+			_, err := m.NewPlan().SetBody(b)
+			if err != nil && !errPos.MatchString(err.Error()) && !strings.HasPrefix(err.Error(), "@") {
+				t.Fatalf("@%s: error %q is neither positioned nor names the function", e.Name, err)
+			}
+		}
+	})
+}
