@@ -143,8 +143,9 @@ func TestBodyEditIdentity(t *testing.T) {
 
 // FuzzBodyEdit edits every function of a module that parses: each call
 // is replaced by a new unnamed value and a named one (or removed, its
-// uses replaced by a constant). It must never panic, an error must be
-// positioned or name the function, and what renders must reparse.
+// uses replaced by a constant). It must never panic, and an error
+// (numbers out of sequence, a rendered body that does not reparse) must be
+// positioned or name the function.
 //
 //	go test ./llvmir -run '^$' -fuzz FuzzBodyEdit -parallel 1 -fuzztime 5m
 func FuzzBodyEdit(f *testing.F) {
