@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/sycbuild/sycbuild/bench/gen"
 	"github.com/sycbuild/sycbuild/postlink"
 )
 
@@ -18,7 +19,7 @@ import (
 func BenchmarkSplitKernel(b *testing.B) {
 	dir := b.TempDir()
 	in := filepath.Join(dir, "big.ll")
-	if err := writeModule(in, benchConfig(benchKernels())); err != nil {
+	if err := gen.WriteFile(in, gen.Scaled(benchKernels())); err != nil {
 		b.Fatal(err)
 	}
 	info, _ := os.Stat(in)

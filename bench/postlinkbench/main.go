@@ -13,7 +13,6 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"os"
@@ -38,35 +37,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "postlinkbench:", err)
 		os.Exit(1)
 	}
-}
-
-// benchConfig is the generator's benchmark module scaled to n kernels
-// (helpers and source files in the same proportion).
-func benchConfig(n int) gen.Config {
-	c := gen.Big()
-	if n != c.Kernels {
-		c.Helpers = c.Helpers * n / c.Kernels
-		c.Sources = max(1, c.Sources*n/c.Kernels)
-		c.Kernels = n
-	}
-	return c
-}
-
-func writeModule(path string, c gen.Config) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err := gen.Write(w, c); err != nil {
-		f.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // measurement is one command's best run.
@@ -106,7 +76,7 @@ func run(sizes string, runs int, dir, bin string) error {
 			return fmt.Errorf("bad size %q", s)
 		}
 		in := filepath.Join(dir, fmt.Sprintf("k%d.ll", n))
-		if err := writeModule(in, benchConfig(n)); err != nil {
+		if err := gen.WriteFile(in, gen.Scaled(n)); err != nil {
 			return err
 		}
 		st, err := os.Stat(in)

@@ -28,7 +28,6 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"os"
@@ -43,6 +42,14 @@ import (
 	"github.com/sycbuild/sycbuild/bench/gen"
 )
 
+// writeModule writes the generator's benchmark module scaled to n kernels,
+// without specialization constants (which clang-sycl-linker does not lower).
+func writeModule(path string, n int) error {
+	c := gen.Scaled(n)
+	c.SpecConsts = 0
+	return gen.WriteFile(path, c)
+}
+
 func main() {
 	sizes := flag.String("kernels", "1000,5000", "comma-separated module sizes (kernels)")
 	jobs := flag.Int("j", 2, "sycbuild's parallel jobs")
@@ -54,37 +61,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "syclbench:", err)
 		os.Exit(1)
 	}
-}
-
-// benchConfig is the generator's benchmark module scaled to n kernels
-// (helpers and source files in the same proportion), without
-// specialization constants.
-func benchConfig(n int) gen.Config {
-	c := gen.Big()
-	if n != c.Kernels {
-		c.Helpers = c.Helpers * n / c.Kernels
-		c.Sources = max(1, c.Sources*n/c.Kernels)
-		c.Kernels = n
-	}
-	c.SpecConsts = 0
-	return c
-}
-
-func writeModule(path string, c gen.Config) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err := gen.Write(w, c); err != nil {
-		f.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // measurement is one command's run.
@@ -147,7 +123,7 @@ func run(sizes string, jobs int, dir, bin, only string) error {
 		}
 		ll := fmt.Sprintf("k%d.ll", n)
 		bc := fmt.Sprintf("k%d.bc", n)
-		if err := writeModule(filepath.Join(dir, ll), benchConfig(n)); err != nil {
+		if err := writeModule(filepath.Join(dir, ll), n); err != nil {
 			return err
 		}
 		if _, err := measure(dir, []string{"llvm-as-22", ll, "-o", bc}); err != nil {
