@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sycbuild/sycbuild/internal/spirvtest"
 	"github.com/sycbuild/sycbuild/internal/testenv"
 	"github.com/sycbuild/sycbuild/props"
 	"github.com/sycbuild/sycbuild/tools/clopt"
@@ -199,81 +200,6 @@ func (l leaf) specValue() string {
 	return strconv.FormatUint(binary.LittleEndian.Uint64(b[:]), 10)
 }
 
-// spirvConst is an OpSpecConstant of the disassembly.
-type spirvConst struct {
-	width int    // bits
-	float bool   // float or integer type
-	value string // the literal ("true"/"false" for booleans)
-}
-
-// parseSpecConsts reads the SpecId decorations and the scalar spec
-// constants of spirv-dis output: SpecId → constant, and how many times each
-// SpecId is decorated.
-func parseSpecConsts(t *testing.T, dis string) (map[uint32]spirvConst, map[uint32]int) {
-	t.Helper()
-	types := map[string]spirvConst{}
-	consts := map[string]spirvConst{}
-	ids := map[uint32]string{}
-	count := map[uint32]int{}
-	for _, line := range strings.Split(dis, "\n") {
-		f := strings.Fields(line)
-		switch {
-		case len(f) == 4 && f[0] == "OpDecorate" && f[2] == "SpecId":
-			n, err := strconv.ParseUint(f[3], 10, 32)
-			if err != nil {
-				t.Fatalf("bad decoration %q", line)
-			}
-			ids[uint32(n)] = f[1]
-			count[uint32(n)]++
-		case len(f) >= 4 && f[1] == "=" && (f[2] == "OpTypeInt" || f[2] == "OpTypeFloat"):
-			w, _ := strconv.Atoi(f[3])
-			types[f[0]] = spirvConst{width: w, float: f[2] == "OpTypeFloat"}
-		case len(f) == 4 && f[1] == "=" && f[2] == "OpTypeBool":
-			types[f[0]] = spirvConst{width: 8}
-		case len(f) == 5 && f[1] == "=" && f[2] == "OpSpecConstant":
-			c, ok := types[f[3]]
-			if !ok {
-				t.Fatalf("spec constant of unknown type: %q", line)
-			}
-			c.value = f[4]
-			consts[f[0]] = c
-		case len(f) == 4 && f[1] == "=" && (f[2] == "OpSpecConstantTrue" || f[2] == "OpSpecConstantFalse"):
-			consts[f[0]] = spirvConst{width: 8, value: strings.ToLower(strings.TrimPrefix(f[2], "OpSpecConstant"))}
-		}
-	}
-	out := map[uint32]spirvConst{}
-	for id, name := range ids {
-		c, ok := consts[name]
-		if !ok {
-			t.Fatalf("SpecId %d decorates %s, which is no scalar OpSpecConstant", id, name)
-		}
-		out[id] = c
-	}
-	return out, count
-}
-
-// matches reports whether the disassembled literal equals the bytes.
-func (c spirvConst) matches(b []byte) bool {
-	var raw [8]byte
-	copy(raw[:], b)
-	bits := binary.LittleEndian.Uint64(raw[:])
-	switch {
-	case c.value == "true" || c.value == "false":
-		return (bits != 0) == (c.value == "true")
-	case c.float:
-		v, err := strconv.ParseFloat(c.value, 64)
-		if err != nil {
-			return false
-		}
-		if c.width == 32 {
-			return math.Float32bits(float32(v)) == uint32(bits)
-		}
-		return math.Float64bits(v) == bits
-	}
-	v, err := strconv.ParseUint(c.value, 10, 64)
-	return err == nil && v == bits
-}
-
 // compositeSize is how many bytes a constant takes: its descriptors'
 // extent (a padding descriptor covers the tail).
 func compositeSize(sc props.SpecConst) int {
@@ -313,7 +239,10 @@ func TestNativeSpecConstantsOnPoCL(t *testing.T) {
 	dis := run(t, "spirv-dis", spv)
 
 	scs, defaults := readProp(t, prop)
-	consts, count := parseSpecConsts(t, dis)
+	consts, count, err := spirvtest.SpecConsts(dis)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var specArgs []string
 	defaultOut := make([]byte, nativeOutSize)
 	wantOut := make([]byte, nativeOutSize)
@@ -339,10 +268,10 @@ func TestNativeSpecConstantsOnPoCL(t *testing.T) {
 				t.Errorf("%s: no OpSpecConstant with SpecId %d", sc.SymID, d.ID)
 			case count[d.ID] != 1:
 				t.Errorf("SpecId %d decorates %d constants", d.ID, count[d.ID])
-			case c.width/8 != int(d.Size) || len(want[k].new.bytes) != int(d.Size):
-				t.Errorf("SpecId %d: %d-bit constant, descriptor size %d, leaf %s", d.ID, c.width, d.Size, want[k].new.typ)
-			case !c.matches(def):
-				t.Errorf("SpecId %d: default %s in SPIR-V, %x in the .prop", d.ID, c.value, def)
+			case c.Width/8 != int(d.Size) || len(want[k].new.bytes) != int(d.Size):
+				t.Errorf("SpecId %d: %d-bit constant, descriptor size %d, leaf %s", d.ID, c.Width, d.Size, want[k].new.typ)
+			case !c.Matches(def):
+				t.Errorf("SpecId %d: default %s in SPIR-V, %x in the .prop", d.ID, c.Value, def)
 			}
 			specArgs = append(specArgs, strconv.FormatUint(uint64(d.ID), 10)+":"+want[k].new.typ+":"+want[k].new.specValue())
 			copy(defaultOut[want[k].out:], def)

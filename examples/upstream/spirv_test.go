@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sycbuild/sycbuild/internal/spirvtest"
 	"github.com/sycbuild/sycbuild/internal/testenv"
 	"github.com/sycbuild/sycbuild/props"
 )
@@ -171,86 +171,16 @@ func readProp(t *testing.T, path string) ([]props.SpecConst, []byte) {
 	return scs, defaults
 }
 
-// specConst is a scalar OpSpecConstant of a disassembly.
-type specConst struct {
-	width int
-	float bool
-	value string
-}
-
-// specConsts maps each SpecId of a disassembly to its constant and counts
-// the decorations per SpecId.
-func specConsts(t *testing.T, dis string) (map[uint32]specConst, map[uint32]int) {
-	t.Helper()
-	types := map[string]specConst{}
-	consts := map[string]specConst{}
-	ids := map[uint32]string{}
-	count := map[uint32]int{}
-	for _, line := range strings.Split(dis, "\n") {
-		f := strings.Fields(line)
-		switch {
-		case len(f) == 4 && f[0] == "OpDecorate" && f[2] == "SpecId":
-			n, err := strconv.ParseUint(f[3], 10, 32)
-			if err != nil {
-				t.Fatalf("bad decoration %q", line)
-			}
-			ids[uint32(n)] = f[1]
-			count[uint32(n)]++
-		case len(f) >= 4 && f[1] == "=" && (f[2] == "OpTypeInt" || f[2] == "OpTypeFloat"):
-			w, _ := strconv.Atoi(f[3])
-			types[f[0]] = specConst{width: w, float: f[2] == "OpTypeFloat"}
-		case len(f) == 5 && f[1] == "=" && f[2] == "OpSpecConstant":
-			c, ok := types[f[3]]
-			if !ok {
-				t.Fatalf("spec constant of unknown type: %q", line)
-			}
-			c.value = f[4]
-			consts[f[0]] = c
-		case len(f) == 4 && f[1] == "=" && (f[2] == "OpSpecConstantTrue" || f[2] == "OpSpecConstantFalse"):
-			consts[f[0]] = specConst{width: 8, value: strings.ToLower(strings.TrimPrefix(f[2], "OpSpecConstant"))}
-		}
-	}
-	out := map[uint32]specConst{}
-	for id, name := range ids {
-		c, ok := consts[name]
-		if !ok {
-			t.Fatalf("SpecId %d decorates %s, which is no scalar spec constant", id, name)
-		}
-		out[id] = c
-	}
-	return out, count
-}
-
-// matches reports whether the constant's literal equals the little-endian
-// bytes b.
-func (c specConst) matches(b []byte) bool {
-	var raw [8]byte
-	copy(raw[:], b)
-	bits := binary.LittleEndian.Uint64(raw[:])
-	switch {
-	case c.value == "true" || c.value == "false":
-		return (bits != 0) == (c.value == "true")
-	case c.float:
-		v, err := strconv.ParseFloat(c.value, 64)
-		if err != nil {
-			return false
-		}
-		if c.width == 32 {
-			return math.Float32bits(float32(v)) == uint32(bits)
-		}
-		return math.Float64bits(v) == bits
-	}
-	v, err := strconv.ParseUint(c.value, 10, 64)
-	return err == nil && v == bits && c.width == 8*len(b)
-}
-
 // checkSpecIDs requires one SpecId per non-padding descriptor of the .prop,
 // no other SpecId, and each constant's literal equal to its default bytes
 // (the default blob holds the constants in .prop order, each as long as
 // its descriptors reach).
 func checkSpecIDs(t *testing.T, spv, dis string, scs []props.SpecConst, defaults []byte) {
 	t.Helper()
-	got, count := specConsts(t, dis)
+	got, count, err := spirvtest.SpecConsts(dis)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := map[uint32]bool{}
 	base := 0
 	for _, sc := range scs {
@@ -272,8 +202,8 @@ func checkSpecIDs(t *testing.T, spv, dis string, scs []props.SpecConst, defaults
 			at := base + int(d.Offset)
 			if at+int(d.Size) > len(defaults) {
 				t.Errorf("%s: %s: descriptor %+v outside the %d default bytes", spv, sc.SymID, d, len(defaults))
-			} else if !c.matches(defaults[at : at+int(d.Size)]) {
-				t.Errorf("%s: SpecId %d = %s (%d bits), .prop default % x", spv, d.ID, c.value, c.width, defaults[at:at+int(d.Size)])
+			} else if !c.Matches(defaults[at : at+int(d.Size)]) {
+				t.Errorf("%s: SpecId %d = %s (%d bits), .prop default % x", spv, d.ID, c.Value, c.Width, defaults[at:at+int(d.Size)])
 			}
 		}
 		base += size
