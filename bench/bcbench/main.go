@@ -12,7 +12,6 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"os"
@@ -58,26 +57,9 @@ func run(kernels, runs int, dir string) error {
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("building sycbuild: %v", err)
 	}
-	c := gen.Big()
-	if kernels != c.Kernels {
-		c.Helpers = c.Helpers * kernels / c.Kernels
-		c.Sources = max(1, c.Sources*kernels/c.Kernels)
-		c.Kernels = kernels
-	}
 	ll := filepath.Join(dir, "k.ll")
 	bc := filepath.Join(dir, "k.bc")
-	f, err := os.Create(ll)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err := gen.Write(w, c); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := gen.WriteFile(ll, gen.Scaled(kernels)); err != nil {
 		return err
 	}
 	if out, err := exec.Command("llvm-as-19", ll, "-o", bc).CombinedOutput(); err != nil {
