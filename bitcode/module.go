@@ -508,6 +508,9 @@ func (d *decoder) render() {
 		if g.kind == gFunc {
 			body.WriteString("\n")
 			d.renderFunction(&body, g)
+			if g.body != nil {
+				g.body = []byte{} // written: its memory can go while the rest is rendered (non-nil: still a definition)
+			}
 		}
 	}
 	d.numberGroups()

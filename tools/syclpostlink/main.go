@@ -200,9 +200,10 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 // made and dropped; a soft limit of 2.5 times the input text (plus room for
 // small inputs) makes the collector run before the heap doubles, keeping
 // peak memory under three times the text. Bitcode is read as text about
-// three times its size (2.8 times for the generated 13,000-kernel module),
-// so a bitcode input counts three times: a limit on its own size would keep
-// the collector running all the time. GOMEMLIMIT, when set, wins.
+// three times its size (2.6 times for the generated 13,000-kernel module),
+// and reading it holds the text twice for a while, so a bitcode input
+// counts four times: a limit on its own size would keep the collector
+// running all the time. GOMEMLIMIT, when set, wins.
 func limitMemory(input string) {
 	if os.Getenv("GOMEMLIMIT") != "" || input == "-" {
 		return
@@ -219,7 +220,7 @@ func limitMemory(input string) {
 	size := st.Size()
 	head := make([]byte, 4)
 	if n, _ := io.ReadFull(f, head); bitcode.Is(head[:n]) {
-		size *= 3
+		size *= 4
 	}
 	debug.SetMemoryLimit(size*5/2 + 32<<20)
 }
