@@ -188,7 +188,7 @@ func (d *decoder) parseFunction() {
 	d.nextBody++
 	ft := d.types[g.valTy]
 	fs := &funcState{g: g, firstLocal: uint32(len(d.vals)), names: map[uint32]string{}, bbNames: map[uint32]string{},
-		mdStart: len(d.mds), constStart: len(d.consts)}
+		mdStart: len(d.mds), constStart: len(d.consts), buf: d.spareBuf[:0], insts: d.spareInsts[:0]}
 	d.fn = fs
 	for _, p := range ft.elems[1:] {
 		d.vals = append(d.vals, value{ty: p, kind: vArg})
@@ -218,6 +218,9 @@ func (d *decoder) parseFunction() {
 	}
 	d.leave()
 	d.finishFunction()
+	// The next function reuses the instruction buffers (its body text is
+	// a copy: finishFunction's).
+	d.spareBuf, d.spareInsts = fs.buf, fs.insts
 	d.fn = nil
 	d.vals = d.vals[:d.nModuleVals]
 	d.consts = d.consts[:fs.constStart]

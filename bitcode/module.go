@@ -9,6 +9,11 @@ import (
 
 // decoder holds the state of one Disassemble or Info call.
 type decoder struct {
+	// spareBuf and spareInsts are the last function's instruction text and
+	// records, reused by the next function.
+	spareBuf   []byte
+	spareInsts []instRec
+
 	file  string
 	data  []byte
 	base  int64 // offset of data in the file (a wrapper header precedes it)
