@@ -195,7 +195,7 @@ func TestFileBlobChanged(t *testing.T) {
 	for _, c := range []struct {
 		now  string
 		want string
-	}{{"short", "file shrank while being written"}, {"longer than it was", "file grew while being written"}} {
+	}{{"short", "file shrank while being copied"}, {"longer than it was", "file grew while being copied"}} {
 		if err := os.WriteFile(data, []byte("0123456789abcdef!"), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/sycbuild/sycbuild/internal/filecopy"
 )
 
 // The LLVM bitstream container, written (llvm/docs/BitCodeFormat.rst): a
@@ -454,7 +455,7 @@ func (w *StreamWriter) WriteTo(out io.Writer) (int64, error) {
 		if err := bw.Flush(); err != nil { // lets io.Copy hand the copy to out
 			return err
 		}
-		err := wCopyFile(bw, c.file, c.n)
+		err := filecopy.CopyN(bw, c.file, c.n)
 		if err == nil {
 			total += int64(c.n)
 		}
@@ -469,25 +470,4 @@ func (w *StreamWriter) WriteTo(out io.Writer) (int64, error) {
 		return total, err
 	}
 	return total, bw.Flush()
-}
-
-// wCopyFile copies exactly n bytes of the file called name to w.
-func wCopyFile(w io.Writer, name string, n uint64) error {
-	f, err := os.Open(name)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	got, err := io.CopyN(w, f, int64(n))
-	if err == io.EOF {
-		return fmt.Errorf("%s: file shrank while being written (%d of %d bytes)", name, got, n)
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	var one [1]byte
-	if k, _ := f.Read(one[:]); k > 0 {
-		return fmt.Errorf("%s: file grew while being written (beyond %d bytes)", name, n)
-	}
-	return nil
 }

@@ -6,8 +6,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"os"
 	"sort"
+
+	"github.com/sycbuild/sycbuild/internal/filecopy"
 )
 
 // An ELF64 little-endian relocatable object (ET_REL) being assembled, and
@@ -349,7 +350,7 @@ func (o *object) writeTo(w io.Writer) error {
 			if err := bw.Flush(); err != nil { // lets io.Copy hand the copy to w
 				return err
 			}
-			if err := copyFile(bw, c.file, c.n); err != nil {
+			if err := filecopy.CopyN(bw, c.file, c.n); err != nil {
 				return err
 			}
 			pos += c.n
@@ -367,27 +368,6 @@ func (o *object) writeTo(w io.Writer) error {
 		}
 	}
 	return bw.Flush()
-}
-
-// copyFile copies exactly n bytes of the file called name to w.
-func copyFile(w io.Writer, name string, n uint64) error {
-	f, err := os.Open(name)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	got, err := io.CopyN(w, f, int64(n))
-	if err == io.EOF {
-		return fmt.Errorf("%s: file shrank while being wrapped (%d of %d bytes)", name, got, n)
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	var one [1]byte
-	if k, _ := f.Read(one[:]); k > 0 {
-		return fmt.Errorf("%s: file grew while being wrapped (beyond %d bytes)", name, n)
-	}
-	return nil
 }
 
 // header returns the ELF header (Elf64_Ehdr, in file order).
