@@ -10,10 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/sycbuild/sycbuild/foreach"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
 
@@ -22,24 +22,14 @@ func numCPU() int { return runtime.NumCPU() }
 // fanoutLane+action id is the trace lane of a fan-out's overall span.
 const fanoutLane = 1000
 
-// readItems reads a fan-out's list: one item per line, blank lines skipped.
-// Unlike namedFiles it keeps repeats: every line is a job.
+// readItems reads a fan-out's list as llvm-foreach reads one
+// (foreach.ReadList). Unlike namedFiles it keeps repeats: every line is a
+// job.
 func readItems(dir, path string) ([]string, error) {
-	full := path
 	if dir != "" && !filepath.IsAbs(path) {
-		full = filepath.Join(dir, path)
+		path = filepath.Join(dir, path)
 	}
-	data, err := os.ReadFile(full)
-	if err != nil {
-		return nil, err
-	}
-	var items []string
-	for _, line := range strings.Split(string(data), "\n") {
-		if line = strings.TrimSuffix(line, "\r"); line != "" {
-			items = append(items, line)
-		}
-	}
-	return items, nil
+	return foreach.ReadListFile(path)
 }
 
 // template is what identifies a fan-out's commands independently of its
