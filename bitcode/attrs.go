@@ -58,15 +58,7 @@ var attrNames = [...]string{
 // parseAttrGroups reads PARAMATTR_GROUP_BLOCK (its id read).
 func (d *decoder) parseAttrGroups() {
 	b := d.enterBlock(ParamAttrGroupBlockID)
-	for {
-		kind, id := d.next(b)
-		if kind == entEnd {
-			break
-		}
-		if kind == entSubblock {
-			d.skipBlock(id)
-			continue
-		}
+	for d.nextRecord(b) {
 		if d.code != ParamAttrGrpCodeEntry {
 			d.failf("unknown record code %d", d.code)
 		}
@@ -83,15 +75,7 @@ func (d *decoder) parseAttrGroups() {
 // parseAttrLists reads PARAMATTR_BLOCK (its id read).
 func (d *decoder) parseAttrLists() {
 	b := d.enterBlock(ParamAttrBlockID)
-	for {
-		kind, id := d.next(b)
-		if kind == entEnd {
-			break
-		}
-		if kind == entSubblock {
-			d.skipBlock(id)
-			continue
-		}
+	for d.nextRecord(b) {
 		switch d.code {
 		case ParamAttrCodeEntry:
 			var l []*attrGroup

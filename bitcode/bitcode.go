@@ -73,15 +73,7 @@ func Info(data []byte) (producer, triple string, err error) {
 			d.producer = d.parseIdentification()
 		case ModuleBlockID:
 			b := d.enterBlock(id)
-			for {
-				kind, sub := d.next(b)
-				if kind == entEnd {
-					break
-				}
-				if kind == entSubblock {
-					d.skipBlock(sub)
-					continue
-				}
+			for d.nextRecord(b) {
 				if d.code == ModuleCodeTriple {
 					return d.producer, opsString(d.ops), nil
 				}
@@ -136,15 +128,7 @@ func (d *decoder) charge(n int) {
 func (d *decoder) parseIdentification() string {
 	b := d.enterBlock(IdentificationBlockID)
 	var p string
-	for {
-		kind, id := d.next(b)
-		if kind == entEnd {
-			break
-		}
-		if kind == entSubblock {
-			d.skipBlock(id)
-			continue
-		}
+	for d.nextRecord(b) {
 		if d.code == IdentificationCodeString {
 			p = opsString(d.ops)
 		}
@@ -207,15 +191,7 @@ func allZero(b []byte) bool {
 func (d *decoder) parseStrtab() []byte {
 	b := d.enterBlock(StrtabBlockID)
 	var s []byte
-	for {
-		kind, id := d.next(b)
-		if kind == entEnd {
-			break
-		}
-		if kind == entSubblock {
-			d.skipBlock(id)
-			continue
-		}
+	for d.nextRecord(b) {
 		if d.code == StrtabBlob {
 			s = d.blob
 		}

@@ -140,6 +140,22 @@ func (d *decoder) skipBlock(id uint64) {
 	d.leave()
 }
 
+// nextRecord reads the next record of block b, skipping its sub-blocks;
+// it reports false at the block's end.
+func (d *decoder) nextRecord(b *block) bool {
+	for {
+		kind, id := d.next(b)
+		switch kind {
+		case entEnd:
+			return false
+		case entSubblock:
+			d.skipBlock(id)
+		default:
+			return true
+		}
+	}
+}
+
 // next reads the next entry of block b: a record (code in d.code,
 // operands in d.ops, blob in d.blob), a sub-block (its id returned) or the
 // block's end. Abbreviation definitions are absorbed.

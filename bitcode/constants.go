@@ -35,15 +35,7 @@ var predNames = map[uint64]string{
 func (d *decoder) parseConstants() {
 	b := d.enterBlock(ConstantsBlockID)
 	cur := int32(-1)
-	for {
-		kind, id := d.next(b)
-		if kind == entEnd {
-			break
-		}
-		if kind == entSubblock {
-			d.skipBlock(id)
-			continue
-		}
+	for d.nextRecord(b) {
 		if d.code == CstCodeSetType {
 			if len(d.ops) < 1 {
 				d.failf("bad SETTYPE")

@@ -229,15 +229,7 @@ func (d *decoder) parseFunction() {
 
 func (d *decoder) parseFunctionVST() {
 	b := d.enterBlock(ValueSymtabBlockID)
-	for {
-		kind, id := d.next(b)
-		if kind == entEnd {
-			break
-		}
-		if kind == entSubblock {
-			d.skipBlock(id)
-			continue
-		}
+	for d.nextRecord(b) {
 		if len(d.ops) < 1 {
 			d.failf("bad symbol table entry")
 		}
@@ -263,15 +255,7 @@ func (d *decoder) parseFunctionVST() {
 
 func (d *decoder) parseAttachments() {
 	b := d.enterBlock(MetadataAttachmentID)
-	for {
-		kind, id := d.next(b)
-		if kind == entEnd {
-			break
-		}
-		if kind == entSubblock {
-			d.skipBlock(id)
-			continue
-		}
+	for d.nextRecord(b) {
 		if d.code != MetadataAttachment {
 			d.failf("unknown record code %d", d.code)
 		}

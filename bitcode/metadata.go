@@ -40,15 +40,7 @@ func (d *decoder) parseMetadata() {
 	first := len(d.mds)
 	var pendingName string
 	havePending := false
-	for {
-		kind, id := d.next(b)
-		if kind == entEnd {
-			break
-		}
-		if kind == entSubblock {
-			d.skipBlock(id)
-			continue
-		}
+	for d.nextRecord(b) {
 		ops := d.ops
 		switch d.code {
 		case MetadataStrings:
@@ -136,15 +128,7 @@ func (d *decoder) metadataKind() {
 // parseMetadataKinds reads METADATA_KIND_BLOCK (its id read).
 func (d *decoder) parseMetadataKinds() {
 	b := d.enterBlock(MetadataKindBlockID)
-	for {
-		kind, id := d.next(b)
-		if kind == entEnd {
-			break
-		}
-		if kind == entSubblock {
-			d.skipBlock(id)
-			continue
-		}
+	for d.nextRecord(b) {
 		if d.code != MetadataKind {
 			d.failf("unknown record code %d", d.code)
 		}

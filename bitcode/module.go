@@ -412,15 +412,7 @@ func (d *decoder) finishGlobals() {
 func (d *decoder) parseModuleVST(id uint64) {
 	d.sawModuleVST = true
 	b := d.enterBlock(id)
-	for {
-		kind, sub := d.next(b)
-		if kind == entEnd {
-			break
-		}
-		if kind == entSubblock {
-			d.skipBlock(sub)
-			continue
-		}
+	for d.nextRecord(b) {
 		var skip int
 		switch d.code {
 		case VSTCodeEntry:
@@ -449,15 +441,7 @@ func (d *decoder) parseModuleVST(id uint64) {
 func (d *decoder) parseStrings(id, code uint64) []string {
 	b := d.enterBlock(id)
 	var s []string
-	for {
-		kind, sub := d.next(b)
-		if kind == entEnd {
-			break
-		}
-		if kind == entSubblock {
-			d.skipBlock(sub)
-			continue
-		}
+	for d.nextRecord(b) {
 		if d.code != code {
 			d.failf("unknown record code %d", d.code)
 		}

@@ -87,15 +87,7 @@ func (d *decoder) parseTypeTable() {
 		return int32(id)
 	}
 	next := 0
-	for {
-		kind, id := d.next(b)
-		if kind == entEnd {
-			break
-		}
-		if kind == entSubblock {
-			d.skipBlock(id)
-			continue
-		}
+	for d.nextRecord(b) {
 		ops := d.ops
 		if d.code == TypeCodeNumEntry {
 			// Each entry takes at least one abbreviation id.
