@@ -1,6 +1,8 @@
 package props
 
 import (
+	"encoding/binary"
+	"fmt"
 	"strconv"
 
 	"github.com/sycbuild/sycbuild/llvmir"
@@ -186,4 +188,34 @@ func (img *Image) malformed(e *llvmir.Entity, what string) error {
 func attrUint(s string) (uint64, bool) {
 	v, err := strconv.ParseUint(s, 10, 64)
 	return v, err == nil
+}
+
+// SpecConsts reads back what addSpecConsts wrote: the spec constants in
+// file order and the default-value blob (nil without the sets).
+func (r *Registry) SpecConsts() ([]SpecConst, []byte, error) {
+	var scs []SpecConst
+	if set := r.Lookup(SetSpecConstants); set != nil {
+		for _, p := range set.Properties() {
+			d := p.Data()
+			if p.Type != TypeByteArray || len(d)%12 != 0 {
+				return nil, nil, fmt.Errorf("[%s] %s is not a list of {ID, offset, size} descriptors", SetSpecConstants, p.Name)
+			}
+			sc := SpecConst{SymID: p.Name}
+			for i := 0; i < len(d); i += 12 {
+				sc.Descs = append(sc.Descs, SpecConstDesc{
+					ID:     binary.LittleEndian.Uint32(d[i:]),
+					Offset: binary.LittleEndian.Uint32(d[i+4:]),
+					Size:   binary.LittleEndian.Uint32(d[i+8:]),
+				})
+			}
+			scs = append(scs, sc)
+		}
+	}
+	var defaults []byte
+	if defs := r.Lookup(SetSpecConstantsDefaults); defs != nil {
+		if all, ok := defs.Get("all"); ok {
+			defaults = all.Data()
+		}
+	}
+	return scs, defaults, nil
 }

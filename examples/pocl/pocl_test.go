@@ -141,32 +141,14 @@ func readProp(t *testing.T, path string) ([]props.SpecConst, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := reg.Lookup(props.SetSpecConstants)
-	defs := reg.Lookup(props.SetSpecConstantsDefaults)
-	if set == nil || defs == nil {
+	scs, defaults, err := reg.SpecConsts()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if len(scs) == 0 || defaults == nil {
 		t.Fatalf("%s: no spec-constant property sets", path)
 	}
-	var scs []props.SpecConst
-	for _, p := range set.Properties() {
-		d := p.Data()
-		if p.Type != props.TypeByteArray || len(d)%12 != 0 {
-			t.Fatalf("%s: %s is not a list of descriptors", path, p.Name)
-		}
-		sc := props.SpecConst{SymID: p.Name}
-		for i := 0; i < len(d); i += 12 {
-			sc.Descs = append(sc.Descs, props.SpecConstDesc{
-				ID:     binary.LittleEndian.Uint32(d[i:]),
-				Offset: binary.LittleEndian.Uint32(d[i+4:]),
-				Size:   binary.LittleEndian.Uint32(d[i+8:]),
-			})
-		}
-		scs = append(scs, sc)
-	}
-	all, ok := defs.Get("all")
-	if !ok {
-		t.Fatalf("%s: no default values", path)
-	}
-	return scs, all.Data()
+	return scs, defaults
 }
 
 // leaf is one scalar of a spec constant: its translator type and its

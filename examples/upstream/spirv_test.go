@@ -2,7 +2,6 @@ package upstream
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -142,31 +141,9 @@ func readProp(t *testing.T, path string) ([]props.SpecConst, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := reg.Lookup(props.SetSpecConstants)
-	if set == nil {
-		return nil, nil
-	}
-	var scs []props.SpecConst
-	for _, p := range set.Properties() {
-		d := p.Data()
-		if p.Type != props.TypeByteArray || len(d)%12 != 0 {
-			t.Fatalf("%s: %s is not a list of descriptors", path, p.Name)
-		}
-		sc := props.SpecConst{SymID: p.Name}
-		for i := 0; i < len(d); i += 12 {
-			sc.Descs = append(sc.Descs, props.SpecConstDesc{
-				ID:     binary.LittleEndian.Uint32(d[i:]),
-				Offset: binary.LittleEndian.Uint32(d[i+4:]),
-				Size:   binary.LittleEndian.Uint32(d[i+8:]),
-			})
-		}
-		scs = append(scs, sc)
-	}
-	var defaults []byte
-	if defs := reg.Lookup(props.SetSpecConstantsDefaults); defs != nil {
-		if all, ok := defs.Get("all"); ok {
-			defaults = all.Data()
-		}
+	scs, defaults, err := reg.SpecConsts()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
 	return scs, defaults
 }
