@@ -37,7 +37,6 @@ fetch_sqlite() {
   rm -rf "$tmp"
   echo "install-toolchain: fetched SQLite (better-sqlite3 $ver) into .cache/sqlite3"
 }
-trap fetch_sqlite EXIT
 
 missing=()
 for p in "${packages[@]}"; do
@@ -48,6 +47,7 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-toolchain: all ${#packages[@]} packages already installed"
+  fetch_sqlite
   exit 0
 fi
 
@@ -67,3 +67,4 @@ if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"; th
   "${sudo[@]}" apt-get update
   "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 fi
+fetch_sqlite
