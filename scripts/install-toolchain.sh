@@ -14,6 +14,7 @@ packages=(
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user   # the wrapper's aarch64 objects, checked under emulation
   zstd                                  # cross-checks of compressed images
   cmake ninja-build bazel-bootstrap make   # the build-system integration examples
+  chromium                              # headless: the build report's browser test
 )
 
 # The SQLite amalgamation (one 9 MB C file), a large real program for the
@@ -38,6 +39,30 @@ fetch_sqlite() {
   echo "install-toolchain: fetched SQLite (better-sqlite3 $ver) into .cache/sqlite3"
 }
 
+# bazel-remote, a Remote Execution API cache server for the remote cache's
+# tests, built from the Go module proxy into the git-ignored .cache/bin.
+# (`go install …@v2.6.1` fails: the proxy refuses the module's version list,
+# and the checksum database does not know one genproto pseudo-version.)
+build_bazel_remote() {
+  local root bin ver=v2.6.1
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  bin=$root/.cache/bin/bazel-remote
+  [ -x "$bin" ] && return 0
+  if ! command -v go >/dev/null 2>&1; then
+    echo "install-toolchain: go is missing; bazel-remote is built on the next run" >&2
+    return 0
+  fi
+  local tmp
+  tmp=$(mktemp -d)
+  (cd "$tmp" && go mod init tmp/bazelremote >/dev/null 2>&1 &&
+    GONOSUMDB=google.golang.org/genproto GOFLAGS=-mod=mod go get "github.com/buchgr/bazel-remote/v2@$ver" >/dev/null 2>&1 &&
+    mkdir -p "$(dirname "$bin")" &&
+    CGO_ENABLED=0 go build -o "$bin.tmp" github.com/buchgr/bazel-remote/v2) || { rm -rf "$tmp" "$bin.tmp"; echo "install-toolchain: building bazel-remote $ver failed" >&2; return 1; }
+  mv "$bin.tmp" "$bin"
+  rm -rf "$tmp"
+  echo "install-toolchain: built bazel-remote $ver into .cache/bin"
+}
+
 missing=()
 for p in "${packages[@]}"; do
   [[ $p == \#* ]] && continue
@@ -48,6 +73,7 @@ done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-toolchain: all ${#packages[@]} packages already installed"
   fetch_sqlite
+  build_bazel_remote
   exit 0
 fi
 
@@ -68,3 +94,4 @@ if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"; th
   "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 fetch_sqlite
+build_bazel_remote
