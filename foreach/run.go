@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sycbuild/sycbuild/jobs"
 	"io"
 	"os"
 	"os/exec"
@@ -18,7 +19,7 @@ import (
 // Options say how Run runs the jobs.
 type Options struct {
 	// Pool limits how many children run at once; nil runs one at a time.
-	Pool Pool
+	Pool jobs.Pool
 	// Stdout and Stderr receive each child's captured output, whole, when
 	// it ends; Stderr also gets the report of a failing child. nil discards.
 	Stdout, Stderr io.Writer
@@ -88,7 +89,7 @@ func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
 		}
 	}
 	if opt.Pool == nil {
-		opt.Pool = NewPool(1)
+		opt.Pool = jobs.NewPool(1)
 	}
 	if opt.Stdout == nil {
 		opt.Stdout = io.Discard
@@ -103,14 +104,15 @@ func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
 	var wg sync.WaitGroup
 	var runErr error
 	for j := range r.jobs {
-		if err := opt.Pool.Acquire(ctx); err != nil {
+		tok, err := opt.Pool.Acquire(ctx)
+		if err != nil {
 			runErr = err
 			break
 		}
 		jb := &r.jobs[j]
 		if spec.OutReplace != "" {
 			if jb.output, err = p.newOutput(j); err != nil {
-				opt.Pool.Release()
+				opt.Pool.Release(tok)
 				runErr = err
 				break
 			}
@@ -119,7 +121,7 @@ func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer opt.Pool.Release()
+			defer opt.Pool.Release(tok)
 			r.run(ctx, j)
 		}()
 	}
@@ -210,17 +212,9 @@ func (r *runner) run(ctx context.Context, j int) {
 		r.finish(jb, j, stdout, stderr, -1, err)
 		return
 	}
-	cmd := exec.CommandContext(ctx, r.prog, jb.args[1:]...)
-	cmd.Args[0] = jb.args[0]
-	cmd.Dir, cmd.Env = r.opt.Dir, r.opt.Env
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return terminate(cmd) }
-	cmd.WaitDelay = r.opt.KillGrace
-	err := cmd.Run()
-	if ctx.Err() != nil && cmd.Process != nil {
-		killGroup(cmd) // leave no grandchild behind
-	}
+	cmd := jobs.Command{Argv: jb.args, Path: r.prog, Dir: r.opt.Dir, Env: r.opt.Env,
+		Stdout: stdout, Stderr: stderr, Grace: r.opt.KillGrace}
+	_, err := cmd.Run(ctx)
 	if err != nil && ctx.Err() != nil {
 		r.mu.Lock()
 		defer r.mu.Unlock()
@@ -230,7 +224,7 @@ func (r *runner) run(ctx context.Context, j int) {
 	}
 	code := 0
 	if err != nil {
-		code = exitCode(cmd, err)
+		code = jobs.ExitCode(err)
 	}
 	r.finish(jb, j, stdout, stderr, code, err)
 }

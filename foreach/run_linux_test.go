@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sycbuild/sycbuild/jobs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -46,7 +47,7 @@ func TestRunWaitDoesNotSpin(t *testing.T) {
 func switchesWhileSleeping(t *testing.T, secs string) int64 {
 	s := &Spec{Command: []string{"sleep", "{}"}, Lists: []List{{Replace: "{}", Items: []string{secs, secs}}}}
 	before := switches(t)
-	res, err := Run(context.Background(), s, Options{Pool: NewPool(2)})
+	res, err := Run(context.Background(), s, Options{Pool: jobs.NewPool(2)})
 	n := switches(t) - before
 	if err != nil || res.ExitCode != 0 {
 		t.Fatal(err, res.ExitCode)
@@ -90,7 +91,7 @@ func TestRunCancelStopsChildrenAndRemovesOutputs(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		r, err := Run(ctx, s, Options{Pool: NewPool(2), KillGrace: time.Second})
+		r, err := Run(ctx, s, Options{Pool: jobs.NewPool(2), KillGrace: time.Second})
 		done <- result{r, err}
 	}()
 	var pids []int

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/sycbuild/sycbuild/jobs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -26,7 +27,7 @@ func TestRunOrderAndNames(t *testing.T) {
 	s := shList(`sleep "$0"; echo "item $0" > "$1"`, "0.3", "0", "0.1")
 	s.OutReplace, s.OutDir, s.OutExt, s.Deterministic = "OUT", dir, "txt", true
 	s.OutFileList = filepath.Join(dir, "out.list")
-	res, err := Run(context.Background(), s, Options{Pool: NewPool(3)})
+	res, err := Run(context.Background(), s, Options{Pool: jobs.NewPool(3)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestRunExitCodeIsLastFailureInListOrder(t *testing.T) {
 	// Job 2 (exit 5) ends before job 0 (exit 3): the code is still 5.
 	s := shList(`sleep "${0%:*}"; exit "${0#*:}"`, "0.3:3", "0:0", "0:5", "0.2:0")
 	var stderr bytes.Buffer
-	res, err := Run(context.Background(), s, Options{Pool: NewPool(4), Stderr: &stderr, Name: "llvm-foreach"})
+	res, err := Run(context.Background(), s, Options{Pool: jobs.NewPool(4), Stderr: &stderr, Name: "llvm-foreach"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestRunOutputIsWholePerChild(t *testing.T) {
 	// capture their lines would interleave.
 	s := shList(`echo "$0 begin"; echo "$0 err" >&2; sleep 0.3; echo "$0 end"`, "A", "B")
 	var out, errb bytes.Buffer
-	if _, err := Run(context.Background(), s, Options{Pool: NewPool(2), Stdout: &out, Stderr: &errb}); err != nil {
+	if _, err := Run(context.Background(), s, Options{Pool: jobs.NewPool(2), Stdout: &out, Stderr: &errb}); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
@@ -127,33 +128,34 @@ func TestRunOutputIsWholePerChild(t *testing.T) {
 
 // countingPool is a Pool that records how many tokens were out at most.
 type countingPool struct {
-	Pool
+	jobs.Pool
 	mu        sync.Mutex
 	out, peak int
 	acquired  int
 }
 
-func (c *countingPool) Acquire(ctx context.Context) error {
-	if err := c.Pool.Acquire(ctx); err != nil {
-		return err
+func (c *countingPool) Acquire(ctx context.Context) (jobs.Token, error) {
+	tok, err := c.Pool.Acquire(ctx)
+	if err != nil {
+		return tok, err
 	}
 	c.mu.Lock()
 	c.out++
 	c.acquired++
 	c.peak = max(c.peak, c.out)
 	c.mu.Unlock()
-	return nil
+	return tok, nil
 }
 
-func (c *countingPool) Release() {
+func (c *countingPool) Release(tok jobs.Token) {
 	c.mu.Lock()
 	c.out--
 	c.mu.Unlock()
-	c.Pool.Release()
+	c.Pool.Release(tok)
 }
 
 func TestRunSharesThePool(t *testing.T) {
-	pool := &countingPool{Pool: NewPool(2)}
+	pool := &countingPool{Pool: jobs.NewPool(2)}
 	var wg sync.WaitGroup
 	for range 2 { // two runs of three jobs on one pool of two tokens
 		wg.Add(1)
@@ -196,7 +198,7 @@ func BenchmarkRun(b *testing.B) {
 		items[i] = strconv.Itoa(i)
 	}
 	s := &Spec{Command: []string{"true", "{}"}, Lists: []List{{Replace: "{}", Items: items}}}
-	pool := NewPool(2)
+	pool := jobs.NewPool(2)
 	for b.Loop() {
 		if _, err := Run(context.Background(), s, Options{Pool: pool}); err != nil {
 			b.Fatal(err)

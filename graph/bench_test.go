@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"github.com/sycbuild/sycbuild/jobs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,7 +53,7 @@ func BenchmarkFanoutOverhead(b *testing.B) {
 		var r0, r1 syscall.Rusage
 		syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
 		t0 := time.Now()
-		res, err := g.Build(context.Background(), Options{Pool: NewPool(2), StateDir: filepath.Join(dir, ".state"), Dir: dir})
+		res, err := g.Build(context.Background(), Options{Pool: jobs.NewPool(2), StateDir: filepath.Join(dir, ".state"), Dir: dir})
 		wall += time.Since(t0)
 		syscall.Getrusage(syscall.RUSAGE_SELF, &r1)
 		if err != nil || res.JobsRan != items {
@@ -93,7 +94,7 @@ func BenchmarkNoOpBuild(b *testing.B) {
 	g.Add(a)
 	g.Add(&Action{Desc: "count", Tool: shTool, Argv: []string{"sh", "-c", `wc -l < "$1" > "$2"`, "sh", "out/b.list", "count.txt"},
 		In: []*Node{g.File("out/b.list", List)}, Out: []*Node{g.File("count.txt", Plain)}})
-	opt := Options{Pool: NewPool(2), StateDir: filepath.Join(dir, ".state"), Dir: dir}
+	opt := Options{Pool: jobs.NewPool(2), StateDir: filepath.Join(dir, ".state"), Dir: dir}
 	if res, err := g.Build(context.Background(), opt); err != nil || res.JobsRan != items {
 		b.Fatalf("%v %+v", err, res)
 	}

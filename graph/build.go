@@ -4,20 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sycbuild/sycbuild/jobs"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
-
-	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
 
 // Options say how Build runs a graph.
 type Options struct {
 	// Pool hands out job tokens; nil means one token per CPU.
-	Pool Pool
+	Pool jobs.Pool
 	// KeepGoing runs everything that does not depend on a failed action
 	// (without it, no new action or job starts after the first failure).
 	KeepGoing bool
@@ -134,7 +133,7 @@ func (g *Graph) Build(ctx context.Context, opt Options) (*Result, error) {
 func (b *builder) run(ctx context.Context) error {
 	pool := b.opt.Pool
 	if pool == nil {
-		pool = NewPool(defaultJobs())
+		pool = jobs.NewPool(defaultJobs())
 		defer pool.Close()
 	}
 	// stop ends the starting of new work after a failure (without -k);
@@ -202,8 +201,9 @@ func (b *builder) set(a *Action, s state) {
 	}
 }
 
-// do brings one action up to date.
-func (b *builder) do(ctx, stop context.Context, pool Pool, a *Action) {
+// do brings one action up to date: it decides whether the action must
+// run, and if so runs it on a token of the pool.
+func (b *builder) do(ctx, stop context.Context, pool jobs.Pool, a *Action) {
 	if a.Fanout != nil {
 		b.doFanout(ctx, stop, pool, a)
 		return
@@ -213,68 +213,30 @@ func (b *builder) do(ctx, stop context.Context, pool Pool, a *Action) {
 		b.finish(a, e, stateNotRun, nil)
 		return
 	}
-	parts, err := b.actionKey(a)
+	u, err := b.actionUnit(a, e)
 	if err != nil {
 		b.finish(a, e, stateFailed, err)
 		return
 	}
-	name := a.Out[0].Path
-	prev := b.log.get(name)
-	ok, reasons := b.upToDate(name, parts)
-	if ok {
+	if !b.mustRun(u) {
 		b.finish(a, e, stateUpToDate, nil)
 		return
 	}
-	b.obs.OutOfDate(name, reasons)
 	tok, err := pool.Acquire(stop)
 	if err != nil {
 		b.finish(a, e, stateNotRun, nil)
 		return
 	}
-	e.Slot, e.Start = tok.Slot(), time.Now()
-	b.obs.Started(e)
-	if b.opt.Verbose {
-		b.obs.Message(ShellQuote(e.Argv))
-	}
-	var text []byte
-	for _, o := range a.Out {
-		os.MkdirAll(filepath.Dir(b.path(o.Path)), 0o755)
-	}
-	b.removeStale(paths(a.Out)...)
-	if a.Main != nil {
-		out := newTail()
-		err = runMain(a.Desc, a.Argv, a.Main, out)
-		text = out.Bytes()
-		b.log.forget() // it may write files the graph does not name
-	} else {
-		var capture *os.File
-		if capture, err = b.capture(tok.Slot()); err == nil {
-			e.Usage, err = runCommand(ctx, b.opt.Dir, a.Desc, a.Tool, a.Argv, paths(a.Out), capture)
-			text = readTail(capture)
-		}
-		b.log.forget(paths(a.Out)...)
-	}
+	e, err = b.runUnit(ctx, tok, u)
 	pool.Release(tok)
-	e.End = time.Now()
-	if err != nil {
-		if ctx.Err() != nil {
-			b.finish(a, e, stateNotRun, nil)
-			return
-		}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		b.finish(a, e, stateNotRun, nil)
+	case err != nil:
 		b.finish(a, e, stateFailed, err)
-		return
+	default:
+		b.finish(a, e, stateBuilt, nil)
 	}
-	outs, err := b.outputStates(a)
-	if err != nil {
-		b.finish(a, e, stateFailed, err)
-		return
-	}
-	if err := b.record(name, parts, outs, prev, statePaths(outs)); err != nil {
-		b.finish(a, e, stateFailed, err)
-		return
-	}
-	e.Output = withoutChatter(text, a.Tool)
-	b.finish(a, e, stateBuilt, nil)
 }
 
 // mayStart says whether an action may start: no action it depends on
@@ -323,234 +285,4 @@ func (b *builder) path(p string) string {
 	return p
 }
 
-// keyParts are the parts of an action's key, kept apart so that a change
-// can be explained.
-type keyParts struct {
-	key    string
-	tools  []string
-	cmd    string
-	inputs []fileState
-}
-
-func makeKey(tools []*Tool, argvs [][]string, inputs []fileState) keyParts {
-	kp := keyParts{inputs: inputs}
-	for _, t := range tools {
-		kp.tools = append(kp.tools, hashStrings(t.identity()))
-	}
-	var cmd []string
-	for _, argv := range argvs {
-		cmd = append(cmd, argv...)
-		cmd = append(cmd, "\x00")
-	}
-	kp.cmd = hashStrings(cmd...)
-	all := append(append([]string{}, kp.tools...), kp.cmd)
-	for _, in := range inputs {
-		all = append(all, in.path, in.hash)
-	}
-	kp.key = hashStrings(all...)
-	return kp
-}
-
-// actionKey hashes an action's inputs (and the files its lists and tables
-// name) into its key.
-func (b *builder) actionKey(a *Action) (keyParts, error) {
-	inputs, err := b.inputStates(a.In)
-	if err != nil {
-		return keyParts{}, err
-	}
-	return makeKey([]*Tool{a.Tool}, [][]string{a.Argv}, inputs), nil
-}
-
-// inputStates returns the states of files and of the files they name.
-func (b *builder) inputStates(nodes []*Node) ([]fileState, error) {
-	var out []fileState
-	seen := map[string]bool{}
-	add := func(p, via string) error {
-		if seen[p] {
-			return nil
-		}
-		seen[p] = true
-		st, err := b.log.state(b.opt.Dir, p)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				if via != "" {
-					return fmt.Errorf("%s (named by %s) does not exist", p, via)
-				}
-				return fmt.Errorf("input %s does not exist", p)
-			}
-			return err
-		}
-		out = append(out, st)
-		return nil
-	}
-	for _, n := range nodes {
-		if err := add(n.Path, ""); err != nil {
-			return nil, err
-		}
-		if n.Kind == Plain {
-			continue
-		}
-		named, err := namedFiles(b.opt.Dir, n.Path, n.Kind)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range named {
-			if err := add(p, n.Path); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return out, nil
-}
-
-// outputStates hashes an action's outputs after it ran (with the files its
-// outputs name when it owns them).
-func (b *builder) outputStates(a *Action) ([]fileState, error) {
-	var out []fileState
-	seen := map[string]bool{}
-	for _, n := range a.Out {
-		names := []string{n.Path}
-		if a.OwnsNamed && n.Kind != Plain {
-			named, err := namedFiles(b.opt.Dir, n.Path, n.Kind)
-			if err != nil {
-				return nil, err
-			}
-			names = append(names, named...)
-		}
-		for _, p := range names {
-			if seen[p] {
-				continue
-			}
-			seen[p] = true
-			st, err := b.log.state(b.opt.Dir, p)
-			if err != nil {
-				return nil, fmt.Errorf("output %s: %w", p, err)
-			}
-			out = append(out, st)
-		}
-	}
-	return out, nil
-}
-
-// upToDate says whether name's record matches parts and its outputs are
-// still the ones recorded; if not, it says why.
-func (b *builder) upToDate(name string, kp keyParts) (bool, []string) {
-	rec := b.log.get(name)
-	if rec == nil {
-		return false, []string{"no record of an earlier build"}
-	}
-	if rec.key != kp.key {
-		return false, diffParts(rec, kp)
-	}
-	for _, o := range rec.outputs {
-		st, err := b.log.state(b.opt.Dir, o.path)
-		switch {
-		case err != nil:
-			return false, []string{"output " + o.path + " is missing"}
-		case st.hash != o.hash:
-			return false, []string{"output " + o.path + " changed since it was built"}
-		}
-	}
-	return true, nil
-}
-
-// diffParts says which parts of a key changed.
-func diffParts(rec *record, kp keyParts) []string {
-	var why []string
-	if fmt.Sprint(rec.tools) != fmt.Sprint(kp.tools) {
-		why = append(why, "the tool changed (its path or version)")
-	}
-	if rec.cmd != kp.cmd {
-		why = append(why, "the command line changed")
-	}
-	old := map[string]string{}
-	for _, in := range rec.inputs {
-		old[in.path] = in.hash
-	}
-	cur := map[string]bool{}
-	for _, in := range kp.inputs {
-		cur[in.path] = true
-		switch h, ok := old[in.path]; {
-		case !ok:
-			why = append(why, "input "+in.path+" is new")
-		case h != in.hash:
-			why = append(why, "input "+in.path+" changed")
-		}
-	}
-	for _, in := range rec.inputs {
-		if !cur[in.path] {
-			why = append(why, "input "+in.path+" is no longer used")
-		}
-	}
-	if len(why) == 0 {
-		why = append(why, "the inputs were reordered")
-	}
-	return why
-}
-
-// record logs a finished action or job and removes files that its previous
-// run wrote but this one did not (a split that now has fewer modules),
-// when they still hold what that run wrote. The record reaches the disk
-// only after the files durable names (see buildLog.put): the log never
-// says a file is built that a power loss could take back.
-func (b *builder) record(name string, kp keyParts, outs []fileState, prev *record, durable []string) error {
-	full := make([]string, len(durable))
-	for i, p := range durable {
-		full[i] = b.path(p)
-	}
-	rec := &record{name: name, key: kp.key, tools: kp.tools, cmd: kp.cmd, inputs: kp.inputs, outputs: outs}
-	if err := b.log.put(rec, full); err != nil {
-		return fmt.Errorf("build log: %w", err)
-	}
-	if prev == nil {
-		return nil
-	}
-	now := map[string]bool{}
-	for _, o := range outs {
-		now[o.path] = true
-	}
-	for _, o := range prev.outputs {
-		if now[o.path] {
-			continue
-		}
-		if st, err := b.log.state(b.opt.Dir, o.path); err == nil && st.hash == o.hash {
-			os.Remove(b.path(o.path))
-			b.log.forget(o.path)
-		}
-	}
-	return nil
-}
-
-// removeStale removes, once per build and directory, the temporary files
-// that killed builds left beside the given outputs (see
-// atomicfile.RemoveStale).
-func (b *builder) removeStale(outs ...string) {
-	for _, o := range outs {
-		dir := filepath.Dir(b.path(o))
-		b.mu.Lock()
-		done := b.swept[dir]
-		b.swept[dir] = true
-		b.mu.Unlock()
-		if !done {
-			atomicfile.RemoveStale(dir)
-		}
-	}
-}
-
-func statePaths(states []fileState) []string {
-	out := make([]string, len(states))
-	for i, s := range states {
-		out[i] = s.path
-	}
-	return out
-}
-
-func paths(ns []*Node) []string {
-	out := make([]string, len(ns))
-	for i, n := range ns {
-		out[i] = n.Path
-	}
-	return out
-}
-
-func defaultJobs() int { return max(numCPU(), 1) }
+func defaultJobs() int { return max(runtime.NumCPU(), 1) }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sycbuild/sycbuild/jobs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -83,7 +84,7 @@ func (tb *testBuild) opts() Options {
 	tb.log.Reset()
 	p := NewProgress(&tb.log, false)
 	return Options{
-		Pool:     NewPool(2),
+		Pool:     jobs.NewPool(2),
 		Observer: Observers{p, Explain(p)},
 		StateDir: filepath.Join(tb.dir, ".state"),
 		Dir:      tb.dir,

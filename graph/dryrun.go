@@ -27,13 +27,7 @@ func (b *builder) dryRun() error {
 			}
 		}
 		if reasons == nil {
-			var parts keyParts
-			var err error
-			if a.Fanout != nil {
-				parts, err = b.fanoutKey(a)
-			} else {
-				parts, err = b.actionKey(a)
-			}
+			parts, err := b.actionKey(a)
 			if err != nil {
 				reasons = []string{err.Error()}
 			} else if ok, why := b.upToDate(a.Out[0].Path, parts); ok {

@@ -5,19 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sycbuild/sycbuild/jobs"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"time"
 
 	"github.com/sycbuild/sycbuild/foreach"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
-
-func numCPU() int { return runtime.NumCPU() }
 
 // fanoutLane+action id is the trace lane of a fan-out's overall span.
 const fanoutLane = 1000
@@ -54,21 +51,11 @@ func (f *Fanout) tools() []*Tool {
 	return t
 }
 
-// fanoutKey is the key of a whole fan-out: its template, its list and the
-// items' contents. When it matches the record and every output is intact,
-// no job needs to be looked at (a no-op rebuild stays cheap).
-func (b *builder) fanoutKey(a *Action) (keyParts, error) {
-	inputs, err := b.inputStates(a.In)
-	if err != nil {
-		return keyParts{}, err
-	}
-	tools, argvs := a.Fanout.template()
-	return makeKey(tools, argvs, inputs), nil
-}
-
 var errNotRun = errors.New("not run")
 
-func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
+// doFanout brings a fan-out up to date: as a whole, when its record
+// matches; else job by job, each a unit decided and run on its own.
+func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action) {
 	f := a.Fanout
 	e := Event{Kind: KindFanout, Action: a.id, Desc: a.Desc, Tool: f.Steps[0].Tool.Name, Outputs: paths(a.Out), Slot: -1}
 	if !b.mayStart(stop, a) {
@@ -81,22 +68,19 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 		return
 	}
 	e.Jobs = len(items)
-	parts, err := b.fanoutKey(a)
+	parts, err := b.actionKey(a)
 	if err != nil {
 		b.finish(a, e, stateFailed, err)
 		return
 	}
-	name := a.Out[0].Path
-	prev := b.log.get(name)
-	ok, reasons := b.upToDate(name, parts)
-	if ok {
+	whole := &unit{name: a.Out[0].Path, parts: parts}
+	if !b.mustRun(whole) {
 		b.mu.Lock()
 		b.res.JobsCached += len(items)
 		b.mu.Unlock()
 		b.finish(a, e, stateUpToDate, nil)
 		return
 	}
-	b.obs.OutOfDate(name, reasons)
 	b.obs.Planned(len(items))
 	// The fan-out as a whole holds no token; its span is its jobs'.
 	e.Start = time.Now()
@@ -105,26 +89,37 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 		e.End = time.Now()
 		b.finish(a, e, s, err)
 	}
-	// The jobs' up-to-date checks run here, one after the other (they
-	// only stat and hash files); a job that must run gets a token first
-	// and then a goroutine, so at most one goroutine per token exists
-	// however long the list is.
 	if err := os.MkdirAll(b.path(f.Dir), 0o755); err != nil {
 		finish(stateFailed, err)
 		return
 	}
-	jobs := make([]*job, len(items))
+	// The jobs are decided here, one after the other (that only stats and
+	// hashes files); a job that must run gets a token first and then a
+	// goroutine, so at most one goroutine per token exists however long
+	// the list is.
+	jobList := make([]*job, len(items))
 	errs := make([]error, len(items))
 	var wg sync.WaitGroup
 	for i, item := range items {
-		jobs[i] = f.job(i, item)
+		jobList[i] = f.job(i, item)
 		if stop.Err() != nil {
 			errs[i] = errNotRun
 			continue
 		}
-		run, err := b.checkJob(a, jobs[i])
-		if err != nil || run == nil {
+		u, err := b.jobUnit(a, jobList[i])
+		if err != nil {
 			errs[i] = err
+			b.jobFailed(Event{Kind: KindJob, Action: a.id, Desc: a.Desc + " " + item, Tool: f.Steps[0].Tool.Name,
+				Item: item, Outputs: jobList[i].allOutputs(), Slot: -1}, err)
+			continue
+		}
+		if !b.mustRun(u) {
+			b.mu.Lock()
+			b.res.JobsCached++
+			b.mu.Unlock()
+			ev := u.event
+			ev.Outcome = UpToDate
+			b.obs.Finished(ev)
 			continue
 		}
 		tok, err := pool.Acquire(stop)
@@ -135,7 +130,9 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = b.runJob(ctx, pool, tok, a, run)
+			ev, err := b.runUnit(ctx, tok, u)
+			pool.Release(tok)
+			errs[i] = b.jobDone(ctx, ev, err)
 		}()
 	}
 	wg.Wait()
@@ -165,7 +162,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 			continue
 		}
 		var list bytes.Buffer
-		for _, j := range jobs {
+		for _, j := range jobList {
 			list.WriteString(j.outputs[k][0])
 			list.WriteByte('\n')
 		}
@@ -184,7 +181,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 		}
 		outs = append(outs, st)
 	}
-	for _, j := range jobs {
+	for _, j := range jobList {
 		for _, o := range j.allOutputs() {
 			st, err := b.log.state(b.opt.Dir, o)
 			if err != nil {
@@ -195,121 +192,21 @@ func (b *builder) doFanout(ctx, stop context.Context, pool Pool, a *Action) {
 		}
 	}
 	// The jobs' outputs were made durable when each job was recorded.
-	if err := b.record(name, parts, outs, prev, paths(a.Out)); err != nil {
+	if err := b.record(whole.name, whole.parts, outs, whole.prev, paths(a.Out)); err != nil {
 		finish(stateFailed, err)
 		return
 	}
 	finish(stateBuilt, nil)
 }
 
-// jobRun is a job that must run, with what its record needs.
-type jobRun struct {
-	*job
-	desc  string
-	parts keyParts
-	prev  *record
-}
-
-// jobEvent is the event of one of a's jobs.
-func jobEvent(a *Action, j *job, desc string) Event {
-	return Event{Kind: KindJob, Action: a.id, Desc: desc, Tool: a.Fanout.Steps[0].Tool.Name, Item: j.item, Outputs: j.allOutputs(), Slot: -1}
-}
-
-// checkJob returns the job to run, or nil when its record is up to date.
-func (b *builder) checkJob(a *Action, j *job) (*jobRun, error) {
-	desc := a.Desc + " " + j.item
-	item, err := b.log.state(b.opt.Dir, j.item)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			err = fmt.Errorf("%s (named by %s) does not exist", j.item, a.Fanout.List.Path)
-		}
-		b.jobFailed(jobEvent(a, j, desc), err)
-		return nil, err
-	}
-	parts := makeKey(a.Fanout.tools(), j.argvs, []fileState{item})
-	name := j.name()
-	ok, reasons := b.upToDate(name, parts)
-	if ok {
-		b.mu.Lock()
-		b.res.JobsCached++
-		b.mu.Unlock()
-		e := jobEvent(a, j, desc)
-		e.Outcome = UpToDate
+// jobDone counts a job that ran and tells the observer how it ended.
+func (b *builder) jobDone(ctx context.Context, e Event, err error) error {
+	switch {
+	case err != nil && ctx.Err() != nil:
+		e.Outcome = NotRun
 		b.obs.Finished(e)
-		return nil, nil
-	}
-	b.obs.OutOfDate(name, reasons)
-	return &jobRun{job: j, desc: desc, parts: parts, prev: b.log.get(name)}, nil
-}
-
-// runJob runs one item's chain on the token it was given: its commands
-// run one after the other, their output going to the slot's capture file.
-func (b *builder) runJob(ctx context.Context, pool Pool, tok Token, a *Action, j *jobRun) error {
-	e := jobEvent(a, j.job, j.desc)
-	e.Slot, e.Start = tok.Slot(), time.Now()
-	b.obs.Started(e)
-	capture, err := b.capture(tok.Slot())
-	for k, argv := range j.argvs {
-		if err != nil {
-			break
-		}
-		if b.opt.Verbose {
-			b.obs.Message(ShellQuote(argv))
-		}
-		step := a.Fanout.Steps[k]
-		c := Event{Kind: KindCommand, Action: a.id, Desc: j.desc + " (" + step.Tool.Name + ")", Tool: step.Tool.Name,
-			Item: j.item, Argv: argv, Outputs: j.outputs[k], Slot: tok.Slot(), Start: time.Now()}
-		b.obs.Started(c)
-		b.removeStale(j.outputs[k]...)
-		c.Usage, err = runCommand(ctx, b.opt.Dir, c.Desc, step.Tool, argv, j.outputs[k], capture)
-		if err != nil {
-			// The earlier steps' outputs are the intermediates of a chain
-			// that failed: nothing records them, and they go.
-			for _, outs := range j.outputs[:k] {
-				for _, o := range outs {
-					os.Remove(b.path(o))
-				}
-			}
-		}
-		b.log.forget(j.outputs[k]...)
-		c.End = time.Now()
-		c.Outcome, c.Err = Ran, err
-		if err != nil {
-			c.Outcome = Failed
-		}
-		if c.Usage != nil {
-			if e.Usage == nil {
-				e.Usage = &Usage{}
-			}
-			e.Usage.add(c.Usage)
-		}
-		b.obs.Finished(c)
-	}
-	var text []byte
-	if err == nil {
-		text = readTail(capture)
-	}
-	pool.Release(tok)
-	e.End = time.Now()
-	if err != nil {
-		if ctx.Err() != nil {
-			e.Outcome = NotRun
-			b.obs.Finished(e)
-			return errNotRun
-		}
-		b.jobFailed(e, err)
-		return err
-	}
-	var outs []fileState
-	for _, o := range j.allOutputs() {
-		st, err := b.log.state(b.opt.Dir, o)
-		if err != nil {
-			b.jobFailed(e, err)
-			return err
-		}
-		outs = append(outs, st)
-	}
-	if err := b.record(j.name(), j.parts, outs, j.prev, statePaths(outs)); err != nil {
+		return errNotRun
+	case err != nil:
 		b.jobFailed(e, err)
 		return err
 	}
@@ -317,7 +214,6 @@ func (b *builder) runJob(ctx context.Context, pool Pool, tok Token, a *Action, j
 	b.res.JobsRan++
 	b.mu.Unlock()
 	e.Outcome = Ran
-	e.Output = withoutChatter(text, a.Fanout.tools()...)
 	b.obs.Finished(e)
 	return nil
 }

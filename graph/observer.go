@@ -1,8 +1,7 @@
 package graph
 
 import (
-	"os/exec"
-	"syscall"
+	"github.com/sycbuild/sycbuild/jobs"
 	"time"
 )
 
@@ -109,34 +108,7 @@ type Event struct {
 
 // Usage is what child processes cost, from wait4's rusage. For a job, it
 // sums its commands' (and MaxRSS is the largest).
-type Usage struct {
-	User, System time.Duration // CPU time
-	MaxRSS       int64         // peak resident set size, bytes
-	Wall         time.Duration
-	ExitCode     int // the last command's; -1 when killed by a signal
-}
-
-// usageOf reads a finished command's usage; nil if it did not start.
-func usageOf(cmd *exec.Cmd, wall time.Duration) *Usage {
-	ps := cmd.ProcessState
-	if ps == nil {
-		return nil
-	}
-	u := &Usage{User: ps.UserTime(), System: ps.SystemTime(), Wall: wall, ExitCode: ps.ExitCode()}
-	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-		u.MaxRSS = int64(ru.Maxrss) * 1024 // kilobytes on Linux
-	}
-	return u
-}
-
-// add accumulates another command's usage into u.
-func (u *Usage) add(v *Usage) {
-	u.User += v.User
-	u.System += v.System
-	u.MaxRSS = max(u.MaxRSS, v.MaxRSS)
-	u.Wall += v.Wall
-	u.ExitCode = v.ExitCode
-}
+type Usage = jobs.Usage
 
 // Observers is an Observer that tells each of its observers, in order.
 type Observers []Observer

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"github.com/sycbuild/sycbuild/jobs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -15,7 +16,7 @@ import (
 // barrier holds the actions of peakConcurrency until the pool's size is
 // reached and every other action waits for a token.
 type barrier struct {
-	Pool
+	jobs.Pool
 	want     int // the pool's size
 	mu       sync.Mutex
 	cond     sync.Cond
@@ -26,7 +27,7 @@ type barrier struct {
 	released bool
 }
 
-func (b *barrier) Acquire(ctx context.Context) (Token, error) {
+func (b *barrier) Acquire(ctx context.Context) (jobs.Token, error) {
 	b.mu.Lock()
 	b.waiting++
 	b.cond.Broadcast()
@@ -74,7 +75,7 @@ func (b *barrier) open() {
 // action sleeps; a pool that never lets want actions run would hold the
 // barrier shut, and after a minute (only a guard against hanging the
 // test) it opens, and the peak tells.
-func peakConcurrency(t *testing.T, pool Pool, n, want int) int {
+func peakConcurrency(t *testing.T, pool jobs.Pool, n, want int) int {
 	t.Helper()
 	dir := t.TempDir()
 	b := &barrier{Pool: pool, want: want, actions: n}
@@ -100,7 +101,7 @@ func peakConcurrency(t *testing.T, pool Pool, n, want int) int {
 // TestPoolBound: a pool of n tokens runs n actions at once, never n+1.
 func TestPoolBound(t *testing.T) {
 	for _, n := range []int{1, 3, 5} {
-		if peak := peakConcurrency(t, NewPool(n), 12, n); peak != n {
+		if peak := peakConcurrency(t, jobs.NewPool(n), 12, n); peak != n {
 			t.Errorf("%d actions ran at once with -j %d", peak, n)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sycbuild/sycbuild/jobs"
 	"io"
 	"os"
 	"os/exec"
@@ -12,9 +13,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
-	"syscall"
-	"time"
-	"unsafe"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/tools/clopt"
@@ -241,10 +239,6 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 			}
 		}
 	}
-	prog := run[0]
-	if p, ok := lookPath(prog); ok {
-		prog = p // exec.Command would search PATH again
-	}
 	args := run[1:]
 	if tool != nil && tool.ResponseFiles && argBytes(run) > maxArgBytes && len(outs) > 0 {
 		rsp, err := writeResponseFile(at(outs[0]), args)
@@ -254,32 +248,8 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 		}
 		args = []string{"@" + rsp}
 	}
-	cmd := exec.CommandContext(ctx, prog, args...)
-	cmd.Args[0] = run[0]
-	cmd.Dir = dir
-	if null := devNull(); null != nil {
-		cmd.Stdin = null // nil would make exec open /dev/null for every command
-	}
-	cmd.Stdout = output
-	cmd.Stderr = output
-	pidfd := -1
-	// Pdeathsig: a sycbuild killed with SIGKILL takes its tools with it,
-	// so none goes on writing in a build directory whose lock has passed
-	// to the next build. (It is sent when the thread that started the
-	// child ends; Go ends threads only when a goroutine locked to one
-	// exits, which sycbuild's do not.)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, PidFD: &pidfd, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-	t0 := time.Now()
-	err := cmd.Start()
-	if err == nil {
-		if pidfd >= 0 {
-			awaitExit(pidfd)
-		}
-		err = cmd.Wait()
-	}
-	usage := usageOf(cmd, time.Since(t0))
+	cmd := jobs.Command{Argv: append([]string{run[0]}, args...), Dir: dir, Stdout: output, Stderr: output}
+	usage, err := cmd.Run(ctx)
 	if err != nil {
 		removeOutputs()
 		status := err.Error()
@@ -288,7 +258,7 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 			status = "cannot run: " + status
 		}
 		if ctx.Err() != nil {
-			return usage, context.Cause(ctx)
+			return usage, err
 		}
 		return usage, &CommandError{Desc: desc, Argv: argv, Status: status, Output: readTail(output)}
 	}
@@ -325,82 +295,12 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 	return usage, nil
 }
 
-// awaitExit returns when the process a pidfd refers to has exited, having
-// waited in Go's network poller, and closes the pidfd. os/exec's Wait
-// alone blocks a thread in waitid for the child's whole life; while any
-// thread is blocked in a system call, Go's monitor thread wakes every 20 µs,
-// which over a fan-out of long compiles cost sycbuild more CPU than all
-// its own work. After awaitExit, Wait reaps the child at once.
-func awaitExit(pidfd int) {
-	if err := syscall.SetNonblock(pidfd, true); err != nil {
-		syscall.Close(pidfd)
-		return
-	}
-	f := os.NewFile(uintptr(pidfd), "pidfd")
-	defer f.Close()
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return
-	}
-	// The poller reports the exit as the pidfd becoming readable; each try
-	// asks the kernel (without reaping), so an exit before the first wait
-	// is not missed.
-	rc.Read(func(fd uintptr) bool { return exited(int(fd)) })
-}
-
-// exited reports whether the process of a pidfd has exited, leaving it to
-// be reaped (waitid with WNOHANG|WNOWAIT).
-func exited(pidfd int) bool {
-	const pPidfd = 3 // P_PIDFD
-	var info struct {
-		signo, errno, code, _ int32
-		pid                   int32
-		_                     [108]byte
-	}
-	_, _, e := syscall.Syscall6(syscall.SYS_WAITID, pPidfd, uintptr(pidfd), uintptr(unsafe.Pointer(&info)),
-		syscall.WEXITED|syscall.WNOHANG|syscall.WNOWAIT, 0, 0)
-	// An error (no such child, or the kernel cannot tell) ends the wait:
-	// Wait then reports it.
-	return e != 0 || info.pid != 0
-}
-
-// devNull is /dev/null, opened once: children read no input (parallel
-// children cannot share a terminal's).
-var devNull = sync.OnceValue(func() *os.File {
-	f, err := os.Open(os.DevNull)
-	if err != nil {
-		return nil
-	}
-	return f
-})
-
-// lookPaths caches PATH lookups: exec.Command searches PATH for every
-// command, a dozen stat calls each time in a fan-out of thousands.
-var lookPaths sync.Map
-
-// lookPath resolves a program name found on PATH (names with a slash are
-// left to exec). PATH is the process's and does not change during a build.
-func lookPath(name string) (string, bool) {
-	if strings.Contains(name, "/") {
-		return "", false
-	}
-	if p, ok := lookPaths.Load(name); ok {
-		return p.(string), true
-	}
-	p, err := exec.LookPath(name)
-	if err != nil {
-		return "", false
-	}
-	lookPaths.Store(name, p)
-	return p, true
-}
-
 // runMain runs an in-process tool. A panic in it is a failure of the
 // action, not a crash of the build.
 func runMain(desc string, argv []string, main MainFunc, output *tailBuffer) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(output, "panic: %v\n%s", r, debug.Stack())
+			fmt.Fprintf(output, "panic: %v\n%s", r, toolStack(debug.Stack()))
 			err = &CommandError{Desc: desc, Argv: argv, Status: "panic (a bug in sycbuild)", Output: output.Bytes()}
 		}
 	}()
@@ -409,6 +309,18 @@ func runMain(desc string, argv []string, main MainFunc, output *tailBuffer) (err
 		return &CommandError{Desc: desc, Argv: argv, Status: fmt.Sprintf("exit status %d", code), Output: output.Bytes()}
 	}
 	return nil
+}
+
+// toolStack cuts a stack trace taken in runMain's recover after the
+// runMain frame: what called it is the builder, not the tool.
+func toolStack(stack []byte) []byte {
+	lines := bytes.SplitAfter(stack, []byte("\n"))
+	for i, l := range lines {
+		if bytes.Contains(l, []byte("graph.runMain(")) && i+1 < len(lines) {
+			return bytes.Join(lines[:i+2], nil)
+		}
+	}
+	return stack
 }
 
 // withoutChatter drops the tools' success chatter from a successful

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/sycbuild/sycbuild/jobs"
 	"io"
 	"os"
 	"os/signal"
@@ -67,14 +68,17 @@ func parseBuildFlags(name string, args []string, stderr io.Writer, graphMode boo
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return nil, err
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, errUsage // the flag package printed why, and the usage
 	}
 	if !graphMode {
 		f.host.inputs = fs.Args()
 	} else if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", name, fs.Arg(0))
 		fs.Usage()
-		return nil, errors.New("usage")
+		return nil, errUsage
 	}
 	if f.jobs < 0 {
 		return nil, fmt.Errorf("%s: -j must be at least 1", name)
@@ -164,11 +168,17 @@ func graphCommand(args []string, stdio clopt.Stdio) int {
 	return 0
 }
 
+// errUsage is a command line parseBuildFlags rejected after printing why
+// and the usage.
+var errUsage = errors.New("usage")
+
+// flagStatus returns the exit status for an error of parseBuildFlags,
+// printing the error unless it has been printed.
 func flagStatus(err error, stderr io.Writer) int {
-	if errors.Is(err, flag.ErrHelp) {
+	switch {
+	case errors.Is(err, flag.ErrHelp):
 		return 0
-	}
-	if err.Error() != "usage" && !strings.Contains(err.Error(), "flag provided but not defined") {
+	case !errors.Is(err, errUsage):
 		fmt.Fprintln(stderr, err)
 	}
 	return exitUsage
@@ -305,23 +315,23 @@ func chain(a, b func()) func() { return func() { b(); a() } }
 // choosePool picks the job pool: -j on the command line; else make's
 // jobserver when sycbuild runs under make -jN; else the config's jobs;
 // else one job per CPU.
-func choosePool(flagJobs, cfgJobs int, warn func(string)) (graph.Pool, error) {
+func choosePool(flagJobs, cfgJobs int, warn func(string)) (jobs.Pool, error) {
 	if flagJobs > 0 {
-		return graph.NewPool(flagJobs), nil
+		return jobs.NewPool(flagJobs), nil
 	}
-	if auth := graph.JobserverAuth(os.Getenv("MAKEFLAGS")); auth != "" {
-		pool, err := graph.OpenJobserver(auth)
+	if auth := jobs.JobserverAuth(os.Getenv("MAKEFLAGS")); auth != "" {
+		pool, err := jobs.OpenJobserver(auth)
 		if err == nil {
 			return pool, nil
 		}
 		// As make itself does for a sub-make cut off from the jobserver.
 		warn(fmt.Sprintf("warning: make's jobserver is unavailable (%v): using -j1. Mark the recipe with '+' to share make's jobs.", err))
-		return graph.NewPool(1), nil
+		return jobs.NewPool(1), nil
 	}
 	if cfgJobs > 0 {
-		return graph.NewPool(cfgJobs), nil
+		return jobs.NewPool(cfgJobs), nil
 	}
-	return graph.NewPool(runtime.NumCPU()), nil
+	return jobs.NewPool(runtime.NumCPU()), nil
 }
 
 // selfCommand is how printed commands name this executable: as typed when

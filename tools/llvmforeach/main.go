@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sycbuild/sycbuild/jobs"
 	"os"
 	"os/signal"
 	"strconv"
@@ -46,7 +47,7 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 	outExt := s.String("out-ext", "ext", "out", "Extension of the output files")
 	outList := s.String("out-file-list", "filename", "", "Write the output files' names, one per line, in list order")
 	outIncrement := s.String("out-increment", "R", "", "An argument holding R gets the suffix _<n> in the n-th command (n > 0)")
-	jobs := s.String("jobs", "n", "1", "Run up to n commands at once")
+	nJobs := s.String("jobs", "n", "1", "Run up to n commands at once")
 	s.Alias("j", "jobs")
 	deterministic := s.Bool("deterministic", "Name the output files <out-dir>/<stem>_<index>.<ext> (needs --out-dir)")
 	if err := s.Parse(args, stdio.Out); err != nil {
@@ -66,9 +67,9 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 	case len(*inLists) != len(*inReplace):
 		return fail("Number of input file lists and input path replaces don't match.")
 	}
-	n, err := strconv.ParseUint(*jobs, 10, 31)
+	n, err := strconv.ParseUint(*nJobs, 10, 31)
 	if err != nil {
-		return fail("for the --jobs option: '%s' value invalid for uint argument!", *jobs)
+		return fail("for the --jobs option: '%s' value invalid for uint argument!", *nJobs)
 	}
 	if n == 0 {
 		return fail("Number of parallel threads should be a positive integer")
@@ -113,7 +114,7 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 	}()
 
 	res, err := foreach.Run(ctx, spec, foreach.Options{
-		Pool:   foreach.NewPool(int(n)),
+		Pool:   jobs.NewPool(int(n)),
 		Stdout: stdio.Out,
 		Stderr: stdio.Err,
 		Name:   argv0,

@@ -1,4 +1,10 @@
-package graph
+// Package jobs holds what every process sycbuild starts goes through: the
+// pool of job tokens (a private counting semaphore, or make's jobserver)
+// and the process runner (its own process group, a parent-death signal,
+// a blocking wait that holds no thread, the child's resource usage).
+// The build executor (graph) and llvm-foreach (foreach) both use them, so a
+// build has one pool and one way of running a command.
+package jobs
 
 import (
 	"context"
@@ -12,6 +18,9 @@ type Pool interface {
 	// Acquire blocks until a token is free, or ctx is done (then it returns
 	// the context's error). Waiting never polls.
 	Acquire(ctx context.Context) (Token, error)
+	// TryAcquire takes a token if one is free at once, and never waits
+	// (under make's jobserver only the implicit token can be had so).
+	TryAcquire() (Token, bool)
 	// Release returns a token.
 	Release(Token)
 	// Close returns the pool's resources; every token must be released.
@@ -55,6 +64,15 @@ func (p *localPool) Acquire(ctx context.Context) (Token, error) {
 		return Token{slot: s}, nil
 	case <-ctx.Done():
 		return Token{}, context.Cause(ctx)
+	}
+}
+
+func (p *localPool) TryAcquire() (Token, bool) {
+	select {
+	case s := <-p.free:
+		return Token{slot: s}, true
+	default:
+		return Token{}, false
 	}
 }
 

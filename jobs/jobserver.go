@@ -1,4 +1,4 @@
-package graph
+package jobs
 
 import (
 	"context"
@@ -122,6 +122,15 @@ func (js *jobserver) Acquire(ctx context.Context) (Token, error) {
 		return Token{b: b, slot: js.takeSlot()}, nil
 	case <-ctx.Done():
 		return Token{}, context.Cause(ctx)
+	}
+}
+
+func (js *jobserver) TryAcquire() (Token, bool) {
+	select {
+	case <-js.implicit:
+		return Token{implicit: true}, true
+	default:
+		return Token{}, false
 	}
 }
 

@@ -1,0 +1,194 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
+	"github.com/sycbuild/sycbuild/jobs"
+)
+
+// runUnit runs a unit that must run, on the token it was given, and
+// records it: its commands run one after the other, their output going to
+// the slot's capture file. It returns the unit's finished event (Outcome
+// not yet set) and why it failed; on failure no output of the unit is
+// left, not even an earlier command's of a chain.
+func (b *builder) runUnit(ctx context.Context, tok jobs.Token, u *unit) (Event, error) {
+	e := u.event
+	e.Slot, e.Start = tok.Slot(), time.Now()
+	b.obs.Started(e)
+	text, err := b.execute(ctx, tok, u, &e)
+	e.End = time.Now()
+	if err != nil {
+		return e, err
+	}
+	outs, err := b.outputStates(u)
+	if err == nil {
+		err = b.record(u.name, u.parts, outs, u.prev, statePaths(outs))
+	}
+	if err != nil {
+		return e, err
+	}
+	e.Output = withoutChatter(text, u.tools...)
+	return e, nil
+}
+
+// execute runs a unit's commands and returns what they printed.
+func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event) ([]byte, error) {
+	for _, o := range u.outputs() {
+		b.prepareDir(filepath.Dir(o))
+	}
+	if u.main != nil {
+		if b.opt.Verbose {
+			b.obs.Message(ShellQuote(e.Argv))
+		}
+		out := newTail()
+		err := runMain(e.Desc, u.argvs[0], u.main, out)
+		b.log.forget() // it may write files the graph does not name
+		return out.Bytes(), err
+	}
+	capture, err := b.capture(tok.Slot())
+	if err != nil {
+		return nil, err
+	}
+	for k, argv := range u.argvs {
+		if b.opt.Verbose {
+			b.obs.Message(ShellQuote(argv))
+		}
+		c := Event{Kind: KindCommand, Action: e.Action, Desc: e.Desc, Tool: u.tools[k].Name, Item: e.Item,
+			Argv: argv, Outputs: u.outs[k], Slot: e.Slot, Start: time.Now()}
+		if u.steps {
+			c.Desc += " (" + u.tools[k].Name + ")"
+			b.obs.Started(c)
+		}
+		c.Usage, err = runCommand(ctx, b.opt.Dir, c.Desc, u.tools[k], argv, u.outs[k], capture)
+		b.log.forget(u.outs[k]...)
+		if c.Usage != nil {
+			if e.Usage == nil {
+				e.Usage = &Usage{}
+			}
+			e.Usage.Add(c.Usage)
+		}
+		if u.steps {
+			c.End, c.Outcome, c.Err = time.Now(), Ran, err
+			if err != nil {
+				c.Outcome = Failed
+			}
+			b.obs.Finished(c)
+		}
+		if err != nil {
+			// The earlier commands' outputs are the intermediates of a
+			// chain that failed: nothing records them, and they go.
+			for _, outs := range u.outs[:k] {
+				for _, o := range outs {
+					os.Remove(b.path(o))
+				}
+				b.log.forget(outs...)
+			}
+			return nil, err
+		}
+	}
+	return readTail(capture), nil
+}
+
+// outputStates hashes a unit's outputs after it ran, with the files its
+// named outputs name.
+func (b *builder) outputStates(u *unit) ([]fileState, error) {
+	var out []fileState
+	seen := map[string]bool{}
+	add := func(p string) error {
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		st, err := b.log.state(b.opt.Dir, p)
+		if err != nil {
+			return fmt.Errorf("output %s: %w", p, err)
+		}
+		out = append(out, st)
+		return nil
+	}
+	for _, o := range u.outputs() {
+		if err := add(o); err != nil {
+			return nil, err
+		}
+		if kind, ok := u.named[o]; ok {
+			named, err := namedFiles(b.opt.Dir, o, kind)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range named {
+				if err := add(p); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// record logs a finished action or job and removes files that its previous
+// run wrote but this one did not (a split that now has fewer modules),
+// when they still hold what that run wrote. The record reaches the disk
+// only after the files durable names (see buildLog.put): the log never
+// says a file is built that a power loss could take back.
+func (b *builder) record(name string, kp keyParts, outs []fileState, prev *record, durable []string) error {
+	full := make([]string, len(durable))
+	for i, p := range durable {
+		full[i] = b.path(p)
+	}
+	rec := &record{name: name, key: kp.key, tools: kp.tools, cmd: kp.cmd, inputs: kp.inputs, outputs: outs}
+	if err := b.log.put(rec, full); err != nil {
+		return fmt.Errorf("build log: %w", err)
+	}
+	if prev == nil {
+		return nil
+	}
+	now := map[string]bool{}
+	for _, o := range outs {
+		now[o.path] = true
+	}
+	for _, o := range prev.outputs {
+		if now[o.path] {
+			continue
+		}
+		if st, err := b.log.state(b.opt.Dir, o.path); err == nil && st.hash == o.hash {
+			os.Remove(b.path(o.path))
+			b.log.forget(o.path)
+		}
+	}
+	return nil
+}
+
+// prepareDir makes an output directory, and, once per build, removes the
+// temporary files that killed builds left in it (see
+// atomicfile.RemoveStale).
+func (b *builder) prepareDir(dir string) {
+	b.mu.Lock()
+	done := b.swept[dir]
+	b.swept[dir] = true
+	b.mu.Unlock()
+	if !done {
+		os.MkdirAll(b.path(dir), 0o755)
+		atomicfile.RemoveStale(b.path(dir))
+	}
+}
+
+func statePaths(states []fileState) []string {
+	out := make([]string, len(states))
+	for i, s := range states {
+		out[i] = s.path
+	}
+	return out
+}
+
+func paths(ns []*Node) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = n.Path
+	}
+	return out
+}

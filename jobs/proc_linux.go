@@ -1,0 +1,91 @@
+package jobs
+
+import (
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// setProcAttr starts the child in a process group of its own, with a
+// parent-death signal, and asks for a pidfd (set once the child started;
+// -1 without one). A sycbuild killed with SIGKILL takes its tools with it,
+// so none goes on writing in a build directory whose lock has passed to
+// the next build. (The signal is sent when the thread that started the
+// child ends; Go ends threads only when a goroutine locked to one exits,
+// which sycbuild's do not.)
+func setProcAttr(cmd *exec.Cmd) *int {
+	pidfd := -1
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, PidFD: &pidfd, Pdeathsig: syscall.SIGKILL}
+	return &pidfd
+}
+
+// stopGroup asks the child's process group to stop: SIGTERM when gentle,
+// else SIGKILL.
+func stopGroup(cmd *exec.Cmd, gentle bool) error {
+	sig := syscall.SIGKILL
+	if gentle {
+		sig = syscall.SIGTERM
+	}
+	return syscall.Kill(-cmd.Process.Pid, sig)
+}
+
+// killGroup kills what is left of the child's process group.
+func killGroup(cmd *exec.Cmd) { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+
+func signalOf(ee *exec.ExitError) int {
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return int(ws.Signal())
+	}
+	return 0
+}
+
+// usageOf reads a finished command's usage; nil if it did not start.
+func usageOf(cmd *exec.Cmd, wall time.Duration) *Usage {
+	ps := cmd.ProcessState
+	if ps == nil {
+		return nil
+	}
+	u := &Usage{User: ps.UserTime(), System: ps.SystemTime(), Wall: wall, ExitCode: ps.ExitCode()}
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		u.MaxRSS = int64(ru.Maxrss) * 1024 // kilobytes on Linux
+	}
+	return u
+}
+
+// awaitExit returns when the process a pidfd refers to has exited, having
+// waited in Go's network poller, and closes the pidfd. After it, Wait
+// reaps the child at once.
+func awaitExit(pidfd int) {
+	if err := syscall.SetNonblock(pidfd, true); err != nil {
+		syscall.Close(pidfd)
+		return
+	}
+	f := os.NewFile(uintptr(pidfd), "pidfd")
+	defer f.Close()
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	// The poller reports the exit as the pidfd becoming readable; each try
+	// asks the kernel (without reaping), so an exit before the first wait
+	// is not missed.
+	rc.Read(func(fd uintptr) bool { return exited(int(fd)) })
+}
+
+// exited reports whether the process of a pidfd has exited, leaving it to
+// be reaped (waitid with WNOHANG|WNOWAIT).
+func exited(pidfd int) bool {
+	const pPidfd = 3 // P_PIDFD
+	var info struct {
+		signo, errno, code, _ int32
+		pid                   int32
+		_                     [108]byte
+	}
+	_, _, e := syscall.Syscall6(syscall.SYS_WAITID, pPidfd, uintptr(pidfd), uintptr(unsafe.Pointer(&info)),
+		syscall.WEXITED|syscall.WNOHANG|syscall.WNOWAIT, 0, 0)
+	// An error (no such child, or the kernel cannot tell) ends the wait:
+	// Wait then reports it.
+	return e != 0 || info.pid != 0
+}

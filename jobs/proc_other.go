@@ -1,0 +1,28 @@
+//go:build !linux
+
+package jobs
+
+import (
+	"os/exec"
+	"time"
+)
+
+// Without Linux's pidfd and parent-death signal the child gets a process
+// group of its own where the system has them (proc_unix.go), and Wait
+// blocks a thread.
+
+func setProcAttr(cmd *exec.Cmd) *int {
+	setGroup(cmd)
+	none := -1
+	return &none
+}
+
+func awaitExit(int) {}
+
+func usageOf(cmd *exec.Cmd, wall time.Duration) *Usage {
+	ps := cmd.ProcessState
+	if ps == nil {
+		return nil
+	}
+	return &Usage{User: ps.UserTime(), System: ps.SystemTime(), Wall: wall, ExitCode: ps.ExitCode()}
+}
