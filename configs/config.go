@@ -16,6 +16,7 @@
 package configs
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -184,24 +185,31 @@ func (c *Config) TargetPos(t *Target) Pos { return c.pos.lookup(t.path()) }
 // Position formats path's position as "file:line:col" for messages.
 func (c *Config) Position(path string) string {
 	p := c.Pos(path)
-	return (&Error{File: c.File, Pos: p}).where()
+	return fmt.Sprintf("%s:%d:%d", c.File, p.Line, p.Col)
 }
 
 // Where says where the value at path comes from, for messages: the
 // config's "file:line:col", or "command line: -o" for a value the command
 // line replaced (Override).
 func (c *Config) Where(path string) string {
+	if flag := c.Flag(path); flag != "" {
+		return "command line: " + flag
+	}
+	return c.Position(path)
+}
+
+// Flag returns the command-line flag that replaced the value at path
+// ("-o"; "input" for the inputs), or "" for a value of the config file.
+func (c *Config) Flag(path string) string {
 	top := path
 	if i := strings.IndexAny(top, ".["); i >= 0 {
 		top = top[:i]
 	}
-	if flag, ok := c.flags[top]; ok {
-		if flag == "inputs" {
-			return "command line: input"
-		}
-		return "command line: " + flag
+	flag := c.flags[top]
+	if flag == "inputs" {
+		return "input"
 	}
-	return c.Position(path)
+	return flag
 }
 
 // Given reports whether the config file sets the field at path.
@@ -236,11 +244,11 @@ func Parse(file string, data []byte) (*Config, error) {
 		return nil, ErrorList{err}
 	}
 	if errs := decode(file, data, c); len(errs) > 0 {
-		return nil, errs.sorted()
+		return nil, sorted(errs)
 	}
 	c.setDefaults()
 	if errs := c.validate(); len(errs) > 0 {
-		return nil, errs.sorted()
+		return nil, sorted(errs)
 	}
 	return c, nil
 }

@@ -30,12 +30,12 @@ func decode(file string, data []byte, c *Config) errorList {
 		}
 		if body != nil {
 			p := nodePos(doc.Body)
-			return errorList{{File: file, Pos: p, Msg: fmt.Sprintf("only one YAML document is allowed (document %d)", i+1)}}
+			return errorList{{File: file, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf("only one YAML document is allowed (document %d)", i+1)}}
 		}
 		body = doc.Body
 	}
 	if body == nil {
-		return errorList{{File: file, Pos: Pos{1, 1}, Msg: "empty config: expected a mapping with inputs: and targets:"}}
+		return errorList{{File: file, Line: 1, Col: 1, Msg: "empty config: expected a mapping with inputs: and targets:"}}
 	}
 	d := &walker{file: file, pos: positions{}}
 	d.walk(body, reflect.TypeOf(c).Elem(), "", Pos{1, 1})
@@ -72,9 +72,9 @@ func yamlError(file string, err error) *Error {
 				msg = msg[:i] + " at line " + line
 			}
 		}
-		return &Error{File: file, Pos: Pos{p.Line, p.Column}, Msg: msg}
+		return &Error{File: file, Line: p.Line, Col: p.Column, Msg: msg}
 	}
-	return &Error{File: file, Pos: Pos{1, 1}, Msg: err.Error()}
+	return &Error{File: file, Line: 1, Col: 1, Msg: err.Error()}
 }
 
 type walker struct {
@@ -84,7 +84,7 @@ type walker struct {
 }
 
 func (w *walker) errorf(p Pos, format string, args ...any) {
-	w.errs = append(w.errs, &Error{File: w.file, Pos: p, Msg: fmt.Sprintf(format, args...)})
+	w.errs = append(w.errs, &Error{File: w.file, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...)})
 }
 
 var argsType = reflect.TypeOf(Args(nil))

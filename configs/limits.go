@@ -32,7 +32,7 @@ const (
 // MaxDepth deep, still far from what costs the parser anything.
 func checkLimits(file string, data []byte) *Error {
 	if len(data) > MaxSize {
-		return &Error{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("the config is %d bytes; the limit is %d", len(data), MaxSize)}
+		return &Error{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("the config is %d bytes; the limit is %d", len(data), MaxSize)}
 	}
 	var indents []int // indentation of the enclosing block lines
 	flow := 0         // open flow collections
@@ -120,7 +120,7 @@ func checkLimits(file string, data []byte) *Error {
 }
 
 func depthError(file string, line, col int) *Error {
-	return &Error{File: file, Pos: Pos{line, col}, Msg: fmt.Sprintf("the config is nested deeper than %d levels", MaxDepth)}
+	return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf("the config is nested deeper than %d levels", MaxDepth)}
 }
 
 // blockScalarStart reports whether a line ends with a block scalar's

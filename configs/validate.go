@@ -86,7 +86,7 @@ type validator struct {
 }
 
 func (v *validator) errorf(path, format string, args ...any) {
-	v.errs = append(v.errs, &Error{File: v.c.File, Pos: v.c.pos.lookup(path), Msg: fmt.Sprintf(format, args...)})
+	v.errs = append(v.errs, v.c.ErrorAt(path, format, args...))
 }
 
 func (v *validator) target(i int, t *Target, names map[string]int) {

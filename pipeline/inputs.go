@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sycbuild/sycbuild/diag"
 	"github.com/sycbuild/sycbuild/graph"
 	"github.com/sycbuild/sycbuild/tools"
 )
@@ -32,7 +33,7 @@ func (p *planner) inputs() (*inputSet, error) {
 	set := &inputSet{}
 	var errs errorList
 	for i, path := range p.cfg.Inputs {
-		where := p.cfg.Position(fmt.Sprintf("inputs[%d]", i))
+		ipath := fmt.Sprintf("inputs[%d]", i)
 		info, err := p.opt.Versions.ScanIR(path)
 		if err != nil {
 			var pe *fs.PathError
@@ -40,12 +41,13 @@ func (p *planner) inputs() (*inputSet, error) {
 			switch {
 			case errors.As(err, &se):
 				// The input's own position; the config's says which input.
-				errs = append(errs, fmt.Sprintf("%s (%s: inputs[%d])", se, where, i))
+				errs = append(errs, &diag.Error{File: se.File, Line: se.Line, Col: se.Col,
+					Msg: fmt.Sprintf("%s (%s: %s)", se.Msg, p.cfg.Position(ipath), ipath)})
 				continue
 			case errors.As(err, &pe):
 				err = fmt.Errorf("cannot read %s: %v", path, pe.Err)
 			}
-			errs = append(errs, fmt.Sprintf("%s: inputs[%d]: %v", where, i, err))
+			errs = append(errs, p.cfg.ErrorAt(ipath, "%s: %v", ipath, err))
 			continue
 		}
 		if !info.HasDeviceCode() {
@@ -54,8 +56,8 @@ func (p *planner) inputs() (*inputSet, error) {
 		}
 		if info.LLVM != 0 {
 			if set.llvm != 0 && set.llvm != info.LLVM {
-				errs = append(errs, fmt.Sprintf("%s: inputs[%d]: %s needs LLVM %d (%s), but %s; no one llvm-link reads both",
-					where, i, path, info.LLVM, info.Why, set.why))
+				errs = append(errs, p.cfg.ErrorAt(ipath, "%s: %s needs LLVM %d (%s), but %s; no one llvm-link reads both",
+					ipath, path, info.LLVM, info.Why, set.why))
 				continue
 			}
 			if set.llvm == 0 {

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,10 @@ type Written struct {
 	Path  string // relative to the config's directory, or absolute
 	Shown string // the path as the user wrote it ("" is Path)
 	Where string // where it was asked for: "command line: -M"
+
+	// field is the config's field that names the file ("output"), when
+	// the config file does: Where then completes its position.
+	field string
 }
 
 // owned is a path the build writes itself: a file, or a directory and
@@ -63,11 +68,11 @@ func (p *planner) checkPaths() error {
 	}
 	for i, in := range p.cfg.Inputs {
 		a := abs(in)
-		where := p.cfg.Where(fmt.Sprintf("inputs[%d]", i))
+		ipath := fmt.Sprintf("inputs[%d]", i)
 		if what := ownedBy(a); what != "" {
-			errs = append(errs, fmt.Sprintf("%s: input %q is %s", where, in, inside(a, what, own)))
+			errs = append(errs, p.cfg.Errorf(ipath, "input %q is %s", in, inside(a, what, own)))
 		} else if a == abs(bd) {
-			errs = append(errs, fmt.Sprintf("%s: input %q is the build directory", where, in))
+			errs = append(errs, p.cfg.Errorf(ipath, "input %q is the build directory", in))
 		}
 		reads = append(reads, read{a, fmt.Sprintf("an input (inputs[%d])", i)})
 	}
@@ -75,16 +80,15 @@ func (p *planner) checkPaths() error {
 		// A target named linked.ll: its directory would be the linked module.
 		for _, t := range p.cfg.Targets {
 			if t.Name == "linked.ll" {
-				errs = append(errs, fmt.Sprintf("%s: target name %q is the file %s the build links the inputs into", p.cfg.Where(fmt.Sprintf("targets[%d].name", t.Index)), t.Name, filepath.Join(bd, "linked.ll")))
+				errs = append(errs, p.cfg.Errorf(fmt.Sprintf("targets[%d].name", t.Index), "target name %q is the file %s the build links the inputs into", t.Name, filepath.Join(bd, "linked.ll")))
 			}
 		}
 	}
-	out := Written{Path: p.cfg.Output, Where: p.cfg.Where("output")}
-	if !strings.HasPrefix(out.Where, "command line") {
-		out.Where += ": output"
-		if !p.cfg.Given("output") {
-			out.Where += " (the default, in build_dir)"
-		}
+	out := Written{Path: p.cfg.Output, Where: "output", field: "output"}
+	if flag := p.cfg.Flag("output"); flag != "" {
+		out.Where, out.field = "command line: "+flag, ""
+	} else if !p.cfg.Given("output") {
+		out.Where += " (the default, in build_dir)"
 	}
 	writes := append([]Written{out}, p.opt.Written...)
 	seen := map[string]string{}
@@ -94,11 +98,18 @@ func (p *planner) checkPaths() error {
 		if shown == "" {
 			shown = w.Path
 		}
+		report := func(msg string) {
+			if w.field != "" {
+				errs = append(errs, p.cfg.ErrorAt(w.field, "%s: %s", w.Where, msg))
+			} else {
+				errs = append(errs, errors.New(w.Where+": "+msg))
+			}
+		}
 		bad := func(format string, args ...any) {
-			errs = append(errs, fmt.Sprintf("%s: %q %s; it would be overwritten", w.Where, shown, fmt.Sprintf(format, args...)))
+			report(fmt.Sprintf("%q %s; it would be overwritten", shown, fmt.Sprintf(format, args...)))
 		}
 		if fi, err := os.Stat(a); err == nil && fi.IsDir() {
-			errs = append(errs, fmt.Sprintf("%s: %q is a directory (name a file to write)", w.Where, shown))
+			report(fmt.Sprintf("%q is a directory (name a file to write)", shown))
 			continue
 		}
 		if first, dup := seen[a]; dup {

@@ -19,10 +19,11 @@ package pipeline
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/sycbuild/sycbuild/configs"
+	"github.com/sycbuild/sycbuild/diag"
 	"github.com/sycbuild/sycbuild/graph"
 	"github.com/sycbuild/sycbuild/tools"
 	"github.com/sycbuild/sycbuild/tools/clopt"
@@ -158,35 +159,26 @@ func (p *planner) plan() (*Plan, error) {
 	return plan, nil
 }
 
-// errorList joins several problems, sorted, one per line.
-type errorList []string
+// errorList is several problems found together, one per line: those at a
+// position (*diag.Error) sorted by file, line and column, then the others
+// in the order they were found.
+type errorList []error
 
 func (l errorList) Error() string {
-	s := append([]string(nil), l...)
-	sort.SliceStable(s, func(i, j int) bool { return posLess(s[i], s[j]) })
-	return strings.Join(s, "\n")
+	s := slices.Clone(l)
+	diag.SortErrors(s)
+	var b strings.Builder
+	for i, err := range s {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(err.Error())
+	}
+	return b.String()
 }
 
-// posLess orders "file:line:col: …" messages by line and column.
-func posLess(a, b string) bool {
-	la, ca := lineCol(a)
-	lb, cb := lineCol(b)
-	if la != lb {
-		return la < lb
-	}
-	return ca < cb
-}
-
-func lineCol(s string) (int, int) {
-	var line, col int
-	parts := strings.SplitN(s, ":", 4)
-	if len(parts) < 4 {
-		return 0, 0
-	}
-	fmt.Sscan(parts[1], &line)
-	fmt.Sscan(parts[2], &col)
-	return line, col
-}
+// Unwrap returns the problems, for errors.Is and errors.As.
+func (l errorList) Unwrap() []error { return l }
 
 // add adds an action. The checks before planning (configs' validation,
 // checkPaths) leave the graph nothing to refuse; should it refuse one

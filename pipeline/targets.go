@@ -43,7 +43,7 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 	var errs errorList
 	var out []*target
 	for _, tc := range p.cfg.Targets {
-		where := p.cfg.Position(fmt.Sprintf("targets[%d]", tc.Index))
+		tpath := fmt.Sprintf("targets[%d]", tc.Index)
 		t := &target{cfg: tc, tools: map[string]*tools.Tool{}}
 		var problems []string
 		// Each problem completes "target <name> …".
@@ -80,10 +80,10 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 		case len(problems) == 0:
 			out = append(out, t)
 		case tc.Optional:
-			p.warn(fmt.Sprintf("warning: %s: skipping optional target %s, which %s", where, tc.Name, strings.Join(problems, "; ")))
+			p.warn(fmt.Sprintf("warning: %s: skipping optional target %s, which %s", p.cfg.Position(tpath), tc.Name, strings.Join(problems, "; ")))
 		default:
 			for _, pr := range problems {
-				errs = append(errs, fmt.Sprintf("%s: target %s %s", where, tc.Name, pr))
+				errs = append(errs, p.cfg.ErrorAt(tpath, "target %s %s", tc.Name, pr))
 			}
 		}
 	}
@@ -91,7 +91,7 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 	if in.needs {
 		tool, err := p.finder.Find(configs.ToolLLVMLink, p.linkLLVM(in, out))
 		if err != nil {
-			errs = append(errs, fmt.Sprintf("%s: the inputs need %s: %v", p.cfg.Position("inputs"), configs.ToolLLVMLink, err))
+			errs = append(errs, p.cfg.ErrorAt("inputs", "the inputs need %s: %v", configs.ToolLLVMLink, err))
 		}
 		link = tool
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sycbuild/sycbuild/diag"
 	"github.com/sycbuild/sycbuild/llvmir"
 )
 
@@ -93,16 +94,9 @@ func producerMajor(p string) int {
 	return v
 }
 
-// ScanError is an input that is not textual LLVM IR, at a position.
-type ScanError struct {
-	Path      string
-	Line, Col int
-	Msg       string
-}
-
-func (e *ScanError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: not LLVM IR: %s", e.Path, e.Line, e.Col, e.Msg)
-}
+// ScanError is an input that is not textual LLVM IR, at a position; its
+// Msg begins "not LLVM IR: ".
+type ScanError = diag.Error
 
 // byteClass sorts bytes for scanText's loop.
 var byteClass = func() (c [256]uint8) {
@@ -175,7 +169,7 @@ func scanText(path string, data []byte, info *IRInfo) error {
 		}
 		line++
 		errAt := func(i int, format string, args ...any) error {
-			return &ScanError{Path: path, Line: line, Col: i + 1, Msg: fmt.Sprintf(format, args...)}
+			return &ScanError{File: path, Line: line, Col: i + 1, Msg: "not LLVM IR: " + fmt.Sprintf(format, args...)}
 		}
 		if depth == 0 {
 			t := bytes.TrimLeft(l, " \t\r")
