@@ -173,7 +173,11 @@ func (p *plan) newOutput(j int) (string, error) {
 		}
 		return name, nil
 	}
-	f, err := os.CreateTemp(p.spec.OutDir, p.stem+"-*"+p.ext)
+	ext := ""
+	if p.spec.OutExt != "" {
+		ext = "." + p.spec.OutExt
+	}
+	f, err := os.CreateTemp(p.spec.OutDir, Stem(p.spec.OutReplace)+"-*"+ext)
 	if err != nil {
 		return "", fmt.Errorf("Could not create a file for command output.: %w", err)
 	}

@@ -71,57 +71,33 @@ func ReadListFile(name string) ([]string, error) {
 	return ReadList(f)
 }
 
-// segment is a piece of an argument template: literal text, or a
-// placeholder (list index, or outputRef).
+// Template is a command's arguments with their placeholders found, by
+// llvm-foreach's rules: every occurrence of a placeholder is replaced, and
+// where several placeholders start at the same byte the longest wins. An
+// argument that is wholly one placeholder standing for a file whose name
+// starts with '-' becomes "./-…", so that the command does not take the
+// file for an option.
+type Template struct {
+	args [][]segment
+	used []bool // per placeholder: it occurs in some argument
+}
+
+// segment is a piece of an argument: literal text, or placeholder ref.
 type segment struct {
 	text string
-	ref  int // -1: literal; 0..n-1: list; outputRef: the output file
+	ref  int // -1: literal; else the placeholder's index
 }
 
-const outputRef = -2
-
-// plan is a compiled Spec: per-argument templates and the job count.
-type plan struct {
-	spec  *Spec
-	args  [][]segment // templates of Command[1:]
-	incr  []bool      // which arguments get the _j suffix
-	jobs  int
-	stem  string
-	ext   string // ".out", or "" for no extension
-	lists []List
-}
-
-// compile checks the spec and turns its arguments into templates.
-func (s *Spec) compile() (*plan, error) {
-	if len(s.Command) == 0 {
-		return nil, errors.New("no command given")
-	}
-	if len(s.Lists) == 0 {
-		return nil, errors.New("no input file list given")
-	}
-	type pattern struct {
-		text string
-		ref  int
-	}
-	var pats []pattern
-	for i, l := range s.Lists {
-		if l.Replace == "" {
-			return nil, fmt.Errorf("the placeholder of input file list %d (%s) is empty", i+1, l.Name)
-		}
-		pats = append(pats, pattern{l.Replace, i})
-	}
-	if s.OutReplace != "" {
-		pats = append(pats, pattern{s.OutReplace, outputRef})
-	}
-	p := &plan{spec: s, lists: s.Lists, jobs: len(s.Lists[0].Items)}
-	used := make(map[int]bool)
-	for _, arg := range s.Command[1:] {
+// NewTemplate finds the placeholders in args.
+func NewTemplate(args, placeholders []string) *Template {
+	t := &Template{used: make([]bool, len(placeholders))}
+	for _, arg := range args {
 		var segs []segment
 		lit := 0
 		for i := 0; i < len(arg); {
 			best := -1
-			for k, pt := range pats { // the longest placeholder starting here wins
-				if strings.HasPrefix(arg[i:], pt.text) && (best < 0 || len(pt.text) > len(pats[best].text)) {
+			for k, ph := range placeholders {
+				if ph != "" && strings.HasPrefix(arg[i:], ph) && (best < 0 || len(ph) > len(placeholders[best])) {
 					best = k
 				}
 			}
@@ -132,19 +108,104 @@ func (s *Spec) compile() (*plan, error) {
 			if lit < i {
 				segs = append(segs, segment{arg[lit:i], -1})
 			}
-			segs = append(segs, segment{"", pats[best].ref})
-			used[pats[best].ref] = true
-			i += len(pats[best].text)
+			segs = append(segs, segment{"", best})
+			t.used[best] = true
+			i += len(placeholders[best])
 			lit = i
 		}
 		if lit < len(arg) || len(segs) == 0 {
 			segs = append(segs, segment{arg[lit:], -1})
 		}
-		p.args = append(p.args, segs)
+		t.args = append(t.args, segs)
+	}
+	return t
+}
+
+// Uses reports whether placeholder k occurs in some argument.
+func (t *Template) Uses(k int) bool { return t.used[k] }
+
+// Expand returns the arguments with placeholder k replaced by values[k].
+func (t *Template) Expand(values []string) []string {
+	out := make([]string, len(t.args))
+	var b strings.Builder
+	for i, segs := range t.args {
+		if len(segs) == 1 {
+			if segs[0].ref < 0 {
+				out[i] = segs[0].text
+			} else if v := values[segs[0].ref]; strings.HasPrefix(v, "-") {
+				out[i] = "./" + v
+			} else {
+				out[i] = v
+			}
+			continue
+		}
+		b.Reset()
+		for _, sg := range segs {
+			if sg.ref < 0 {
+				b.WriteString(sg.text)
+			} else {
+				b.WriteString(values[sg.ref])
+			}
+		}
+		out[i] = b.String()
+	}
+	return out
+}
+
+// OutputName is job j's output file in deterministic mode:
+// <dir>/<stem>_<j>.<ext>, where stem is the output placeholder's file stem
+// and ext may be "" (no extension).
+func OutputName(dir, outReplace, ext string, j int) string {
+	name := fmt.Sprintf("%s_%d", Stem(outReplace), j)
+	if ext != "" {
+		name += "." + ext
+	}
+	return filepath.Join(dir, name)
+}
+
+// Stem is a file name without directory and extension, as LLVM's
+// sys::path::stem.
+func Stem(p string) string {
+	base := filepath.Base(p)
+	switch base {
+	case ".", "..":
+		return base
+	case string(filepath.Separator):
+		return ""
+	}
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// plan is a compiled Spec: its argument template and the job count.
+type plan struct {
+	spec *Spec
+	tmpl *Template
+	incr []bool // which arguments get the _j suffix
+	jobs int
+}
+
+// compile checks the spec and finds the placeholders in its arguments.
+func (s *Spec) compile() (*plan, error) {
+	if len(s.Command) == 0 {
+		return nil, errors.New("no command given")
+	}
+	if len(s.Lists) == 0 {
+		return nil, errors.New("no input file list given")
+	}
+	var phs []string
+	for i, l := range s.Lists {
+		if l.Replace == "" {
+			return nil, fmt.Errorf("the placeholder of input file list %d (%s) is empty", i+1, l.Name)
+		}
+		phs = append(phs, l.Replace)
+	}
+	phs = append(phs, s.OutReplace) // "" never matches
+	p := &plan{spec: s, tmpl: NewTemplate(s.Command[1:], phs), jobs: len(s.Lists[0].Items)}
+	for _, arg := range s.Command[1:] {
 		p.incr = append(p.incr, s.OutIncrement != "" && strings.Contains(arg, s.OutIncrement))
 	}
 	for i, l := range s.Lists {
-		if !used[i] {
+		if !p.tmpl.Uses(i) {
 			return nil, fmt.Errorf("the placeholder '%s' of input file list %s occurs in no argument of the command", l.Replace, l.Name)
 		}
 		if len(l.Items) != p.jobs {
@@ -152,20 +213,8 @@ func (s *Spec) compile() (*plan, error) {
 		}
 	}
 	if s.OutReplace != "" {
-		if !used[outputRef] {
+		if !p.tmpl.Uses(len(s.Lists)) {
 			return nil, errors.New("Couldn't find replace string for output in the command.")
-		}
-		base := filepath.Base(s.OutReplace)
-		switch base { // as LLVM's sys::path::stem
-		case ".", "..":
-			p.stem = base
-		case string(filepath.Separator):
-			p.stem = ""
-		default:
-			p.stem = strings.TrimSuffix(base, filepath.Ext(base))
-		}
-		if s.OutExt != "" {
-			p.ext = "." + s.OutExt
 		}
 		if s.Deterministic && s.OutDir == "" {
 			return nil, errors.New("deterministic output names need an output directory (--out-dir)")
@@ -177,28 +226,14 @@ func (s *Spec) compile() (*plan, error) {
 // command returns job j's arguments (without the program) given its output
 // file.
 func (p *plan) command(j int, output string) []string {
-	out := make([]string, len(p.args))
-	var b strings.Builder
-	for i, segs := range p.args {
-		b.Reset()
-		for _, sg := range segs {
-			switch sg.ref {
-			case -1:
-				b.WriteString(sg.text)
-			case outputRef:
-				b.WriteString(output)
-			default:
-				b.WriteString(p.lists[sg.ref].Items[j])
-			}
-		}
-		if p.incr[i] && j > 0 {
-			fmt.Fprintf(&b, "_%d", j)
-		}
-		out[i] = b.String()
-		if len(segs) == 1 && segs[0].ref != -1 && strings.HasPrefix(out[i], "-") {
-			// A whole argument that is a file: "./-x", so that the
-			// command does not take the file for an option.
-			out[i] = "./" + out[i]
+	values := make([]string, 0, len(p.spec.Lists)+1)
+	for _, l := range p.spec.Lists {
+		values = append(values, l.Items[j])
+	}
+	out := p.tmpl.Expand(append(values, output))
+	for i, incr := range p.incr {
+		if incr && j > 0 {
+			out[i] += fmt.Sprintf("_%d", j)
 		}
 	}
 	return out
@@ -206,5 +241,5 @@ func (p *plan) command(j int, output string) []string {
 
 // deterministicOutput is job j's output name in deterministic mode.
 func (p *plan) deterministicOutput(j int) string {
-	return filepath.Join(p.spec.OutDir, fmt.Sprintf("%s_%d%s", p.stem, j, p.ext))
+	return OutputName(p.spec.OutDir, p.spec.OutReplace, p.spec.OutExt, j)
 }

@@ -3,7 +3,7 @@ package graph
 import (
 	"cmp"
 	"fmt"
-	"path/filepath"
+	"github.com/sycbuild/sycbuild/foreach"
 	"slices"
 	"strings"
 )
@@ -24,6 +24,8 @@ type Fanout struct {
 	List  *Node  // the input file list
 	Dir   string // the directory the outputs go to
 	Steps []*Step
+
+	tmpls []*foreach.Template // per step, made by compile
 }
 
 // Step is one command of the chain.
@@ -78,24 +80,23 @@ func (f *Fanout) check(a *Action) error {
 		if s.Tool == nil || s.Tool.Path == "" {
 			return bad("step %d has no tool", k)
 		}
-		phs := []string{}
 		for _, in := range s.In {
 			if in.From < -1 || in.From >= k || (in.From >= 0 && f.Steps[in.From].Out == nil) {
 				return bad("step %d reads the output of step %d, which does not come before it or has none", k, in.From)
 			}
-			phs = append(phs, in.Placeholder)
 		}
 		if s.Out != nil {
 			if !contains(a.Out, s.Out.List) {
 				return bad("step %d's output list %s is not an output", k, s.Out.List.Path)
 			}
-			if stem(s.Out.Placeholder) == "" {
+			if foreach.Stem(s.Out.Placeholder) == "" {
 				return bad("step %d's output placeholder %q has no file stem", k, s.Out.Placeholder)
 			}
-			phs = append(phs, s.Out.Placeholder)
 		}
-		for _, ph := range phs {
-			if ph == "" || !anyContains(s.Args, ph) {
+		phs := s.placeholders()
+		t := foreach.NewTemplate(s.Args, phs)
+		for i, ph := range phs {
+			if ph == "" || !t.Uses(i) {
 				return bad("step %d: placeholder %q occurs in no argument", k, ph)
 			}
 		}
@@ -103,14 +104,33 @@ func (f *Fanout) check(a *Action) error {
 	return nil
 }
 
-// output returns item i's output of step k.
+// placeholders lists step k's placeholders: its inputs', then its
+// output's.
+func (s *Step) placeholders() []string {
+	var phs []string
+	for _, in := range s.In {
+		phs = append(phs, in.Placeholder)
+	}
+	if s.Out != nil {
+		phs = append(phs, s.Out.Placeholder)
+	}
+	return phs
+}
+
+// compile finds the placeholders in the steps' arguments, once per build
+// of the fan-out.
+func (f *Fanout) compile() {
+	f.tmpls = f.tmpls[:0]
+	for _, s := range f.Steps {
+		f.tmpls = append(f.tmpls, foreach.NewTemplate(s.Args, s.placeholders()))
+	}
+}
+
+// output returns item i's output of step k: llvm-foreach's deterministic
+// name.
 func (f *Fanout) output(k, i int) string {
 	o := f.Steps[k].Out
-	name := fmt.Sprintf("%s_%d", stem(o.Placeholder), i)
-	if o.Ext != "" {
-		name += "." + o.Ext
-	}
-	return filepath.Join(f.Dir, name)
+	return foreach.OutputName(f.Dir, o.Placeholder, o.Ext, i)
 }
 
 // job is one item's chain, made concrete.
@@ -121,31 +141,28 @@ type job struct {
 	outputs [][]string // per step: its output files (zero or one)
 }
 
-// job returns item i's concrete commands.
+// job returns item i's concrete commands, its placeholders replaced by
+// llvm-foreach's rules (foreach.Template).
 func (f *Fanout) job(i int, item string) *job {
+	if len(f.tmpls) != len(f.Steps) {
+		f.compile()
+	}
 	j := &job{index: i, item: item}
 	for k, s := range f.Steps {
-		repl := map[string]string{}
+		var values []string
 		for _, in := range s.In {
 			if in.From < 0 {
-				repl[in.Placeholder] = item
+				values = append(values, item)
 			} else {
-				repl[in.Placeholder] = f.output(in.From, i)
+				values = append(values, f.output(in.From, i))
 			}
 		}
 		var outs []string
 		if s.Out != nil {
-			repl[s.Out.Placeholder] = f.output(k, i)
+			values = append(values, f.output(k, i))
 			outs = []string{f.output(k, i)}
 		}
-		argv := []string{s.Tool.Path}
-		for _, a := range s.Args {
-			if r, ok := repl[a]; ok && strings.HasPrefix(r, "-") {
-				argv = append(argv, "./"+r) // a file, not an option (see dashSafe)
-				continue
-			}
-			argv = append(argv, substitute(a, repl))
-		}
+		argv := append([]string{s.Tool.Path}, f.tmpls[k].Expand(values)...)
 		j.argvs = append(j.argvs, argv)
 		j.outputs = append(j.outputs, outs)
 	}
@@ -207,56 +224,9 @@ func (f *Fanout) ForeachCommand(self string, k int) []string {
 	return append(argv, s.Args...)
 }
 
-// substitute replaces every placeholder occurrence in arg, scanning once,
-// the longest placeholder first where several start at the same byte.
-func substitute(arg string, repl map[string]string) string {
-	var b strings.Builder
-	lit := 0
-	for i := 0; i < len(arg); {
-		best := ""
-		for ph := range repl {
-			if len(ph) > len(best) && strings.HasPrefix(arg[i:], ph) {
-				best = ph
-			}
-		}
-		if best == "" {
-			i++
-			continue
-		}
-		b.WriteString(arg[lit:i])
-		b.WriteString(repl[best])
-		i += len(best)
-		lit = i
-	}
-	if lit == 0 {
-		return arg
-	}
-	b.WriteString(arg[lit:])
-	return b.String()
-}
-
-// stem is a file name without directory and extension, as LLVM's
-// sys::path::stem.
-func stem(p string) string {
-	b := filepath.Base(p)
-	if b == "." || b == ".." {
-		return b
-	}
-	return strings.TrimSuffix(b, filepath.Ext(b))
-}
-
 func contains(ns []*Node, n *Node) bool {
 	for _, x := range ns {
 		if x == n {
-			return true
-		}
-	}
-	return false
-}
-
-func anyContains(args []string, s string) bool {
-	for _, a := range args {
-		if strings.Contains(a, s) {
 			return true
 		}
 	}

@@ -97,6 +97,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 	// hashes files); a job that must run gets a token first and then a
 	// goroutine, so at most one goroutine per token exists however long
 	// the list is.
+	f.compile()
 	jobList := make([]*job, len(items))
 	errs := make([]error, len(items))
 	var wg sync.WaitGroup
