@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -69,27 +70,42 @@ const (
 	SpecEmulation SpecConsts = "emulation"
 )
 
-// Tool roles: the external tools a build may need, by the name used in the
-// config's tools: and options: sections.
+// Tool is a tool role: an external tool a build may need, or the
+// in-process sycl-post-link, by the name the config's tools: and options:
+// sections use.
+type Tool string
+
+// The tool roles.
 const (
-	ToolLLVMLink  = "llvm-link"
-	ToolLLVMAs    = "llvm-as"
-	ToolLLVMSPIRV = "llvm-spirv"
-	ToolSPIRVVal  = "spirv-val"
-	ToolOcloc     = "ocloc"
-	ToolLLC       = "llc"
-	ToolPtxas     = "ptxas"
-	ToolFatbinary = "fatbinary"
+	ToolLLVMLink  Tool = "llvm-link"
+	ToolLLVMAs    Tool = "llvm-as"
+	ToolLLVMSPIRV Tool = "llvm-spirv"
+	ToolSPIRVVal  Tool = "spirv-val"
+	ToolOcloc     Tool = "ocloc"
+	ToolLLC       Tool = "llc"
+	ToolPtxas     Tool = "ptxas"
+	ToolFatbinary Tool = "fatbinary"
 	// ToolPostLink names the in-process sycl-post-link in options: sections.
-	ToolPostLink = "sycl-post-link"
+	ToolPostLink Tool = "sycl-post-link"
 )
 
-// ExternalTools lists the external tool roles, in documentation order.
-var ExternalTools = []string{ToolLLVMLink, ToolLLVMAs, ToolLLVMSPIRV, ToolSPIRVVal, ToolOcloc, ToolLLC, ToolPtxas, ToolFatbinary}
+// externalTools is the fixed set of external tool roles, in documentation
+// order.
+var externalTools = [...]Tool{ToolLLVMLink, ToolLLVMAs, ToolLLVMSPIRV, ToolSPIRVVal, ToolOcloc, ToolLLC, ToolPtxas, ToolFatbinary}
 
-// KindTools lists, per kind, the tools whose options a target may extend
+// ExternalTools returns the external tool roles, in documentation order.
+func ExternalTools() []Tool { return slices.Clone(externalTools[:]) }
+
+// ParseTool returns the external tool role called name (a key of the
+// config's tools: section), and whether there is one.
+func ParseTool(name string) (Tool, bool) {
+	t := Tool(name)
+	return t, slices.Contains(externalTools[:], t)
+}
+
+// kindTools lists, per kind, the tools whose options a target may extend
 // (the keys allowed in its options: mapping), in pipeline order.
-var KindTools = map[Kind][]string{
+var kindTools = map[Kind][]Tool{
 	LLVMIR:    {ToolPostLink},
 	SPIR64:    {ToolPostLink, ToolLLVMAs, ToolLLVMSPIRV, ToolLLC, ToolSPIRVVal},
 	SPIR64Gen: {ToolPostLink, ToolLLVMAs, ToolLLVMSPIRV, ToolLLC, ToolSPIRVVal, ToolOcloc},
@@ -130,7 +146,7 @@ type Config struct {
 	Jobs int `yaml:"jobs"`
 	// Tools maps tool roles to an executable: a name looked up on PATH, or a
 	// path (one with a slash), relative to Dir unless absolute.
-	Tools map[string]string `yaml:"tools"`
+	Tools map[Tool]string `yaml:"tools"`
 	// Targets are the device targets to build, in the order their images
 	// appear in the output object.
 	Targets []*Target `yaml:"targets" cfg:"required"`
@@ -166,7 +182,7 @@ type Target struct {
 	SPIRV SPIRVRoute `yaml:"spirv"`
 	// Options are extra command-line options per tool, appended to the ones
 	// sycbuild passes; each is a list or a shell-quoted string.
-	Options map[string]Args `yaml:"options"`
+	Options map[Tool]Args `yaml:"options"`
 
 	// Index is the target's position in Config.Targets.
 	Index int `yaml:"-"`

@@ -148,7 +148,7 @@ tools:
 		Optional bool
 		Devices  []string
 		Arch     string
-		Options  map[string]Args
+		Options  map[Tool]Args
 	}
 	var got []summary
 	for i, tg := range c.Targets {
@@ -159,14 +159,14 @@ tools:
 	}
 	want := []summary{
 		{LLVMIR, "llvm_ir", SpecNative, false, nil, "", nil},
-		{SPIR64, "spir64", SpecNative, false, nil, "", map[string]Args{"llvm-spirv": {"-spirv-max-version=1.3", "--spirv-ext=+SPV_INTEL_subgroups"}}},
-		{SPIR64Gen, "spir64_gen", SpecEmulation, true, []string{"pvc", "acm-g10"}, "", map[string]Args{"ocloc": {"-options", "-cl-fast-relaxed-math"}}},
+		{SPIR64, "spir64", SpecNative, false, nil, "", map[Tool]Args{"llvm-spirv": {"-spirv-max-version=1.3", "--spirv-ext=+SPV_INTEL_subgroups"}}},
+		{SPIR64Gen, "spir64_gen", SpecEmulation, true, []string{"pvc", "acm-g10"}, "", map[Tool]Args{"ocloc": {"-options", "-cl-fast-relaxed-math"}}},
 		{NVPTX64, "cuda", SpecEmulation, false, nil, "sm_90", nil},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("targets:\n got %+v\nwant %+v", got, want)
 	}
-	if c.Tools["llvm-spirv"] != "bin/llvm-spirv-15" {
+	if c.Tools[ToolLLVMSPIRV] != "bin/llvm-spirv-15" {
 		t.Errorf("tools = %v", c.Tools)
 	}
 	if p := c.TargetPos(c.Targets[2]); p != (Pos{8, 5}) {

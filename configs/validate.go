@@ -63,9 +63,10 @@ func (c *Config) validate() errorList {
 		v.errorf("output", "output: %q is also an input", c.Output)
 	}
 	for _, role := range sortedKeys(c.Tools) {
-		path := "tools." + role
-		if !oneOf(role, ExternalTools) {
-			v.errorf(path+keySuffix, "tools: unknown tool %q (known: %s%s)", role, strings.Join(ExternalTools, ", "), didYouMean(role, ExternalTools))
+		path := "tools." + string(role)
+		if _, ok := ParseTool(string(role)); !ok {
+			known := toolNames(externalTools[:])
+			v.errorf(path+keySuffix, "tools: unknown tool %q (known: %s%s)", role, strings.Join(known, ", "), didYouMean(string(role), known))
 		} else if strings.TrimSpace(c.Tools[role]) == "" {
 			v.errorf(path, "%s: empty tool path", path)
 		}
@@ -133,10 +134,10 @@ func (v *validator) target(i int, t *Target, names map[string]int) {
 		v.errorf(p+".spec_constants", "%s.spec_constants: unknown mode %q (want native or emulation)", p, t.SpecConstants)
 	}
 	v.spirvRoute(p, t)
-	allowed := KindTools[t.Kind]
+	allowed := kindTools[t.Kind]
 	for _, tool := range sortedKeys(t.Options) {
 		if !oneOf(tool, allowed) {
-			v.errorf(p+".options."+tool+keySuffix, "%s.options: %s targets do not run %q (options may be given for: %s)", p, t.Kind, tool, strings.Join(allowed, ", "))
+			v.errorf(p+".options."+string(tool)+keySuffix, "%s.options: %s targets do not run %q (options may be given for: %s)", p, t.Kind, tool, strings.Join(toolNames(allowed), ", "))
 		}
 	}
 }
@@ -215,4 +216,13 @@ func kindNames() []string {
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+func sortedKeys[K ~string, V any](m map[K]V) []K { return slices.Sorted(maps.Keys(m)) }
+
+// toolNames returns the tool roles' names.
+func toolNames(tools []Tool) []string {
+	s := make([]string, len(tools))
+	for i, t := range tools {
+		s[i] = string(t)
+	}
+	return s
+}

@@ -108,7 +108,7 @@ func (p *planner) link(in *inputSet, link *tools.Tool) *graph.Node {
 		ins = append(ins, p.g.File(f, graph.Plain))
 	}
 	p.add(&graph.Action{
-		Desc: link.Role + " " + out.Path,
+		Desc: string(link.Role) + " " + out.Path,
 		Tool: graphTool(link),
 		Argv: append([]string{link.Path}, tools.LLVMLinkArgs(out.Path, files, nil)...),
 		In:   ins,

@@ -203,9 +203,9 @@ func (p *planner) inProcess(desc, tool string, args []string, in, out []*graph.N
 }
 
 func graphTool(t *tools.Tool) *graph.Tool {
-	gt := &graph.Tool{Name: t.Role, Path: t.Path, Version: t.Version,
+	gt := &graph.Tool{Name: string(t.Role), Path: t.Path, Version: t.Version,
 		Check: tools.OutputCheck(t.Role), ResponseFiles: tools.ResponseFiles(t.Role)}
-	if t.Role == "ocloc" {
+	if t.Role == configs.ToolOcloc {
 		gt.Chatter = tools.OclocChatter
 	}
 	return gt

@@ -21,12 +21,12 @@ func spirvRoute(tc *configs.Target, in *inputSet) configs.SPIRVRoute {
 
 // backendNeed lists the tools of a SPIR-V kind on the backend route, with
 // their LLVM generation (spirv-val, optional, is found separately).
-func backendNeed(k configs.Kind) (roles []string, llvm map[string]int) {
-	llvm = map[string]int{configs.ToolLLC: tools.SPIRVBackendLLVM}
+func backendNeed(k configs.Kind) (roles []configs.Tool, llvm map[configs.Tool]int) {
+	llvm = map[configs.Tool]int{configs.ToolLLC: tools.SPIRVBackendLLVM}
 	if k == configs.SPIR64Gen {
-		return []string{configs.ToolLLC, configs.ToolOcloc}, llvm
+		return []configs.Tool{configs.ToolLLC, configs.ToolOcloc}, llvm
 	}
-	return []string{configs.ToolLLC}, llvm
+	return []configs.Tool{configs.ToolLLC}, llvm
 }
 
 // backendStep is the fan-out step compiling module_<i>.ll to

@@ -14,7 +14,7 @@ import (
 // target is a config target with the tools found for it.
 type target struct {
 	cfg   *configs.Target
-	tools map[string]*tools.Tool
+	tools map[configs.Tool]*tools.Tool
 	route configs.SPIRVRoute // spir64 and spir64_gen: how SPIR-V is made
 }
 
@@ -23,14 +23,14 @@ func (t *target) spirv() bool { return t.cfg.Kind == configs.SPIR64 || t.cfg.Kin
 // need lists the tools a kind runs, with the LLVM generation of the LLVM
 // ones (llvm-spirv-15 is the only translator there is, and it reads LLVM 15
 // bitcode; NVPTX code generation uses LLVM 19). spirv-val is optional.
-func need(k configs.Kind) (roles []string, llvm map[string]int) {
+func need(k configs.Kind) (roles []configs.Tool, llvm map[configs.Tool]int) {
 	switch k {
 	case configs.SPIR64:
-		return []string{configs.ToolLLVMAs, configs.ToolLLVMSPIRV}, map[string]int{configs.ToolLLVMAs: 15, configs.ToolLLVMSPIRV: 15}
+		return []configs.Tool{configs.ToolLLVMAs, configs.ToolLLVMSPIRV}, map[configs.Tool]int{configs.ToolLLVMAs: 15, configs.ToolLLVMSPIRV: 15}
 	case configs.SPIR64Gen:
-		return []string{configs.ToolLLVMAs, configs.ToolLLVMSPIRV, configs.ToolOcloc}, map[string]int{configs.ToolLLVMAs: 15, configs.ToolLLVMSPIRV: 15}
+		return []configs.Tool{configs.ToolLLVMAs, configs.ToolLLVMSPIRV, configs.ToolOcloc}, map[configs.Tool]int{configs.ToolLLVMAs: 15, configs.ToolLLVMSPIRV: 15}
 	case configs.NVPTX64:
-		return []string{configs.ToolLLC, configs.ToolPtxas, configs.ToolFatbinary}, map[string]int{configs.ToolLLC: 19}
+		return []configs.Tool{configs.ToolLLC, configs.ToolPtxas, configs.ToolFatbinary}, map[configs.Tool]int{configs.ToolLLC: 19}
 	}
 	return nil, nil
 }
@@ -44,7 +44,7 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 	var out []*target
 	for _, tc := range p.cfg.Targets {
 		tpath := fmt.Sprintf("targets[%d]", tc.Index)
-		t := &target{cfg: tc, tools: map[string]*tools.Tool{}}
+		t := &target{cfg: tc, tools: map[configs.Tool]*tools.Tool{}}
 		var problems []string
 		// Each problem completes "target <name> …".
 		if t.spirv() {
@@ -63,7 +63,7 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 		for _, role := range roles {
 			tool, err := p.finder.Find(role, llvm[role])
 			if err != nil {
-				problems = append(problems, "needs "+role+": "+err.Error())
+				problems = append(problems, "needs "+string(role)+": "+err.Error())
 				continue
 			}
 			t.tools[role] = tool
@@ -170,7 +170,7 @@ func (p *planner) target(t *target, linked *graph.Node, in *inputSet) wrapInput 
 	f := &graph.Fanout{List: code, Dir: dir}
 	// step adds a step reading the given placeholders and, when ext is not
 	// empty, writing module_<i>.<ext>, listed in <ext>.list.
-	step := func(role string, args []string, in []graph.StepInput, ext string) {
+	step := func(role configs.Tool, args []string, in []graph.StepInput, ext string) {
 		s := &graph.Step{Tool: graphTool(t.tools[role]), Args: args, In: in}
 		if ext != "" {
 			s.Out = &graph.StepOutput{Placeholder: ph(ext), Ext: ext, List: p.g.File(at(ext+".list"), graph.List)}
@@ -185,7 +185,7 @@ func (p *planner) target(t *target, linked *graph.Node, in *inputSet) wrapInput 
 		}
 		return -1 // the module itself
 	}
-	opts := func(role string) []string { return tc.Options[role] }
+	opts := func(role configs.Tool) []string { return tc.Options[role] }
 	var desc string
 	var targetName, format string
 	switch tc.Kind {

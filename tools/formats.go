@@ -9,6 +9,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/configs"
 )
 
 // The cheap format checks of what the external tools write. A tool that
@@ -19,23 +21,23 @@ import (
 
 // OutputCheck returns the check of the files the tool role writes, or nil
 // for a role that writes nothing or nothing with a known signature.
-func OutputCheck(role string) func(path string) error {
+func OutputCheck(role configs.Tool) func(path string) error {
 	switch role {
-	case "llvm-link":
+	case configs.ToolLLVMLink:
 		return checkPrefix("LLVM IR text", []byte("; ModuleID = "))
-	case "llvm-as":
+	case configs.ToolLLVMAs:
 		return checkBitcode
-	case "llvm-spirv":
+	case configs.ToolLLVMSPIRV:
 		return checkSPIRV
-	case "ocloc":
+	case configs.ToolOcloc:
 		// One device: an ELF (zebin) object; several: ocloc's fat binary,
 		// an ar archive of them.
 		return checkOcloc
-	case "llc":
+	case configs.ToolLLC:
 		return checkPTX
-	case "ptxas":
+	case configs.ToolPtxas:
 		return checkELF
-	case "fatbinary":
+	case configs.ToolFatbinary:
 		return checkFatbin
 	}
 	return nil
@@ -120,9 +122,9 @@ func checkPTX(path string) error {
 
 // ResponseFiles reports whether the tool role reads arguments from
 // "@file" (LLVM's tools do, through their command-line library).
-func ResponseFiles(role string) bool {
+func ResponseFiles(role configs.Tool) bool {
 	switch role {
-	case "llvm-link", "llvm-as", "llvm-spirv", "llc":
+	case configs.ToolLLVMLink, configs.ToolLLVMAs, configs.ToolLLVMSPIRV, configs.ToolLLC:
 		return true
 	}
 	return false

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sycbuild/sycbuild/configs"
 	"github.com/sycbuild/sycbuild/internal/testenv"
 )
 
@@ -28,7 +29,7 @@ func TestOutputChecks(t *testing.T) {
 	run("llvm-spirv-15", at("k.bc"), "-o", at("k.spv"))
 	run("ocloc", "compile", "-file", at("k.spv"), "-spirv_input", "-device", "pvc", "-output", at("one.bin"), "-output_no_suffix", "-q")
 	run("ocloc", "compile", "-file", at("k.spv"), "-spirv_input", "-device", "pvc,acm-g10", "-output", at("fat.bin"), "-output_no_suffix", "-q")
-	good := map[string]string{"llvm-link": "linked.ll", "llvm-as": "k.bc", "llvm-spirv": "k.spv", "ocloc": "one.bin"}
+	good := map[configs.Tool]string{"llvm-link": "linked.ll", "llvm-as": "k.bc", "llvm-spirv": "k.spv", "ocloc": "one.bin"}
 	for role, f := range good {
 		if err := OutputCheck(role)(at(f)); err != nil {
 			t.Errorf("%s's %s: %v", role, f, err)
@@ -44,7 +45,8 @@ func TestOutputChecks(t *testing.T) {
 		return name
 	}
 	for _, tc := range []struct {
-		role, file, want string
+		role       configs.Tool
+		file, want string
 	}{
 		{"ocloc", cut("one.bin", 2000), "truncated"},
 		{"ocloc", cut("fat.bin", 3000), "truncated"},

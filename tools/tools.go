@@ -19,11 +19,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/configs"
 )
 
 // Tool is an external tool found for a role.
 type Tool struct {
-	Role string // "llvm-spirv"
+	Role configs.Tool // configs.ToolLLVMSPIRV
 	// Path is how commands name it: the name found on PATH
 	// ("llvm-spirv-15"), or the configured or discovered path.
 	Path    string
@@ -45,15 +47,15 @@ type role struct {
 	cuda bool
 }
 
-var roles = map[string]role{
-	"llvm-link":  {llvm: true, pkg: "llvm-%d"},
-	"llvm-as":    {llvm: true, pkg: "llvm-%d"},
-	"llvm-spirv": {llvm: true, pkg: "llvm-spirv-%d"},
-	"llc":        {llvm: true, pkg: "llvm-%d"},
-	"spirv-val":  {pkg: "spirv-tools"},
-	"ocloc":      {pkg: "intel-opencl-icd"},
-	"ptxas":      {hint: "install NVIDIA's CUDA toolkit (Debian: nvidia-cuda-toolkit, in non-free), or name it under tools:", cuda: true},
-	"fatbinary":  {hint: "install NVIDIA's CUDA toolkit (Debian: nvidia-cuda-toolkit, in non-free), or name it under tools:", cuda: true},
+var roles = map[configs.Tool]role{
+	configs.ToolLLVMLink:  {llvm: true, pkg: "llvm-%d"},
+	configs.ToolLLVMAs:    {llvm: true, pkg: "llvm-%d"},
+	configs.ToolLLVMSPIRV: {llvm: true, pkg: "llvm-spirv-%d"},
+	configs.ToolLLC:       {llvm: true, pkg: "llvm-%d"},
+	configs.ToolSPIRVVal:  {pkg: "spirv-tools"},
+	configs.ToolOcloc:     {pkg: "intel-opencl-icd"},
+	configs.ToolPtxas:     {hint: "install NVIDIA's CUDA toolkit (Debian: nvidia-cuda-toolkit, in non-free), or name it under tools:", cuda: true},
+	configs.ToolFatbinary: {hint: "install NVIDIA's CUDA toolkit (Debian: nvidia-cuda-toolkit, in non-free), or name it under tools:", cuda: true},
 }
 
 func cudaDirs() []string {
@@ -66,7 +68,7 @@ func cudaDirs() []string {
 
 // NotFoundError says a tool is missing, what was tried, and how to get it.
 type NotFoundError struct {
-	Role  string
+	Role  configs.Tool
 	Tried []string // what was looked for ("llvm-spirv-15 on PATH")
 	Hint  string   // "install the Debian package llvm-spirv-15"
 }
@@ -79,34 +81,35 @@ func (e *NotFoundError) Error() string {
 type Finder struct {
 	// Configured maps roles to the executables the config names (paths
 	// relative to the working directory, or names to look up on PATH).
-	Configured map[string]string
+	Configured map[configs.Tool]string
 	// Versions captures and caches versions.
 	Versions *VersionCache
 }
 
 // Find returns the tool for a role. llvm is the LLVM major version wanted
 // for an LLVM tool (ignored for the others).
-func (f *Finder) Find(name string, llvm int) (*Tool, error) {
-	r, ok := roles[name]
+func (f *Finder) Find(role configs.Tool, llvm int) (*Tool, error) {
+	r, ok := roles[role]
+	name := string(role)
 	if !ok {
 		return nil, fmt.Errorf("unknown tool %q", name)
 	}
 	look := exec.LookPath
-	if c := f.Configured[name]; c != "" {
+	if c := f.Configured[role]; c != "" {
 		if _, err := lookConfigured(look, c); err != nil {
 			return nil, fmt.Errorf("tools.%s: %s: %w", name, c, err)
 		}
-		return f.tool(name, c, c)
+		return f.tool(role, c, c)
 	}
 	var tried []string
 	if r.llvm {
 		versioned := fmt.Sprintf("%s-%d", name, llvm)
 		if _, err := look(versioned); err == nil {
-			return f.tool(name, versioned, versioned)
+			return f.tool(role, versioned, versioned)
 		}
 		tried = append(tried, versioned+" on PATH")
 		if p, err := look(name); err == nil {
-			t, err := f.tool(name, name, p)
+			t, err := f.tool(role, name, p)
 			if err == nil && llvmMajor(t.Version) == llvm {
 				return t, nil
 			}
@@ -116,7 +119,7 @@ func (f *Finder) Find(name string, llvm int) (*Tool, error) {
 		}
 	} else {
 		if _, err := look(name); err == nil {
-			return f.tool(name, name, name)
+			return f.tool(role, name, name)
 		}
 		tried = append(tried, name+" on PATH")
 		var dirs []string
@@ -126,7 +129,7 @@ func (f *Finder) Find(name string, llvm int) (*Tool, error) {
 		for _, d := range dirs {
 			p := filepath.Join(d, name)
 			if isExecutable(p) {
-				return f.tool(name, p, p)
+				return f.tool(role, p, p)
 			}
 			tried = append(tried, p)
 		}
@@ -139,10 +142,10 @@ func (f *Finder) Find(name string, llvm int) (*Tool, error) {
 		}
 		hint = "install the Debian package " + pkg
 	}
-	return nil, &NotFoundError{Role: name, Tried: tried, Hint: hint}
+	return nil, &NotFoundError{Role: role, Tried: tried, Hint: hint}
 }
 
-func (f *Finder) tool(role, printed, path string) (*Tool, error) {
+func (f *Finder) tool(role configs.Tool, printed, path string) (*Tool, error) {
 	v, err := f.Versions.Version(role, path)
 	if err != nil {
 		return nil, err

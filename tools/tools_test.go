@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sycbuild/sycbuild/configs"
 )
 
 func itoa(i int) string { return strconv.Itoa(i) }
@@ -33,10 +35,10 @@ func TestFind(t *testing.T) {
 	t.Setenv("PATH", bin)
 	t.Setenv("CUDA_PATH", filepath.Join(bin, "cuda"))
 	cacheFile := filepath.Join(t.TempDir(), "tools")
-	f := &Finder{Versions: LoadVersionCache(cacheFile), Configured: map[string]string{"ptxas": "./no/ptxas"}}
+	f := &Finder{Versions: LoadVersionCache(cacheFile), Configured: map[configs.Tool]string{"ptxas": "./no/ptxas"}}
 
 	tests := []struct {
-		role    string
+		role    configs.Tool
 		llvm    int
 		path    string
 		version string
@@ -93,7 +95,7 @@ func TestFind(t *testing.T) {
 	}
 
 	// Configured tools: a name on PATH, or a path.
-	f3 := &Finder{Versions: LoadVersionCache(""), Configured: map[string]string{"llvm-spirv": bin + "/llvm-spirv-15", "llc": "llvm-spirv-15"}}
+	f3 := &Finder{Versions: LoadVersionCache(""), Configured: map[configs.Tool]string{"llvm-spirv": bin + "/llvm-spirv-15", "llc": "llvm-spirv-15"}}
 	if tool, err := f3.Find("llvm-spirv", 15); err != nil || tool.Path != bin+"/llvm-spirv-15" {
 		t.Errorf("configured path: %+v %v", tool, err)
 	}

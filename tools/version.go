@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sycbuild/sycbuild/configs"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
 
@@ -90,7 +91,7 @@ func (c *VersionCache) Save() error {
 // Version returns the version of the tool at path (a name is looked up on
 // PATH): its version output, or, for a tool that will not print one, the
 // hash of its executable.
-func (c *VersionCache) Version(role, path string) (string, error) {
+func (c *VersionCache) Version(role configs.Tool, path string) (string, error) {
 	exe, err := exec.LookPath(path)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
@@ -166,12 +167,12 @@ var spaces = regexp.MustCompile(`\s+`)
 // one line ("" if it fails). ocloc has no --version; its driver version
 // comes from "ocloc query", which writes a file into the working
 // directory, so it runs in a directory of its own.
-func queryVersion(role, exe string) string {
+func queryVersion(role configs.Tool, exe string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var cmd *exec.Cmd
 	var dir string
-	if role == "ocloc" {
+	if role == configs.ToolOcloc {
 		var err error
 		if dir, err = os.MkdirTemp("", "sycbuild-ocloc-version-"); err != nil {
 			return ""
@@ -187,7 +188,7 @@ func queryVersion(role, exe string) string {
 	if err != nil {
 		return ""
 	}
-	if role == "ocloc" {
+	if role == configs.ToolOcloc {
 		b, err := os.ReadFile(filepath.Join(dir, "OCL_DRIVER_VERSION"))
 		if err != nil {
 			return ""
