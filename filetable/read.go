@@ -4,18 +4,13 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/diag"
 )
 
-// SyntaxError is a malformed table, with the position of the problem.
-type SyntaxError struct {
-	File      string
-	Line, Col int // 1-based; Col counts bytes
-	Msg       string
-}
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-}
+// SyntaxError is a malformed table, with the position of the problem
+// (Line and Col 1-based; Col counts bytes).
+type SyntaxError = diag.Error
 
 // ReadFile reads the table in the file called name.
 func ReadFile(name string) (*Table, error) {
@@ -81,7 +76,7 @@ func Parse(name string, data []byte) (*Table, error) {
 
 func parseTitles(name string, lineNo int, line string) ([]string, error) {
 	if len(line) < 2 || line[len(line)-1] != ']' {
-		return nil, &SyntaxError{name, lineNo, len(line) + 1, "malformed title line: it must end with ']'"}
+		return nil, &SyntaxError{File: name, Line: lineNo, Col: len(line) + 1, Msg: "malformed title line: it must end with ']'"}
 	}
 	inner := line[1 : len(line)-1]
 	if inner == "" {
@@ -92,7 +87,7 @@ func parseTitles(name string, lineNo int, line string) ([]string, error) {
 	for i, c := range cols {
 		for _, d := range cols[:i] {
 			if c == d {
-				return nil, &SyntaxError{name, lineNo, col, "column already exists " + c}
+				return nil, &SyntaxError{File: name, Line: lineNo, Col: col, Msg: "column already exists " + c}
 			}
 		}
 		col += len(c) + 1
@@ -108,7 +103,7 @@ func parseRow(name string, lineNo int, line string, cells []string, ncols int) (
 		i := strings.IndexByte(line, '|')
 		if len(cells)-start == ncols {
 			// One cell too many: point at its start.
-			return nil, &SyntaxError{name, lineNo, col, fmt.Sprintf("row size mismatch: more than %d cells, the table has %d columns", ncols, ncols)}
+			return nil, &SyntaxError{File: name, Line: lineNo, Col: col, Msg: fmt.Sprintf("row size mismatch: more than %d cells, the table has %d columns", ncols, ncols)}
 		}
 		if i < 0 {
 			cells = append(cells, line)
@@ -120,7 +115,7 @@ func parseRow(name string, lineNo int, line string, cells []string, ncols int) (
 		col += i + 1
 	}
 	if n := len(cells) - start; n != ncols {
-		return nil, &SyntaxError{name, lineNo, col, fmt.Sprintf("row size mismatch: %d cells, the table has %d columns", n, ncols)}
+		return nil, &SyntaxError{File: name, Line: lineNo, Col: col, Msg: fmt.Sprintf("row size mismatch: %d cells, the table has %d columns", n, ncols)}
 	}
 	return cells, nil
 }

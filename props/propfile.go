@@ -24,6 +24,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/diag"
 )
 
 // Type is the type tag of a property value (PropertyValue::Type); its number
@@ -277,18 +279,7 @@ func (r *Registry) Write(w io.Writer) error {
 
 // Error is an error in a .prop file, at a 1-based line and column (Line 0
 // when it concerns the whole file).
-type Error struct {
-	File      string
-	Line, Col int
-	Msg       string
-}
-
-func (e *Error) Error() string {
-	if e.Line == 0 {
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
-}
+type Error = diag.Error
 
 // ReadFile reads the .prop file at path.
 func ReadFile(path string) (*Registry, error) {
