@@ -1,0 +1,81 @@
+package report
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sycbuild/sycbuild/configs"
+	"github.com/sycbuild/sycbuild/graph"
+	"github.com/sycbuild/sycbuild/internal/testenv"
+	"github.com/sycbuild/sycbuild/jobs"
+	"github.com/sycbuild/sycbuild/pipeline"
+	"github.com/sycbuild/sycbuild/tools"
+)
+
+// TestQuickstartInBrowser builds examples/quickstart (its optional
+// targets where their tools are installed) with a report, and opens the
+// report in headless Chromium. Its screenshot is the one docs/report.png
+// shows.
+func TestQuickstartInBrowser(t *testing.T) {
+	testenv.Tool(t, "chromium") // before the build, which takes a while
+	dir := t.TempDir()
+	for _, f := range []string{"targets.yaml", "device.ll"} {
+		b, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "examples", "quickstart", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The in-process tools resolve the config's paths against the working
+	// directory.
+	t.Chdir(dir)
+	cfg, err := configs.Load("targets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	plan, err := pipeline.New(cfg, pipeline.Options{
+		Versions:   tools.LoadVersionCache(""),
+		Warn:       func(s string) { warnings = append(warnings, "sycbuild: "+s) },
+		ConfigFile: filepath.Join(dir, "targets.yaml"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(Options{Title: "examples/quickstart → " + plan.Output})
+	for _, w := range warnings {
+		r.Message(w)
+	}
+	if _, err := plan.Graph.Build(context.Background(), graph.Options{
+		Pool: jobs.NewPool(2), Observer: r, StateDir: plan.StateDir, LockDir: cfg.BuildDir,
+	}); err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	page := filepath.Join(dir, "report.html")
+	if err := r.WriteFile(page); err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range plan.Targets {
+		if !strings.Contains(string(html), `<tr data-target="`+string(tg.Kind)+`">`) {
+			t.Errorf("no row for target %s", tg.Kind)
+		}
+	}
+	if !strings.Contains(string(html), `<p class="none">No failures.</p>`) {
+		t.Errorf("the page shows failures of a build that succeeded")
+	}
+
+	shot := filepath.Join(dir, "report.png")
+	checkDOM(t, browse(t, page, shot))
+	checkShot(t, shot)
+	keepArtifact(t, page, "report-quickstart.html")
+	keepArtifact(t, shot, "report-quickstart.png")
+}

@@ -1,0 +1,252 @@
+package report
+
+import (
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sycbuild/sycbuild/graph"
+)
+
+// timeline is the build drawn as SVG: one lane per job slot, holding the
+// actions and jobs that ran on it (a job's commands drawn inside it), then
+// lanes for the fan-outs, which hold no slot.
+type timeline struct {
+	Width, Height int
+	Label         int // the width of the lanes' labels
+	Lanes         []lane
+	Ticks         []tick
+	Bars          []bar
+	Legend        []swatch
+}
+
+type lane struct {
+	Y, H  int
+	Label string
+	Odd   bool
+}
+
+type tick struct {
+	X     string
+	Label string
+}
+
+// bar is one span: its box, its colour, and what its tooltip says.
+type bar struct {
+	Kind       string // the event's kind, for data-kind
+	X, Y, W, H string
+	Fill       string
+	Failed     bool
+	Title      string
+	Text       string // a label drawn on the bar, if it is wide enough
+	TX, TY     string
+	Dark       bool // the label is dark (on a light bar)
+}
+
+type swatch struct {
+	Fill, Name string
+}
+
+// The geometry of the drawing, in SVG user units (about pixels).
+const (
+	timelineWidth = 1360
+	labelWidth    = 92
+	rightPad      = 14
+	axisHeight    = 22
+	slotLane      = 28
+	fanoutLane    = 20
+	charWidth     = 6.4 // of the 11px labels, for cutting them to fit
+)
+
+// toolColors are the tools' fills, given in order of the tools' names; a
+// failure is always failColor.
+var toolColors = []string{
+	"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2",
+	"#edc948", "#9c755f", "#ff9da7", "#8cd17d", "#499894", "#86bcb6", "#bab0ac",
+}
+
+const (
+	failColor   = "#d62728"
+	jobColor    = "#dde4ec"
+	fanoutColor = "#cfc6dc"
+)
+
+// layoutTimeline draws the events that ran; events must be sorted by
+// compareRecords. It returns nil when nothing ran.
+func layoutTimeline(events []record) *timeline {
+	var ran []*record
+	slots := map[int]bool{}
+	tools := map[string]bool{}
+	var t0, t1 time.Time
+	for i := range events {
+		e := &events[i]
+		if !e.ran() {
+			continue
+		}
+		if e.kind != graph.KindFanout && e.slot < 0 {
+			continue // nothing to draw it on
+		}
+		ran = append(ran, e)
+		if e.kind != graph.KindFanout {
+			slots[e.slot] = true
+		}
+		if e.kind == graph.KindAction || e.kind == graph.KindCommand {
+			tools[e.tool] = true
+		}
+		if t0.IsZero() || e.start.Before(t0) {
+			t0 = e.start
+		}
+		if e.end.After(t1) {
+			t1 = e.end
+		}
+	}
+	if len(ran) == 0 {
+		return nil
+	}
+	span := max(t1.Sub(t0), time.Millisecond)
+	tl := &timeline{Width: timelineWidth, Label: labelWidth}
+	scale := float64(timelineWidth-labelWidth-rightPad) / float64(span)
+	x := func(t time.Time) float64 { return labelWidth + float64(t.Sub(t0))*scale }
+
+	// Lanes: the slots in order, then as many fan-out lanes as fan-outs
+	// overlap (each fan-out on the first lane free when it starts).
+	laneY := map[int]int{}
+	y := axisHeight
+	for i, s := range sortedKeys(slots) {
+		laneY[s] = y
+		tl.Lanes = append(tl.Lanes, lane{Y: y, H: slotLane, Label: "slot " + strconv.Itoa(s), Odd: i%2 == 1})
+		y += slotLane
+	}
+	var fanoutEnds []time.Time
+	fanoutLaneOf := map[*record]int{}
+	for _, e := range ran {
+		if e.kind != graph.KindFanout {
+			continue
+		}
+		k := slices.IndexFunc(fanoutEnds, func(end time.Time) bool { return !end.After(e.start) })
+		if k < 0 {
+			k = len(fanoutEnds)
+			fanoutEnds = append(fanoutEnds, e.end)
+			label := ""
+			if k == 0 {
+				label = "fan-outs"
+			}
+			tl.Lanes = append(tl.Lanes, lane{Y: y, H: fanoutLane, Label: label, Odd: (len(slots)+k)%2 == 1})
+			y += fanoutLane
+		}
+		fanoutEnds[k] = e.end
+		fanoutLaneOf[e] = len(slots) + k
+	}
+	tl.Height = y + 4
+
+	colorOf := map[string]string{}
+	for i, name := range sortedKeys(tools) {
+		colorOf[name] = toolColors[i%len(toolColors)]
+		tl.Legend = append(tl.Legend, swatch{colorOf[name], name})
+	}
+	if len(ran) > 0 {
+		tl.Legend = append(tl.Legend, swatch{jobColor, "module job"}, swatch{fanoutColor, "fan-out"}, swatch{failColor, "failed"})
+	}
+
+	for _, e := range ran {
+		x0, x1 := x(e.start), x(e.end)
+		b := bar{Kind: kindName(e.kind), X: coord(x0), W: coord(max(x1-x0, 0.6)), Failed: e.outcome == graph.Failed, Title: tooltip(e)}
+		var top, h float64
+		switch e.kind {
+		case graph.KindAction:
+			top, h = float64(laneY[e.slot])+4, slotLane-8
+			b.Fill = colorOf[e.tool]
+			b.Text = e.desc
+		case graph.KindJob:
+			top, h = float64(laneY[e.slot])+2, slotLane-4
+			b.Fill, b.Dark = jobColor, true
+		case graph.KindCommand:
+			top, h = float64(laneY[e.slot])+6, slotLane-12
+			b.Fill = colorOf[e.tool]
+			b.Text = e.tool
+		case graph.KindFanout:
+			l := tl.Lanes[fanoutLaneOf[e]]
+			top, h = float64(l.Y)+3, fanoutLane-6
+			b.Fill, b.Dark = fanoutColor, true
+			b.Text = e.desc + " · " + plural(e.jobs, "job")
+		}
+		if b.Failed {
+			b.Fill, b.Dark = failColor, false
+		}
+		b.Y, b.H = coord(top), coord(h)
+		if n := int((x1 - x0 - 6) / charWidth); b.Text != "" && n >= 4 {
+			b.Text = cut(b.Text, n)
+			b.TX, b.TY = coord(x0+3), coord(top+h/2+4)
+		} else {
+			b.Text = ""
+		}
+		tl.Bars = append(tl.Bars, b)
+	}
+
+	step := tickStep(span)
+	for t := time.Duration(0); t <= span; t += step {
+		tl.Ticks = append(tl.Ticks, tick{X: coord(x(t0.Add(t))), Label: formatDuration(t)})
+	}
+	return tl
+}
+
+// tickStep is the time between the axis' ticks: 1, 2 or 5 times a power
+// of ten, giving about eight ticks over span.
+func tickStep(span time.Duration) time.Duration {
+	raw := float64(span) / 8
+	pow := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*pow >= raw {
+			return max(time.Duration(m*pow), time.Microsecond)
+		}
+	}
+	return time.Duration(10 * pow)
+}
+
+// tooltip is a bar's title: what it is, where and how long it ran, how it
+// ended and what it cost.
+func tooltip(e *record) string {
+	var b strings.Builder
+	b.WriteString(e.desc)
+	if e.kind == graph.KindFanout {
+		b.WriteString("\n" + plural(e.jobs, "job"))
+	} else {
+		b.WriteString("\nslot " + strconv.Itoa(e.slot))
+	}
+	b.WriteString(" · " + formatDuration(e.wall()) + " · " + outcomeName(e.outcome))
+	if u := e.usage; u != nil {
+		b.WriteString("\npeak RSS " + formatBytes(u.MaxRSS) + " · user " + formatDuration(u.User) + " · system " + formatDuration(u.System))
+	}
+	if e.kind == graph.KindJob && e.item != "" {
+		b.WriteString("\nmodule " + filepath.Base(e.item))
+	}
+	if len(e.argv) > 0 {
+		b.WriteString("\n" + cut(graph.ShellQuote(e.argv), 400))
+	}
+	if e.err != "" {
+		b.WriteString("\n" + cut(e.err, 400))
+	}
+	return b.String()
+}
+
+// cut shortens s to at most n runes, the last one "…" when it is cut.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for k := range s {
+		if i == n-1 {
+			return s[:k] + "…"
+		}
+		i++
+	}
+	return s
+}
+
+// coord writes a coordinate with one decimal.
+func coord(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
