@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sycbuild/sycbuild/cache"
 	"github.com/sycbuild/sycbuild/jobs"
 	"io"
 	"os"
@@ -41,6 +42,16 @@ type Options struct {
 	// Self is how printed commands name the sycbuild executable (the dry
 	// run's in-process and llvm-foreach lines, -v); "" is "sycbuild".
 	Self string
+	// Cache, if set, is a shared cache of the outputs of external
+	// commands, asked for a unit's outputs before it runs (see cached.go).
+	Cache cache.Cache
+	// RemoteCache says that Cache includes a remote cache: -explain then
+	// speaks of a "remote miss".
+	RemoteCache bool
+	// Memory, if positive, is the build's memory budget in bytes: a unit
+	// of external commands starts only when its predicted peak fits
+	// beside the running ones' (see memory.go).
+	Memory int64
 	// Dir is the directory relative paths are relative to, and the
 	// external commands' working directory; "" is the current one.
 	// In-process tools resolve paths against the process's working
@@ -58,7 +69,10 @@ type Result struct {
 	JobsRan    int // fan-out jobs run
 	JobsCached int // fan-out jobs up to date
 	JobsFailed int // fan-out jobs that failed
-	Elapsed    time.Duration
+	// LocalHits and RemoteHits count the actions and jobs whose outputs
+	// came from the shared cache (Options.Cache) instead of running.
+	LocalHits, RemoteHits int
+	Elapsed               time.Duration
 }
 
 // ErrFailed is returned (wrapped) when some action failed; the failures
@@ -72,7 +86,8 @@ const (
 	stateBuilt
 	stateUpToDate
 	stateFailed
-	stateNotRun // a dependency failed, or the build stopped
+	stateNotRun   // a dependency failed, or the build stopped
+	stateRestored // its outputs came from the shared cache
 )
 
 // builder runs one Build.
@@ -88,6 +103,9 @@ type builder struct {
 	captures map[int]*os.File // per job slot; see capture
 	swept    map[string]bool  // directories cleared of stale temporary files
 	stopAll  func()           // stops the starting of new work
+	warnOnce sync.Once        // the cache's warning
+	mem      *memBudget       // nil without a budget
+	model    memModel         // recorded peaks, for the budget
 }
 
 // Build brings the graph's outputs up to date.
@@ -114,6 +132,12 @@ func (g *Graph) Build(ctx context.Context, opt Options) (*Result, error) {
 	b := &builder{g: g, opt: opt, log: log, obs: opt.Observer, state: make([]state, len(g.actions)),
 		captures: map[int]*os.File{}, swept: map[string]bool{}, stopAll: func() {}}
 	defer b.closeCaptures()
+	if opt.Memory > 0 {
+		b.mem = newMemBudget(opt.Memory)
+		for _, rec := range log.records {
+			b.model.add(rec.tools, rec.inputSize(), rec.maxRSS)
+		}
+	}
 	b.res.Actions = len(g.actions)
 	if opt.DryRun {
 		err = b.dryRun()
@@ -222,18 +246,20 @@ func (b *builder) do(ctx, stop context.Context, pool jobs.Pool, a *Action) {
 		b.finish(a, e, stateUpToDate, nil)
 		return
 	}
-	tok, err := pool.Acquire(stop)
+	tok, err := b.acquire(stop, pool, u)
 	if err != nil {
 		b.finish(a, e, stateNotRun, nil)
 		return
 	}
 	e, err = b.runUnit(ctx, tok, u)
-	pool.Release(tok)
+	b.release(pool, tok, u)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		b.finish(a, e, stateNotRun, nil)
 	case err != nil:
 		b.finish(a, e, stateFailed, err)
+	case e.Outcome == Restored:
+		b.finish(a, e, stateRestored, nil)
 	default:
 		b.finish(a, e, stateBuilt, nil)
 	}
@@ -259,7 +285,8 @@ func (b *builder) finish(a *Action, e Event, s state, err error) {
 	b.obs.Finished(e)
 }
 
-var outcomes = [...]Outcome{statePending: NotRun, stateBuilt: Ran, stateUpToDate: UpToDate, stateFailed: Failed, stateNotRun: NotRun}
+var outcomes = [...]Outcome{statePending: NotRun, stateBuilt: Ran, stateUpToDate: UpToDate, stateFailed: Failed, stateNotRun: NotRun,
+	stateRestored: Restored}
 
 func (b *builder) self() string {
 	if b.opt.Self == "" {

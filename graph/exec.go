@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/sycbuild/sycbuild/cache"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/jobs"
 )
 
 // runUnit runs a unit that must run, on the token it was given, and
-// records it: its commands run one after the other, their output going to
+// records it: its outputs come from the shared cache when it has them
+// (the event's Outcome is then Restored), else its commands run one after the other, their output going to
 // the slot's capture file. It returns the unit's finished event (Outcome
 // not yet set) and why it failed; on failure no output of the unit is
 // left, not even an earlier command's of a chain.
@@ -20,17 +22,35 @@ func (b *builder) runUnit(ctx context.Context, tok jobs.Token, u *unit) (Event, 
 	e := u.event
 	e.Slot, e.Start = tok.Slot(), time.Now()
 	b.obs.Started(e)
-	text, err := b.execute(ctx, tok, u, &e)
+	var ca *cache.Action
+	if b.opt.Cache != nil {
+		ca = cacheAction(u)
+	}
+	var text []byte
+	var err error
+	hit := false
+	if ca != nil {
+		text, e.Cache, hit = b.restore(ctx, u, ca)
+	}
+	if !hit {
+		text, err = b.execute(ctx, tok, u, &e)
+	}
 	e.End = time.Now()
 	if err != nil {
 		return e, err
 	}
 	outs, err := b.outputStates(u)
 	if err == nil {
-		err = b.record(u.name, u.parts, outs, u.prev, statePaths(outs))
+		err = b.record(u.name, u.parts, outs, u.prev, statePaths(outs), e.Usage)
 	}
 	if err != nil {
 		return e, err
+	}
+	if ca != nil && !hit {
+		b.store(ctx, ca, text)
+	}
+	if hit {
+		e.Outcome = Restored
 	}
 	e.Output = withoutChatter(text, u.tools...)
 	return e, nil
@@ -130,17 +150,22 @@ func (b *builder) outputStates(u *unit) ([]fileState, error) {
 	return out, nil
 }
 
-// record logs a finished action or job and removes files that its previous
+// record logs a finished action or job (with what its commands cost, when
+// they ran) and removes files that its previous
 // run wrote but this one did not (a split that now has fewer modules),
 // when they still hold what that run wrote. The record reaches the disk
 // only after the files durable names (see buildLog.put): the log never
 // says a file is built that a power loss could take back.
-func (b *builder) record(name string, kp keyParts, outs []fileState, prev *record, durable []string) error {
+func (b *builder) record(name string, kp keyParts, outs []fileState, prev *record, durable []string, usage *Usage) error {
 	full := make([]string, len(durable))
 	for i, p := range durable {
 		full[i] = b.path(p)
 	}
 	rec := &record{name: name, key: kp.key, tools: kp.tools, cmd: kp.cmd, inputs: kp.inputs, outputs: outs}
+	if usage != nil {
+		rec.maxRSS, rec.wall = usage.MaxRSS, int64(usage.Wall)
+		b.model.add(rec.tools, rec.inputSize(), rec.maxRSS)
+	}
 	if err := b.log.put(rec, full); err != nil {
 		return fmt.Errorf("build log: %w", err)
 	}

@@ -123,7 +123,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 			b.obs.Finished(ev)
 			continue
 		}
-		tok, err := pool.Acquire(stop)
+		tok, err := b.acquire(stop, pool, u)
 		if err != nil {
 			errs[i] = errNotRun
 			continue
@@ -132,7 +132,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		go func() {
 			defer wg.Done()
 			ev, err := b.runUnit(ctx, tok, u)
-			pool.Release(tok)
+			b.release(pool, tok, u)
 			errs[i] = b.jobDone(ctx, ev, err)
 		}()
 	}
@@ -193,7 +193,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		}
 	}
 	// The jobs' outputs were made durable when each job was recorded.
-	if err := b.record(whole.name, whole.parts, outs, whole.prev, paths(a.Out)); err != nil {
+	if err := b.record(whole.name, whole.parts, outs, whole.prev, paths(a.Out), nil); err != nil {
 		finish(stateFailed, err)
 		return
 	}
@@ -210,6 +210,9 @@ func (b *builder) jobDone(ctx context.Context, e Event, err error) error {
 	case err != nil:
 		b.jobFailed(e, err)
 		return err
+	case e.Outcome == Restored:
+		b.obs.Finished(e)
+		return nil
 	}
 	b.mu.Lock()
 	b.res.JobsRan++

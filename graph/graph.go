@@ -25,6 +25,7 @@ package graph
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/sycbuild/sycbuild/tools/clopt"
 )
@@ -73,6 +74,13 @@ type Tool struct {
 	// tools do): a command line too long for the system is passed that
 	// way.
 	ResponseFiles bool
+	// Memory is a conservative guess of the tool's peak memory, in bytes,
+	// for the memory budget when no earlier run of it tells (0: the
+	// builder's default).
+	Memory int64
+	// Timeout, if set, stops a command of the tool that runs longer; it
+	// fails like any other ("timed out after …").
+	Timeout time.Duration
 }
 
 func (t *Tool) identity() string {

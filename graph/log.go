@@ -37,10 +37,11 @@ import (
 // Line format (fields separated by tabs, lists by RS (0x1e), list members
 // by US (0x1f)):
 //
-//	name  key  tools  command-hash  inputs  outputs
+//	name  key  tools  command-hash  inputs  outputs  [usage]
 //
-// where tools is a list of "identity-hash", and inputs and outputs are
-// lists of "path US hash US size US mtime-ns".
+// where tools is a list of "identity-hash", inputs and outputs are lists
+// of "path US hash US size US mtime-ns", and the optional usage is
+// "maxrss-bytes US wall-ns" of the external commands that last ran.
 const (
 	logHeader = "# sycbuild log v1\n"
 	logName   = "log"
@@ -65,6 +66,20 @@ type record struct {
 	cmd     string
 	inputs  []fileState
 	outputs []fileState
+	// maxRSS and wall are what its external commands cost when it last
+	// ran: the largest peak resident set size, in bytes, and the time
+	// (0 when unknown, or for in-process tools).
+	maxRSS int64
+	wall   int64 // nanoseconds
+}
+
+// inputSize is the total size of the record's inputs.
+func (r *record) inputSize() int64 {
+	var n int64
+	for _, in := range r.inputs {
+		n += in.size
+	}
+	return n
 }
 
 // buildLog is the loaded log plus the cache of file hashes.
@@ -450,6 +465,12 @@ func (r *record) line() string {
 	writeStates(&b, r.inputs)
 	b.WriteByte('\t')
 	writeStates(&b, r.outputs)
+	if r.maxRSS > 0 || r.wall > 0 {
+		b.WriteByte('\t')
+		b.WriteString(strconv.FormatInt(r.maxRSS, 10))
+		b.WriteString(us)
+		b.WriteString(strconv.FormatInt(r.wall, 10))
+	}
 	b.WriteByte('\n')
 	return b.String()
 }
@@ -471,7 +492,7 @@ func writeStates(b *strings.Builder, states []fileState) {
 
 func parseRecord(line string) *record {
 	f := strings.Split(line, "\t")
-	if len(f) != 6 || f[0] == "" {
+	if len(f) != 6 && len(f) != 7 || f[0] == "" {
 		return nil
 	}
 	r := &record{name: f[0], key: f[1], cmd: f[3]}
@@ -483,6 +504,18 @@ func parseRecord(line string) *record {
 	r.outputs, ok2 = parseStates(f[5])
 	if !ok1 || !ok2 {
 		return nil
+	}
+	if len(f) == 7 {
+		u := strings.Split(f[6], us)
+		if len(u) != 2 {
+			return nil
+		}
+		var err1, err2 error
+		r.maxRSS, err1 = strconv.ParseInt(u[0], 10, 64)
+		r.wall, err2 = strconv.ParseInt(u[1], 10, 64)
+		if err1 != nil || err2 != nil {
+			return nil
+		}
 	}
 	return r
 }

@@ -63,9 +63,12 @@ const (
 	// NotRun: it did not run, or was stopped, because of a failure
 	// elsewhere or an interrupt.
 	NotRun
+	// Restored: its outputs came from the shared cache (Event.Cache says
+	// which); nothing ran.
+	Restored
 )
 
-var outcomeNames = [...]string{Ran: "ran", UpToDate: "up to date", Failed: "failed", NotRun: "not run"}
+var outcomeNames = [...]string{Ran: "ran", UpToDate: "up to date", Failed: "failed", NotRun: "not run", Restored: "restored"}
 
 func (o Outcome) String() string { return outcomeNames[o] }
 
@@ -96,6 +99,10 @@ type Event struct {
 	Start, End time.Time
 	// Outcome is how it ended (Finished only).
 	Outcome Outcome
+	// Cache is what the shared cache said of an action or job that had to
+	// run: "local hit", "remote hit", "local miss" or "remote miss"; ""
+	// when it was not asked (Finished only).
+	Cache string
 	// Err is why it failed (Finished only).
 	Err error
 	// Output is what its commands printed, chatter left out (Finished
@@ -169,6 +176,13 @@ type explainer struct {
 // Explain returns an observer that prints, through p, why each action or
 // job runs: one line "sycbuild explain: NAME: REASON" per reason.
 func Explain(p *Progress) Observer { return explainer{p: p} }
+
+// Finished says what the shared cache answered for an action or job.
+func (x explainer) Finished(e Event) {
+	if e.Cache != "" && len(e.Outputs) > 0 {
+		x.p.Printf("sycbuild explain: %s: %s", e.Outputs[0], e.Cache)
+	}
+}
 
 func (x explainer) OutOfDate(name string, reasons []string) {
 	for _, r := range reasons {

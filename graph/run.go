@@ -211,6 +211,10 @@ func writeResponseFile(near string, args []string) (string, error) {
 	return name, os.WriteFile(name, []byte(b.String()), 0o644)
 }
 
+// errTimedOut is the cause of a command's context when its tool's Timeout
+// passed.
+var errTimedOut = errors.New("timed out")
+
 // runCommand runs an external command of tool in dir and moves its outputs
 // into place (their directories must exist). The command runs in its own
 // process group and is killed if sycbuild dies (a parent-death signal);
@@ -249,6 +253,12 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 		args = []string{"@" + rsp}
 	}
 	cmd := jobs.Command{Argv: append([]string{run[0]}, args...), Dir: dir, Stdout: output, Stderr: output}
+	parent := ctx
+	if tool != nil && tool.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, tool.Timeout, errTimedOut)
+		defer cancel()
+	}
 	usage, err := cmd.Run(ctx)
 	if err != nil {
 		removeOutputs()
@@ -257,8 +267,11 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 		if !errors.As(err, &ee) {
 			status = "cannot run: " + status
 		}
-		if ctx.Err() != nil {
+		if parent.Err() != nil {
 			return usage, err
+		}
+		if errors.Is(context.Cause(ctx), errTimedOut) {
+			status = fmt.Sprintf("timed out after %v, stopped", tool.Timeout)
 		}
 		return usage, &CommandError{Desc: desc, Argv: argv, Status: status, Output: readTail(output)}
 	}

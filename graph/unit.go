@@ -26,6 +26,8 @@ type unit struct {
 	// command of a chain is also told as a KindCommand event.
 	event Event
 	steps bool
+	// reserved is the memory reserved for it while it runs (memory.go).
+	reserved int64
 }
 
 // outputs lists the unit's declared outputs in command order.

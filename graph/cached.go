@@ -1,0 +1,100 @@
+package graph
+
+import (
+	"context"
+	"path"
+	"strings"
+
+	"github.com/sycbuild/sycbuild/cache"
+)
+
+// The shared cache (Options.Cache) is asked for a unit's outputs after the
+// build log said the unit must run, and is given them after it ran. Only
+// external commands are cached: an in-process tool costs less than looking
+// it up. A unit whose files are not all relative paths inside the base
+// directory is neither looked up nor stored (its key would hold where the
+// project lives).
+
+// cacheAction is a unit as the shared cache keys it: what the build log's
+// key holds.
+func cacheAction(u *unit) *cache.Action {
+	if u.main != nil {
+		return nil
+	}
+	a := &cache.Action{Argvs: u.argvs, Outputs: u.outputs()}
+	for _, t := range u.tools {
+		a.Tools = append(a.Tools, t.identity())
+	}
+	for _, in := range u.parts.inputs {
+		if !relative(in.path, true) {
+			return nil
+		}
+		a.Inputs = append(a.Inputs, cache.Input{Path: in.path, Hash: in.hash, Size: in.size})
+	}
+	for _, o := range a.Outputs {
+		if !relative(o, false) {
+			return nil
+		}
+	}
+	return a
+}
+
+// relative reports whether p is a clean relative path, inside the base
+// directory unless up.
+func relative(p string, up bool) bool {
+	switch {
+	case p == "" || path.IsAbs(p) || path.Clean(p) != p || p == ".":
+		return false
+	case !up && (p == ".." || strings.HasPrefix(p, "../")):
+		return false
+	}
+	return true
+}
+
+// restore gets a unit's outputs from the cache. It returns what the unit
+// printed and the event's Cache text ("local hit", "remote miss", …), or
+// ok false on a miss.
+func (b *builder) restore(ctx context.Context, u *unit, ca *cache.Action) (text []byte, how string, ok bool) {
+	for _, o := range u.outputs() {
+		b.prepareDir(path.Dir(o))
+	}
+	r, err := b.opt.Cache.Get(ctx, ca, b.base())
+	b.log.forget(u.outputs()...)
+	if err != nil {
+		b.cacheWarning(err)
+	}
+	if err != nil || r == nil {
+		if b.opt.RemoteCache {
+			return nil, "remote miss", false
+		}
+		return nil, "local miss", false
+	}
+	b.mu.Lock()
+	if r.Source == cache.Remote {
+		b.res.RemoteHits++
+	} else {
+		b.res.LocalHits++
+	}
+	b.mu.Unlock()
+	return r.Output, r.Source.String() + " hit", true
+}
+
+// store gives the cache the outputs of a unit that ran.
+func (b *builder) store(ctx context.Context, ca *cache.Action, text []byte) {
+	if err := b.opt.Cache.Put(ctx, ca, &cache.Result{Output: text}, b.base()); err != nil {
+		b.cacheWarning(err)
+	}
+}
+
+// cacheWarning tells the user, once per build, that the cache failed.
+func (b *builder) cacheWarning(err error) {
+	b.warnOnce.Do(func() { b.obs.Message("sycbuild: warning: cache: " + err.Error()) })
+}
+
+// base is the directory the cache's paths are relative to.
+func (b *builder) base() string {
+	if b.opt.Dir == "" {
+		return "."
+	}
+	return b.opt.Dir
+}

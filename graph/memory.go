@@ -1,0 +1,158 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/sycbuild/sycbuild/jobs"
+	"math"
+	"strings"
+	"sync"
+)
+
+// Memory-aware scheduling. Each external command's peak memory (wait4's
+// maxrss) is recorded with its unit in the build log. Before a unit that
+// runs external commands takes a job token, it reserves its predicted peak
+// from the build's memory budget (Options.Memory): it starts only when the
+// predictions of the running units plus its own fit. A unit predicted to
+// need more than the whole budget runs alone; nothing ever waits for
+// memory while nothing runs, so the build cannot deadlock.
+//
+// The prediction is the same tools' history: of the units recorded with
+// the same tool identities, the one whose inputs' size is nearest (by
+// ratio), its peak scaled up when this unit's inputs are larger. Without
+// history it is the largest Tool.Memory of the unit's tools, else
+// defaultMemory.
+
+// defaultMemory is a unit's predicted peak when neither history nor its
+// tools say anything.
+const defaultMemory = 512 << 20
+
+// memSample is one recorded peak.
+type memSample struct {
+	size   int64 // the unit's inputs' total size
+	maxRSS int64
+}
+
+// memModel holds the recorded peaks per tool set.
+type memModel struct {
+	mu      sync.Mutex
+	samples map[string][]memSample
+}
+
+func toolsKey(tools []string) string { return strings.Join(tools, "\x00") }
+
+func (m *memModel) add(tools []string, size, maxRSS int64) {
+	if maxRSS <= 0 {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.samples == nil {
+		m.samples = map[string][]memSample{}
+	}
+	k := toolsKey(tools)
+	m.samples[k] = append(m.samples[k], memSample{size, maxRSS})
+}
+
+// predict returns a unit's predicted peak memory.
+func (m *memModel) predict(u *unit) int64 {
+	var size int64
+	for _, in := range u.parts.inputs {
+		size += in.size
+	}
+	m.mu.Lock()
+	samples := m.samples[toolsKey(u.parts.tools)]
+	m.mu.Unlock()
+	if len(samples) > 0 {
+		best, dist := samples[0], math.Inf(1)
+		for _, s := range samples {
+			d := math.Abs(math.Log(float64(max(size, 1)) / float64(max(s.size, 1))))
+			if d < dist || d == dist && s.maxRSS > best.maxRSS {
+				best, dist = s, d
+			}
+		}
+		if size > best.size && best.size > 0 {
+			return int64(float64(best.maxRSS) * float64(size) / float64(best.size))
+		}
+		return best.maxRSS
+	}
+	var guess int64
+	for _, t := range u.tools {
+		guess = max(guess, t.Memory)
+	}
+	if guess == 0 {
+		guess = defaultMemory
+	}
+	return guess
+}
+
+// memBudget is the memory that running units may use at once.
+type memBudget struct {
+	total int64
+	mu    sync.Mutex
+	used  int64
+	units int           // units holding a reservation
+	wake  chan struct{} // closed and replaced when a reservation ends
+}
+
+func newMemBudget(total int64) *memBudget {
+	return &memBudget{total: total, wake: make(chan struct{})}
+}
+
+// reserve blocks until need fits beside the running units' reservations
+// (or nothing runs), or ctx is done. It returns what was reserved.
+func (m *memBudget) reserve(ctx context.Context, need int64) (int64, error) {
+	for {
+		m.mu.Lock()
+		if m.units == 0 || m.used+need <= m.total {
+			m.used += need
+			m.units++
+			m.mu.Unlock()
+			return need, nil
+		}
+		wake := m.wake
+		m.mu.Unlock()
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return 0, context.Cause(ctx)
+		}
+	}
+}
+
+// release ends a reservation.
+func (m *memBudget) release(n int64) {
+	m.mu.Lock()
+	m.used -= n
+	m.units--
+	close(m.wake)
+	m.wake = make(chan struct{})
+	m.mu.Unlock()
+}
+
+// acquire gets what a unit needs to run: its memory reservation (external
+// commands only, under a budget), then a job token. release gives both
+// back and learns the unit's peak.
+func (b *builder) acquire(ctx context.Context, pool jobs.Pool, u *unit) (jobs.Token, error) {
+	if b.mem != nil && u.main == nil {
+		n, err := b.mem.reserve(ctx, b.model.predict(u))
+		if err != nil {
+			return jobs.Token{}, err
+		}
+		u.reserved = n
+	}
+	tok, err := pool.Acquire(ctx)
+	if err != nil && u.reserved > 0 {
+		b.mem.release(u.reserved)
+		u.reserved = 0
+	}
+	return tok, err
+}
+
+func (b *builder) release(pool jobs.Pool, tok jobs.Token, u *unit) {
+	pool.Release(tok)
+	if u.reserved > 0 {
+		b.mem.release(u.reserved)
+		u.reserved = 0
+	}
+}
