@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/sycbuild/sycbuild/jobs"
+	"github.com/sycbuild/sycbuild/report"
 	"io"
 	"os"
 	"os/signal"
@@ -41,6 +42,7 @@ type buildFlags struct {
 	trace     string
 	dotOut    string    // graph subcommand: -o
 	host      hostFlags // -o, -M, --no-cache, inputs…: hostflags.go
+	run       runFlags  // -m, -report: runflags.go
 }
 
 func parseBuildFlags(name string, args []string, stderr io.Writer, graphMode bool) (*buildFlags, error) {
@@ -58,6 +60,7 @@ func parseBuildFlags(name string, args []string, stderr io.Writer, graphMode boo
 		fs.BoolVar(&f.explain, "explain", false, "say why each action runs")
 		fs.StringVar(&f.trace, "trace", "", "write a Chrome trace of the build to `file`")
 		f.host.register(fs)
+		f.run.register(fs)
 	}
 	fs.Usage = func() {
 		if graphMode {
@@ -102,6 +105,11 @@ func build(args []string, stdio clopt.Stdio) int {
 		trace = graph.NewTrace()
 		s.opt.Observer = graph.Observers{s.opt.Observer, trace}
 	}
+	var rep *report.Report
+	if f.run.report != "" && !f.dryRun {
+		rep = report.New(report.Options{Title: "sycbuild: " + s.plan.Output, Dir: s.opt.Dir})
+		s.opt.Observer = graph.Observers{s.opt.Observer, rep}
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	res, err := s.plan.Graph.Build(ctx, s.opt)
@@ -121,6 +129,11 @@ func build(args []string, stdio clopt.Stdio) int {
 		}
 		if terr := trace.WriteFile(f.trace); terr != nil {
 			fmt.Fprintf(stdio.Err, "sycbuild: writing the trace: %v\n", terr)
+		}
+	}
+	if rep != nil {
+		if rerr := rep.WriteFile(f.run.report); rerr != nil {
+			fmt.Fprintf(stdio.Err, "sycbuild: writing the report: %v\n", rerr)
 		}
 	}
 	switch {
@@ -222,7 +235,7 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 		return nil, exitUsage
 	}
 	given := map[string]string{f.trace: f.trace, f.dotOut: f.dotOut, f.host.depfile: f.host.depfileGiven}
-	for _, p := range []*string{&f.trace, &f.dotOut} {
+	for _, p := range []*string{&f.trace, &f.dotOut, &f.run.report} {
 		if *p != "" {
 			if abs, err := filepath.Abs(*p); err == nil {
 				given[abs] = *p
@@ -252,7 +265,7 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 	versions := tools.LoadVersionCache(stateFile(stateDir, "tools"))
 	warn := func(msg string) { fmt.Fprintln(stdio.Err, "sycbuild: "+msg) }
 	var written []pipeline.Written
-	for _, w := range []struct{ path, flag string }{{f.host.depfile, "-M"}, {f.trace, "-trace"}, {f.dotOut, "-o"}} {
+	for _, w := range []struct{ path, flag string }{{f.host.depfile, "-M"}, {f.trace, "-trace"}, {f.dotOut, "-o"}, {f.run.report, "-report"}} {
 		if w.path != "" {
 			written = append(written, pipeline.Written{Path: w.path, Shown: given[w.path], Where: "command line: " + w.flag})
 		}
@@ -295,6 +308,10 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 		}
 		opt.Pool = pool
 		restore = chain(restore, func() { pool.Close() })
+		if opt.Memory, err = f.run.memoryBudget(); err != nil {
+			errf("%v", err)
+			return fail(exitUsage)
+		}
 		if f.verbose {
 			warn("jobs: " + pool.String())
 		}
@@ -383,6 +400,9 @@ func summary(plan *pipeline.Plan, r *graph.Result, dry bool) string {
 	s := fmt.Sprintf("sycbuild: %s: %d actions run, %d up to date", plan.Output, r.Ran, r.UpToDate)
 	if r.JobsRan+r.JobsCached > 0 {
 		s += fmt.Sprintf("; %d module jobs run, %d up to date", r.JobsRan, r.JobsCached)
+	}
+	if r.LocalHits+r.RemoteHits > 0 {
+		s += fmt.Sprintf("; %d restored from the local cache, %d from the remote cache", r.LocalHits, r.RemoteHits)
 	}
 	return s + fmt.Sprintf(" (%.2fs)", r.Elapsed.Seconds())
 }
