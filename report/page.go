@@ -19,7 +19,7 @@ type page struct {
 	Started  string
 	Cards    []card
 	Timeline *timeline
-	Failures []failure
+	Failures rows[failure]
 	Messages []string
 	Outcomes outcomeTable
 	Targets  []targetRow
@@ -217,7 +217,6 @@ func (r *Report) page() *page {
 		Title:    r.opt.Title,
 		Messages: messages,
 		Timeline: layoutTimeline(events),
-		Failures: failures(events),
 		Outcomes: outcomes(events),
 		Targets:  targets(events, sizes),
 		Slowest:  slowest(events, r.opt.Slowest),
@@ -228,7 +227,9 @@ func (r *Report) page() *page {
 	if t0 := origin(events); !t0.IsZero() {
 		p.Started = t0.UTC().Format("2006-01-02 15:04:05 UTC")
 	}
-	p.Cards = cards(events, res, len(p.Failures))
+	failed := failures(events)
+	p.Failures = firstRows(failed, r.opt.Rows)
+	p.Cards = cards(events, res, len(failed))
 	return p
 }
 
@@ -358,10 +359,6 @@ func resultOf(events []record) *graph.Result {
 // error is not their failed command's, and actions. A fan-out that failed
 // because of its jobs is not listed again.
 func failures(events []record) []failure {
-	type jobKey struct {
-		action int
-		item   string
-	}
 	commandErr := map[jobKey]string{}
 	for i := range events {
 		e := &events[i]

@@ -2,7 +2,6 @@ package report
 
 import (
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +21,13 @@ type timeline struct {
 	Ticks         []tick
 	Bars          []bar
 	Legend        []swatch
+	Note          string // what is not drawn
+}
+
+// jobKey names a fan-out job.
+type jobKey struct {
+	action int
+	item   string
 }
 
 type lane struct {
@@ -60,6 +66,9 @@ const (
 	slotLane      = 28
 	fanoutLane    = 20
 	charWidth     = 6.4 // of the 11px labels, for cutting them to fit
+	// maxCommandBars is the most commands drawn: a bigger build's
+	// timeline draws its jobs alone.
+	maxCommandBars = 6000
 )
 
 // toolColors are the tools' fills, given in order of the tools' names; a
@@ -82,6 +91,7 @@ func layoutTimeline(events []record) *timeline {
 	slots := map[int]bool{}
 	tools := map[string]bool{}
 	var t0, t1 time.Time
+	tl := &timeline{Width: timelineWidth, Label: labelWidth}
 	for i := range events {
 		e := &events[i]
 		if !e.ran() {
@@ -107,8 +117,24 @@ func layoutTimeline(events []record) *timeline {
 	if len(ran) == 0 {
 		return nil
 	}
+	// A big build's commands are not drawn one by one: each job is drawn
+	// in the colour of its slowest command, its tooltip listing them all.
+	var commandsOf map[jobKey][]*record
+	if n := countKind(ran, graph.KindCommand); n > maxCommandBars {
+		commandsOf = map[jobKey][]*record{}
+		kept := ran[:0]
+		for _, e := range ran {
+			if e.kind == graph.KindCommand {
+				k := jobKey{e.action, e.item}
+				commandsOf[k] = append(commandsOf[k], e)
+				continue
+			}
+			kept = append(kept, e)
+		}
+		ran = kept
+		tl.Note = strconv.Itoa(n) + " commands are drawn as their jobs, in the colour of each job's slowest command."
+	}
 	span := max(t1.Sub(t0), time.Millisecond)
-	tl := &timeline{Width: timelineWidth, Label: labelWidth}
 	scale := float64(timelineWidth-labelWidth-rightPad) / float64(span)
 	x := func(t time.Time) float64 { return labelWidth + float64(t.Sub(t0))*scale }
 
@@ -164,6 +190,19 @@ func layoutTimeline(events []record) *timeline {
 		case graph.KindJob:
 			top, h = float64(laneY[e.slot])+2, slotLane-4
 			b.Fill, b.Dark = jobColor, true
+			if cmds := commandsOf[jobKey{e.action, e.item}]; len(cmds) > 0 {
+				slowest := cmds[0]
+				var list strings.Builder
+				for _, c := range cmds {
+					if c.wall() > slowest.wall() {
+						slowest = c
+					}
+					list.WriteString("\n  " + c.tool + " " + formatDuration(c.wall()))
+				}
+				top, h = float64(laneY[e.slot])+4, slotLane-8
+				b.Fill, b.Dark = colorOf[slowest.tool], false
+				b.Title += list.String()
+			}
 		case graph.KindCommand:
 			top, h = float64(laneY[e.slot])+6, slotLane-12
 			b.Fill = colorOf[e.tool]
@@ -194,6 +233,16 @@ func layoutTimeline(events []record) *timeline {
 	return tl
 }
 
+func countKind(events []*record, k graph.Kind) int {
+	n := 0
+	for _, e := range events {
+		if e.kind == k {
+			n++
+		}
+	}
+	return n
+}
+
 // tickStep is the time between the axis' ticks: 1, 2 or 5 times a power
 // of ten, giving about eight ticks over span.
 func tickStep(span time.Duration) time.Duration {
@@ -220,9 +269,6 @@ func tooltip(e *record) string {
 	b.WriteString(" · " + formatDuration(e.wall()) + " · " + outcomeName(e.outcome))
 	if u := e.usage; u != nil {
 		b.WriteString("\npeak RSS " + formatBytes(u.MaxRSS) + " · user " + formatDuration(u.User) + " · system " + formatDuration(u.System))
-	}
-	if e.kind == graph.KindJob && e.item != "" {
-		b.WriteString("\nmodule " + filepath.Base(e.item))
 	}
 	if len(e.argv) > 0 {
 		b.WriteString("\n" + cut(graph.ShellQuote(e.argv), 400))
