@@ -6,6 +6,9 @@ GO ?= go
 BIN := bin/sycbuild
 # The conformance test writes its report here; make test prints it.
 REPORT := out/conformance.txt
+# Tests list here what they did not check on this machine (testenv.NotChecked);
+# make test prints it.
+NOT_CHECKED := out/not-checked.txt
 
 .PHONY: all demo test toolchain build lint clean gpu-test
 
@@ -32,10 +35,12 @@ lint:
 # go test shows a passing package's output only with -v, so the conformance
 # test also writes its report to $(REPORT), printed here whatever the result.
 test: toolchain lint
-	@mkdir -p $(dir $(REPORT)) && rm -f $(REPORT)
+	@mkdir -p $(dir $(REPORT)) && rm -f $(REPORT) $(NOT_CHECKED)
 	@status=0; \
-	SYCBUILD_CONFORMANCE_REPORT="$(CURDIR)/$(REPORT)" $(GO) test -race -count=1 ./... || status=$$?; \
+	SYCBUILD_CONFORMANCE_REPORT="$(CURDIR)/$(REPORT)" SYCBUILD_NOT_CHECKED="$(CURDIR)/$(NOT_CHECKED)" \
+		$(GO) test -race -count=1 ./... || status=$$?; \
 	echo; \
+	if [ -s $(NOT_CHECKED) ]; then echo "not checked here:"; sort $(NOT_CHECKED) | sed 's/^/  /'; echo; fi; \
 	if [ -f $(REPORT) ]; then cat $(REPORT); else echo "conformance: no report (the conformance test was skipped or did not finish)"; fi; \
 	exit $$status
 

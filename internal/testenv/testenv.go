@@ -39,6 +39,7 @@ func SharedDir(t testing.TB) string {
 		if InCI() {
 			t.Fatalf("missing in CI: %s", what)
 		}
+		record(t, what+" is not there")
 		t.Skipf("skipped: %s is not there", what)
 	}
 	return d
@@ -50,12 +51,14 @@ func ConformanceDir(t testing.TB) string {
 	return filepath.Join(SharedDir(t), "conformance", "intel-llvm")
 }
 
-// Missing skips the test outside CI and fails it in CI.
+// Missing skips the test outside CI and fails it in CI. The skip is
+// recorded as NotChecked records what a test did not check.
 func Missing(t testing.TB, what string) {
 	t.Helper()
 	if InCI() {
 		t.Fatalf("missing in CI: %s (scripts/install-toolchain.sh should provide it)", what)
 	}
+	record(t, what+" not available")
 	t.Skipf("skipped: %s not available (run scripts/install-toolchain.sh)", what)
 }
 
