@@ -114,7 +114,7 @@ func (p *Plan) SetBody(b *BodyEdit) (globals []string, err error) {
 	if err := p.reparse(o, text); err != nil {
 		return nil, fmt.Errorf("@%s after edits: %v", e.Name, err)
 	}
-	for _, g := range o.globals {
+	for _, g := range o.rp.globals {
 		globals = append(globals, decodeName(g))
 	}
 	return globals, nil

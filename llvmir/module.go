@@ -110,6 +110,7 @@ type Entity struct {
 
 	mark   int32    // scratch: dedup while collecting references
 	numAt  bool     // the text holds an @N reference (renumbering must rewrite it)
+	groups []int32  // attribute groups (#N) the entity references, each once
 	refs   []rawRef // @-references, resolved into Globals after the parse
 	mdRefs []rawMD  // !N references, resolved into Metadata after the parse
 	mark2  int32    // scratch: dedup of callees
@@ -146,6 +147,9 @@ type Module struct {
 
 	planIx     *planIndex // what sparse plans share, built on demand (sparse.go)
 	planIxOnce sync.Once
+
+	comments     []uint8 // which entities hold comment lines, built on demand (strip.go)
+	commentsOnce sync.Once
 }
 
 // Parse reads a module from src; file names it in messages. On error the

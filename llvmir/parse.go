@@ -79,6 +79,7 @@ func (p *parser) parseTop() {
 		e := &Entity{Index: len(m.Entities), Lead: src[leadStart:start], Off: start}
 		p.refs, p.mdRefs = p.refs[:0], p.mdRefs[:0]
 		p.selfAt, p.calleeAt, p.numAt = -1, -1, false
+		p.groups = p.groups[:0]
 		if err := p.guard(func() { p.parseEntity(e) }); err != nil {
 			p.addErr(err)
 			leadStart = p.resync(start)
@@ -93,9 +94,29 @@ func (p *parser) parseTop() {
 			e.mdRefs = append([]rawMD(nil), p.mdRefs...)
 		}
 		e.numAt = e.numAt || p.numAt
+		e.groups = p.entityGroups(e)
 		m.Entities = append(m.Entities, e)
 		leadStart = end
 	}
+}
+
+// entityGroups returns the attribute groups entity e references: those
+// the scanner saw and those of its header, each once.
+func (p *parser) entityGroups(e *Entity) []int32 {
+	var hdr []int
+	switch {
+	case e.Func != nil:
+		hdr = e.Func.AttrGroups
+	case e.Var != nil:
+		hdr = e.Var.AttrGroups
+	}
+	for _, g := range hdr {
+		p.addGroup(int32(g))
+	}
+	if len(p.groups) == 0 {
+		return nil
+	}
+	return append([]int32(nil), p.groups...)
 }
 
 // lineEnd extends an entity's end over trailing blanks and a comment up to

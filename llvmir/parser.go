@@ -21,9 +21,10 @@ type parser struct {
 	// References found while scanning the current entity.
 	refs     []rawRef
 	mdRefs   []rawMD
-	selfAt   int  // offset of the entity's own name token, not a reference
-	calleeAt int  // offset of the callee token of the call being scanned
-	numAt    bool // an @N reference was seen in the current entity
+	selfAt   int     // offset of the entity's own name token, not a reference
+	calleeAt int     // offset of the callee token of the call being scanned
+	numAt    bool    // an @N reference was seen in the current entity
+	groups   []int32 // #N attribute group references of the current entity
 
 	// depth is how many types, constants and metadata nodes enclose the
 	// current token (see MaxNesting).

@@ -180,4 +180,13 @@ func (p *Plan) KeepAllMetadata() { p.keepAllMD = true }
 // nothing useful, when a written entity references a global value that is
 // not written. Different plans of one module may be written concurrently:
 // writing reads the module and changes only the plan.
-func (p *Plan) Write(w io.Writer) error { return p.write(w) }
+func (p *Plan) Write(w io.Writer) error {
+	_, err := p.write(make([]byte, 0, flushAt+4096), w, WriteOptions{})
+	return err
+}
+
+// Append renders the output module, as Write writes it but with the given
+// options, at the end of dst and returns the extended buffer.
+func (p *Plan) Append(dst []byte, o WriteOptions) ([]byte, error) {
+	return p.write(dst, nil, o)
+}

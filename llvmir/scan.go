@@ -19,6 +19,7 @@ const (
 	sRBrace
 	sLetter
 	sDigit
+	sHash
 )
 
 var scanClass [256]uint8
@@ -40,6 +41,8 @@ func init() {
 			scanClass[c] = sLBrace
 		case c == '}':
 			scanClass[c] = sRBrace
+		case c == '#':
+			scanClass[c] = sHash
 		case isLetter(byte(c)):
 			scanClass[c] = sLetter
 		case isDigit(byte(c)):
@@ -156,6 +159,19 @@ func (p *parser) scan(from, to int, f *Function) int {
 			for i < to && isIdent(src[i]) {
 				i++
 			}
+		case sHash:
+			i++
+			n := int32(0)
+			start := i
+			for i < to && isDigit(src[i]) {
+				if n < 1<<30 {
+					n = n*10 + int32(src[i]-'0')
+				}
+				i++
+			}
+			if i > start {
+				p.addGroup(n)
+			}
 		case sLetter:
 			start := i
 			for i < to && isIdent(src[i]) {
@@ -188,6 +204,16 @@ func (p *parser) scan(from, to int, f *Function) int {
 		p.fail(from, "expected '}' at the end of the function body")
 	}
 	return to
+}
+
+// addGroup records a reference to attribute group #n, once.
+func (p *parser) addGroup(n int32) {
+	for _, g := range p.groups {
+		if g == n {
+			return
+		}
+	}
+	p.groups = append(p.groups, n)
 }
 
 // skipQuoted returns the offset after the string whose quote is at i.

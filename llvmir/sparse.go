@@ -4,11 +4,11 @@ import "slices"
 
 // planIndex is what the sparse plans of one module share, computed once:
 // the module-level entities every output writes whatever global values it
-// keeps (header lines, named types, attribute groups, named metadata,
-// use-list orders, …).
+// keeps (header lines, named types, named metadata, use-list orders, …).
 type planIndex struct {
 	// fixed are the indices of the entities that are neither global values
-	// nor comdats nor numbered metadata, in module order.
+	// nor comdats nor numbered metadata nor attribute groups, in module
+	// order.
 	fixed []int32
 }
 
@@ -18,7 +18,9 @@ func (m *Module) planIndex() *planIndex {
 	m.planIxOnce.Do(func() {
 		ix := &planIndex{}
 		for i, e := range m.Entities {
-			if !e.Kind.IsGlobalValue() && e.Kind != KindComdat && e.Kind != KindMDNode {
+			switch {
+			case e.Kind.IsGlobalValue(), e.Kind == KindComdat, e.Kind == KindMDNode, e.Kind == KindAttrGroup:
+			default:
 				ix.fixed = append(ix.fixed, int32(i))
 			}
 		}
@@ -34,9 +36,10 @@ func (m *Module) planIndex() *planIndex {
 // Keep, Drop and every edit work as on such a plan; but writing it costs
 // what it writes, not what the module holds: a module split into many small
 // ones pays for each output only its own global values, the module-level
-// entities (header lines, named types, attribute groups, named metadata),
-// the comdats its definitions are in and the numbered metadata reachable
-// from what it writes. (KeepOnly and KeepAllMetadata still look at the
+// entities (header lines, named types, named metadata), the comdats its
+// definitions are in, and the attribute groups and numbered metadata
+// reachable from what it writes; the module-level entities without edits
+// are written from the module as they are. (KeepOnly and KeepAllMetadata still look at the
 // whole module.) Edits of entities it does not write are never rendered,
 // so a bad one is not reported as a full plan would report it. The first
 // sparse plan of a module indexes it once.
@@ -72,30 +75,14 @@ func (s *sparseState) kept(e *Entity) bool {
 	return !e.Kind.IsGlobalValue()
 }
 
-// candidates returns, in module order, the entities a sparse plan writes
-// before metadata reachability and comdat use are known: the kept fixed
-// entities and the kept global values.
-func (s *sparseState) candidates() []int32 {
-	var gvs []int32
+// keptGlobals returns the kept global values, in module order.
+func (s *sparseState) keptGlobals() []int32 {
+	gvs := make([]int32, 0, len(s.keep))
 	for i, k := range s.keep {
 		if k && s.ents[i].Kind.IsGlobalValue() {
 			gvs = append(gvs, i)
 		}
 	}
 	slices.Sort(gvs)
-	out := make([]int32, 0, len(s.ix.fixed)+len(gvs))
-	fixed := s.ix.fixed
-	// Merge the two sorted lists, leaving out dropped fixed entities.
-	for len(fixed) > 0 || len(gvs) > 0 {
-		if len(gvs) == 0 || len(fixed) > 0 && fixed[0] < gvs[0] {
-			if k, ok := s.keep[fixed[0]]; !ok || k {
-				out = append(out, fixed[0])
-			}
-			fixed = fixed[1:]
-			continue
-		}
-		out = append(out, gvs[0])
-		gvs = gvs[1:]
-	}
-	return out
+	return gvs
 }

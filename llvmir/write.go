@@ -1,7 +1,6 @@
 package llvmir
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"slices"
@@ -10,20 +9,27 @@ import (
 	"strings"
 )
 
-// outEntity is one entity of the output: a module entity (possibly
-// re-rendered) or an added one.
+// outEntity is one entity of the output that is not written as it is in
+// the module: a module entity with edits, a global value, a metadata node,
+// a comdat or an attribute group the output picked, or an added entity.
 type outEntity struct {
-	e        *Entity // the module's entity; nil for an added one
-	text     []byte  // the text to write (Lead not included)
-	rest     []byte  // written right after text: the unedited end of a header-edited entity
-	kind     Kind
+	e      *Entity // the module's entity; nil for an added one
+	text   []byte  // the text to write (Lead not included)
+	rest   []byte  // written right after text: the unedited end of a header-edited entity
+	kind   Kind
+	comdat string
+	rp     *reparsed // what re-rendered or added text references; nil: as e
+}
+
+// reparsed is what the writer learns by parsing an edited or added
+// entity's text again.
+type reparsed struct {
 	name     string // global value name of an added entity
 	numbered bool
 	id       int      // MD id of a node, group id
-	globals  [][]byte // @-reference tokens (without '@') of re-rendered/added text
+	globals  [][]byte // @-reference tokens (without '@')
 	mds      []int
-	comdat   string
-	reparsed bool // globals/mds/comdat come from text, not from e
+	groups   []int32
 }
 
 type splice struct {
@@ -31,18 +37,30 @@ type splice struct {
 	text       string
 }
 
+// WriteOptions change how a plan is written.
+type WriteOptions struct {
+	// StripComments leaves out the comment lines (first non-blank
+	// character ';'; see strip.go) of the text written.
+	StripComments bool
+}
+
 // writer is the state of one Plan.Write. Writing is a few steps over it:
 // collect the module entities written (rendering their edits) and the
 // added ones, check every reference and find the metadata they reach,
-// keep the comdats in use, renumber unnamed globals, and stream.
+// keep the comdats and attribute groups in use, renumber unnamed globals,
+// and stream.
 type writer struct {
 	p *Plan
 	m *Module
-	// outs are the module entities written; first those chosen before
-	// metadata and comdats were added for what they reach, in module order.
+	// outs are the module entities written with an outEntity; first those
+	// chosen before metadata, comdats and attribute groups were added for
+	// what they reach, in module order.
 	outs  outTable
 	first []*outEntity
-	added []*outEntity
+	// shared are, for a sparse plan, the module-level entities written as
+	// they are in the module, in module order: they need no outEntity.
+	shared []int32
+	added  []*outEntity
 	// addedNames and addedMD are the global values and numbered metadata
 	// the added entities define.
 	addedNames map[string]bool
@@ -52,34 +70,54 @@ type writer struct {
 	// A sparse plan's outs hold only reached nodes.
 	reach []bool
 	work  []*Entity
+	slab  []outEntity // where outEntities are allocated, a chunk at a time
 }
 
-// write is Plan.Write.
-func (p *Plan) write(w io.Writer) error {
+// write is Plan.Write and Plan.Append: the module is rendered into dst,
+// which is handed to w (when set) every 256 KiB.
+func (p *Plan) write(dst []byte, w io.Writer, o WriteOptions) ([]byte, error) {
 	wr := &writer{p: p, m: p.m}
 	if err := wr.collect(); err != nil {
-		return err
+		return dst, err
 	}
 	if err := wr.collectAdded(); err != nil {
-		return err
+		return dst, err
 	}
 	if err := wr.checkReferences(); err != nil {
-		return err
+		return dst, err
 	}
 	if err := wr.keepUsedComdats(); err != nil {
-		return err
+		return dst, err
 	}
-	order := wr.outs.ordered()
-	return wr.stream(w, order, renumberGlobals(order))
+	if err := wr.keepUsedGroups(); err != nil {
+		return dst, err
+	}
+	order := wr.ordered()
+	s := &streamer{buf: dst, w: w, renum: renumberGlobals(order), strip: o.StripComments}
+	if s.strip {
+		s.comments = p.m.commentLines()
+	}
+	wr.stream(s, order)
+	return s.finish()
 }
 
 func (wr *writer) fail(format string, args ...any) error {
 	return fmt.Errorf("%s: writing module: %s", wr.m.File, fmt.Sprintf(format, args...))
 }
 
+// alloc returns a new zero outEntity.
+func (wr *writer) alloc() *outEntity {
+	if len(wr.slab) == cap(wr.slab) {
+		wr.slab = make([]outEntity, 0, 64)
+	}
+	wr.slab = wr.slab[:len(wr.slab)+1]
+	return &wr.slab[len(wr.slab)-1]
+}
+
 // newOut renders an entity's edits; nil means it is left out.
 func (wr *writer) newOut(e *Entity) (*outEntity, error) {
-	o := &outEntity{e: e, text: e.Text, kind: e.Kind}
+	o := wr.alloc()
+	o.e, o.text, o.kind = e, e.Text, e.Kind
 	if e.Func != nil {
 		o.comdat = e.Func.Comdat
 	} else if e.Var != nil {
@@ -110,9 +148,10 @@ func (wr *writer) newOut(e *Entity) (*outEntity, error) {
 }
 
 // collect chooses the module entities written: for a full plan every kept
-// one (unused numbered metadata and comdats are pruned later); for a
-// sparse plan the kept global values and fixed entities (reachable
-// metadata and used comdats are added later).
+// one (unused numbered metadata, comdats and attribute groups are pruned
+// later); for a sparse plan the kept global values and the kept
+// module-level entities, those without edits shared (reachable metadata,
+// used comdats and used attribute groups are added later).
 func (wr *writer) collect() error {
 	m, p := wr.m, wr.p
 	if p.sp == nil {
@@ -127,12 +166,34 @@ func (wr *writer) collect() error {
 		}
 		return nil
 	}
-	cand := p.sp.candidates()
-	wr.outs.sparse = make(map[int32]*outEntity, len(cand)+len(cand)/2)
-	for _, i := range cand {
-		if err := wr.choose(i, m.Entities[i]); err != nil {
+	sp := p.sp
+	gvs := sp.keptGlobals()
+	fixed := sp.ix.fixed
+	wr.outs.sparse = make(map[int32]*outEntity, len(gvs)+len(gvs)/2+8)
+	wr.first = make([]*outEntity, 0, len(gvs)+4)
+	wr.shared = make([]int32, 0, len(fixed))
+	// Merge the two sorted lists, leaving out dropped fixed entities.
+	for len(fixed) > 0 || len(gvs) > 0 {
+		if len(gvs) == 0 || len(fixed) > 0 && fixed[0] < gvs[0] {
+			i := fixed[0]
+			fixed = fixed[1:]
+			if k, ok := sp.keep[i]; ok && !k {
+				continue
+			}
+			e := m.Entities[i]
+			if p.edits[e] == nil {
+				wr.shared = append(wr.shared, i)
+				continue
+			}
+			if err := wr.choose(i, e); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := wr.choose(gvs[0], m.Entities[gvs[0]]); err != nil {
 			return err
 		}
+		gvs = gvs[1:]
 	}
 	return nil
 }
@@ -150,21 +211,24 @@ func (wr *writer) choose(i int32, e *Entity) error {
 
 // collectAdded parses the added entities.
 func (wr *writer) collectAdded() error {
+	if len(wr.p.added) == 0 {
+		return nil
+	}
 	wr.added = make([]*outEntity, 0, len(wr.p.added))
 	wr.addedNames = map[string]bool{}
 	wr.addedMD = map[int]bool{}
 	for _, a := range wr.p.added {
-		o := &outEntity{}
+		o := wr.alloc()
 		if err := wr.p.reparse(o, []byte(a.text)); err != nil {
 			return wr.fail("added entity: %v", err)
 		}
 		switch {
-		case o.numbered && o.kind.IsGlobalValue():
+		case o.rp.numbered && o.kind.IsGlobalValue():
 			return wr.fail("added entity %q defines an unnamed global; give it a name", firstLine(a.text))
 		case o.kind.IsGlobalValue():
-			wr.addedNames[o.name] = true
+			wr.addedNames[o.rp.name] = true
 		case o.kind == KindMDNode:
-			wr.addedMD[o.id] = true
+			wr.addedMD[o.rp.id] = true
 		}
 		wr.added = append(wr.added, o)
 	}
@@ -172,7 +236,14 @@ func (wr *writer) collectAdded() error {
 }
 
 // written reports whether module global value g is written.
-func (wr *writer) written(g *Entity) bool { return wr.outs.get(g.Index) != nil }
+func (wr *writer) written(g *Entity) bool {
+	if wr.p.sp != nil {
+		// A sparse plan writes exactly its kept global values: edits
+		// leave out only named metadata.
+		return wr.p.sp.kept(g)
+	}
+	return wr.outs.get(g.Index) != nil
+}
 
 // markMD records that numbered metadata id is reached: a full plan marks
 // it, a sparse plan adds it to the output.
@@ -209,30 +280,35 @@ func (wr *writer) markMD(id int) error {
 // checkRefs checks that every global value o references is written and
 // marks the metadata it references.
 func (wr *writer) checkRefs(o *outEntity) error {
-	if o.reparsed {
-		for _, b := range o.globals {
-			g := lookupGlobalName(wr.m, b)
-			if g != nil && wr.written(g) {
-				continue
-			}
-			if g == nil && wr.addedNames[decodeName(b)] {
-				continue
-			}
-			return wr.fail("%s references @%s, which is not in the output", describe(o), decodeName(b))
-		}
-		for _, id := range o.mds {
-			if err := wr.markMD(id); err != nil {
-				return err
-			}
-		}
-		return nil
+	if o.rp == nil {
+		return wr.checkEntityRefs(o.e)
 	}
-	for _, g := range o.e.Globals {
+	for _, b := range o.rp.globals {
+		g := lookupGlobalName(wr.m, b)
+		if g != nil && wr.written(g) {
+			continue
+		}
+		if g == nil && wr.addedNames[decodeName(b)] {
+			continue
+		}
+		return wr.fail("%s references @%s, which is not in the output", describe(o), decodeName(b))
+	}
+	for _, id := range o.rp.mds {
+		if err := wr.markMD(id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkEntityRefs is checkRefs of a module entity written as it is.
+func (wr *writer) checkEntityRefs(e *Entity) error {
+	for _, g := range e.Globals {
 		if !wr.written(g) {
-			return wr.fail("%s references @%s, which is not in the output", describe(o), g.Name)
+			return wr.fail("%s references @%s, which is not in the output", describeEntity(e), g.Name)
 		}
 	}
-	for _, n := range o.e.Metadata {
+	for _, n := range e.Metadata {
 		if err := wr.markMD(n.ID); err != nil {
 			return err
 		}
@@ -242,29 +318,46 @@ func (wr *writer) checkRefs(o *outEntity) error {
 
 // describe names an output entity for messages.
 func describe(o *outEntity) string {
-	switch {
-	case o.e == nil:
+	if o.e == nil {
 		return "added " + o.kind.String()
-	case o.e.Kind.IsGlobalValue():
-		return "@" + o.e.Name
-	case o.e.Kind == KindNamedMD:
-		return "!" + o.e.Name
-	case o.e.Kind == KindMDNode:
-		return "!" + o.e.Name
 	}
-	return o.e.Kind.String()
+	return describeEntity(o.e)
+}
+
+// describeEntity names a module entity for messages.
+func describeEntity(e *Entity) string {
+	switch {
+	case e.Kind.IsGlobalValue():
+		return "@" + e.Name
+	case e.Kind == KindNamedMD:
+		return "!" + e.Name
+	case e.Kind == KindMDNode:
+		return "!" + e.Name
+	}
+	return e.Kind.String()
 }
 
 // checkReferences checks the references of everything written, from the
-// chosen and added entities through the metadata they reach, and leaves
-// out the numbered metadata nothing reaches (unless the plan keeps all).
+// chosen, shared and added entities through the metadata they reach, and
+// leaves out the numbered metadata nothing reaches (unless the plan keeps
+// all).
 func (wr *writer) checkReferences() error {
-	for _, o := range wr.first {
-		if o.kind != KindMDNode {
+	first, shared := wr.first, wr.shared
+	// Both lists are in module order: check in module order.
+	for len(first) > 0 || len(shared) > 0 {
+		if len(first) == 0 || len(shared) > 0 && int(shared[0]) < first[0].e.Index {
+			if err := wr.checkEntityRefs(wr.m.Entities[shared[0]]); err != nil {
+				return err
+			}
+			shared = shared[1:]
+			continue
+		}
+		if o := first[0]; o.kind != KindMDNode {
 			if err := wr.checkRefs(o); err != nil {
 				return err
 			}
 		}
+		first = first[1:]
 	}
 	for _, o := range wr.added {
 		if err := wr.checkRefs(o); err != nil {
@@ -355,16 +448,118 @@ func (wr *writer) keepUsedComdats() error {
 	return nil
 }
 
+// keepUsedGroups writes only the attribute groups a written entity
+// references, as LLVM does: a full plan leaves the others out, a sparse
+// plan adds the used ones. Added attribute groups are always written.
+func (wr *writer) keepUsedGroups() error {
+	var used []int32
+	seen := map[int32]bool{}
+	use := func(gs []int32) {
+		for _, g := range gs {
+			if !seen[g] {
+				seen[g] = true
+				used = append(used, g)
+			}
+		}
+	}
+	groupsOf := func(o *outEntity) []int32 {
+		if o.rp != nil {
+			return o.rp.groups
+		}
+		return o.e.groups
+	}
+	for _, o := range wr.added {
+		use(o.rp.groups)
+	}
+	if wr.p.sp == nil {
+		for _, o := range wr.outs.dense {
+			if o != nil && o.kind != KindAttrGroup {
+				use(groupsOf(o))
+			}
+		}
+		for i, o := range wr.outs.dense {
+			if o != nil && o.kind == KindAttrGroup && !seen[int32(o.e.ID)] {
+				wr.outs.dense[i] = nil
+			}
+		}
+		return nil
+	}
+	for _, o := range wr.outs.sparse {
+		use(groupsOf(o))
+	}
+	for _, i := range wr.shared {
+		use(wr.m.Entities[i].groups)
+	}
+	slices.Sort(used)
+	for _, id := range used {
+		g := wr.m.groups[int(id)]
+		if g == nil || !wr.p.sp.kept(g) || wr.outs.get(g.Index) != nil {
+			continue
+		}
+		o, err := wr.newOut(g)
+		if err != nil {
+			return err
+		}
+		if o != nil {
+			wr.outs.set(int32(g.Index), o)
+		}
+	}
+	return nil
+}
+
+// item is one module entity in the output's order: o is its outEntity, or
+// nil for a shared entity written as it is.
+type item struct {
+	o *outEntity
+	e *Entity
+}
+
+// ordered returns the module entities written, in module order.
+func (wr *writer) ordered() []item {
+	if d := wr.outs.dense; d != nil {
+		var out []item
+		for _, o := range d {
+			if o != nil {
+				out = append(out, item{o, o.e})
+			}
+		}
+		return out
+	}
+	idx := make([]int32, 0, len(wr.outs.sparse))
+	for i, o := range wr.outs.sparse {
+		if o != nil {
+			idx = append(idx, i)
+		}
+	}
+	slices.Sort(idx)
+	shared := wr.shared
+	out := make([]item, 0, len(idx)+len(shared))
+	for len(idx) > 0 || len(shared) > 0 {
+		if len(idx) == 0 || len(shared) > 0 && shared[0] < idx[0] {
+			out = append(out, item{e: wr.m.Entities[shared[0]]})
+			shared = shared[1:]
+			continue
+		}
+		o := wr.outs.sparse[idx[0]]
+		out = append(out, item{o, o.e})
+		idx = idx[1:]
+	}
+	return out
+}
+
 // renumberGlobals numbers the unnamed global values written densely, in
 // order; nil when every one keeps its number.
-func renumberGlobals(order []*outEntity) map[int]int {
-	renum := map[int]int{}
+func renumberGlobals(order []item) map[int]int {
+	var renum map[int]int
 	identity := true
 	next := 0
-	for _, o := range order {
-		if o.e.Numbered && o.kind.IsGlobalValue() {
-			renum[o.e.ID] = next
-			if o.e.ID != next {
+	for _, it := range order {
+		if it.e.Numbered && it.e.Kind.IsGlobalValue() {
+			if renum == nil {
+				renum = map[int]int{}
+			}
+			renum[it.e.ID] = next
+			if it.e.ID != next {
 				identity = false
 			}
 			next++
@@ -379,137 +574,46 @@ func renumberGlobals(order []*outEntity) map[int]int {
 // stream writes the entities in order, each added entity after the last
 // written entity of its kind (at the end when there is none), with @N
 // references renumbered.
-func (wr *writer) stream(w io.Writer, order []*outEntity, renum map[int]int) error {
-	lastOfKind := map[Kind]int{}
-	for i, o := range order {
-		lastOfKind[o.kind] = i
+func (wr *writer) stream(s *streamer, order []item) {
+	var lastOfKind [KindSummary + 1]int
+	for k := range lastOfKind {
+		lastOfKind[k] = -1
 	}
-	s := &streamer{bw: bufio.NewWriterSize(w, 256<<10), renum: renum}
+	for i, it := range order {
+		lastOfKind[it.e.Kind] = i
+	}
 	putAdded := func(k Kind) {
 		for _, o := range wr.added {
 			if o.kind == k {
-				s.put(o.text, nil, true)
+				s.put(o.text, nil, true, false)
 				s.endLine()
 			}
 		}
 	}
-	for i, o := range order {
-		s.put(o.e.Lead, nil, false)
-		s.put(o.text, o.rest, o.reparsed || o.e.numAt)
-		if lastOfKind[o.kind] == i {
-			putAdded(o.kind)
-		}
-	}
-	for _, k := range addedKindsWithoutPlace(wr.added, lastOfKind) {
-		putAdded(k)
-	}
-	s.put(wr.m.Tail, nil, false)
-	return s.bw.Flush()
-}
-
-// streamer writes output chunks, keeping an entity's text that does not
-// end its line apart from a following token.
-type streamer struct {
-	bw     *bufio.Writer
-	renum  map[int]int // nil: no @N changes
-	needNL bool
-}
-
-// put writes chunk b; rest, when not empty, continues b (both pieces split
-// at a token boundary). rewrite says the text may hold @N references to
-// renumber.
-func (s *streamer) put(b, rest []byte, rewrite bool) {
-	if len(b) == 0 {
-		b, rest = rest, nil
-	}
-	if len(b) == 0 {
-		return
-	}
-	if s.needNL && !isSpace(b[0]) {
-		s.bw.WriteByte('\n')
-	}
-	last := b
-	for _, c := range [2][]byte{b, rest} {
-		if len(c) == 0 {
-			continue
-		}
-		last = c
-		if rewrite && s.renum != nil {
-			writeRenumbered(s.bw, c, s.renum)
+	for i, it := range order {
+		e := it.e
+		s.putLead(e)
+		if o := it.o; o == nil {
+			s.put(e.Text, nil, e.numAt, s.textClean(e))
 		} else {
-			s.bw.Write(c)
+			s.put(o.text, o.rest, o.rp != nil || e.numAt, o.rp == nil && s.textClean(e))
+		}
+		if lastOfKind[e.Kind] == i {
+			putAdded(e.Kind)
 		}
 	}
-	s.needNL = !isSpace(last[len(last)-1])
-}
-
-// endLine ends the current line if the last chunk did not.
-func (s *streamer) endLine() {
-	if s.needNL {
-		s.bw.WriteByte('\n')
-		s.needNL = false
-	}
-}
-
-// outTable holds the module entities a plan writes, by entity index: a
-// slice over the whole module for a full plan, a map of only the written
-// ones for a sparse plan.
-type outTable struct {
-	dense  []*outEntity
-	sparse map[int32]*outEntity
-}
-
-func (t *outTable) set(i int32, o *outEntity) {
-	if t.dense != nil {
-		t.dense[i] = o
-		return
-	}
-	t.sparse[i] = o
-}
-
-func (t *outTable) get(i int) *outEntity {
-	if t.dense != nil {
-		return t.dense[i]
-	}
-	return t.sparse[int32(i)]
-}
-
-// ordered returns the written entities in module order.
-func (t *outTable) ordered() []*outEntity {
-	if t.dense != nil {
-		var out []*outEntity
-		for _, o := range t.dense {
-			if o != nil {
-				out = append(out, o)
-			}
-		}
-		return out
-	}
-	idx := make([]int32, 0, len(t.sparse))
-	for i, o := range t.sparse {
-		if o != nil {
-			idx = append(idx, i)
+	var placed [KindSummary + 1]bool
+	for _, o := range wr.added {
+		if lastOfKind[o.kind] < 0 {
+			placed[o.kind] = true
 		}
 	}
-	slices.Sort(idx)
-	out := make([]*outEntity, len(idx))
-	for k, i := range idx {
-		out[k] = t.sparse[i]
-	}
-	return out
-}
-
-func addedKindsWithoutPlace(added []*outEntity, last map[Kind]int) []Kind {
-	var ks []Kind
-	seen := map[Kind]bool{}
-	for _, o := range added {
-		if _, ok := last[o.kind]; !ok && !seen[o.kind] {
-			seen[o.kind] = true
-			ks = append(ks, o.kind)
+	for k, p := range placed {
+		if p {
+			putAdded(Kind(k))
 		}
 	}
-	sort.Slice(ks, func(i, j int) bool { return ks[i] < ks[j] })
-	return ks
+	s.put(wr.m.Tail, nil, false, false)
 }
 
 func firstLine(s string) string {
@@ -544,18 +648,18 @@ func (p *Plan) reparse(o *outEntity, text []byte) error {
 	if sp.lx.pos < len(text) {
 		return sp.errorAt(sp.lx.pos, "unexpected text after the entity")
 	}
-	o.text, o.kind, o.reparsed = text, e.Kind, true
-	o.name, o.numbered, o.id = e.Name, e.Numbered, e.ID
+	rp := &reparsed{name: e.Name, numbered: e.Numbered, id: e.ID, groups: sp.entityGroups(e)}
+	o.text, o.rest, o.kind, o.rp = text, nil, e.Kind, rp
 	if e.Func != nil {
 		o.comdat = e.Func.Comdat
 	} else if e.Var != nil {
 		o.comdat = e.Var.Comdat
 	}
 	for _, r := range sp.refs {
-		o.globals = append(o.globals, text[r.start+1:r.end])
+		rp.globals = append(rp.globals, text[r.start+1:r.end])
 	}
 	for _, r := range sp.mdRefs {
-		o.mds = append(o.mds, int(r.id))
+		rp.mds = append(rp.mds, int(r.id))
 	}
 	return nil
 }
@@ -721,9 +825,9 @@ func mdNameText(name string) string {
 	return string(b)
 }
 
-// writeRenumbered writes text with every @N reference renumbered, leaving
-// comments, strings and quoted names alone.
-func writeRenumbered(w *bufio.Writer, text []byte, renum map[int]int) {
+// appendRenumbered appends text to dst with every @N reference renumbered,
+// leaving comments, strings and quoted names alone.
+func appendRenumbered(dst, text []byte, renum map[int]int) []byte {
 	last := 0
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
@@ -755,12 +859,12 @@ func writeRenumbered(w *bufio.Writer, text []byte, renum map[int]int) {
 			}
 			n, err := strconv.Atoi(string(text[i+1 : j]))
 			if nn, ok := renum[n]; err == nil && ok && nn != n {
-				w.Write(text[last : i+1])
-				w.WriteString(strconv.Itoa(nn))
+				dst = append(dst, text[last:i+1]...)
+				dst = strconv.AppendInt(dst, int64(nn), 10)
 				last = j
 			}
 			i = j - 1
 		}
 	}
-	w.Write(text[last:])
+	return append(dst, text[last:]...)
 }

@@ -1,8 +1,6 @@
 package postlink
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -30,40 +28,23 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // bufs recycles the buffers modules are rendered into: each file is
 // rendered in memory and written with one system call.
-var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+var bufs = sync.Pool{New: func() any { return new([]byte) }}
 
-// write creates path with the bytes produced by fill ("-" is stdout).
-func (o *outputs) write(path string, fill func(io.Writer) error) error {
-	if path == "-" {
-		bw := bufio.NewWriter(o.stdout)
-		if err := fill(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
-	}
-	buf := bufs.Get().(*bytes.Buffer)
-	buf.Reset()
-	defer bufs.Put(buf)
-	if err := fill(buf); err != nil {
-		return err
-	}
-	return o.writeBytes(path, buf.Bytes())
-}
-
-// writeModule writes the module plan renders to path: as text, or as
-// bitcode when the run writes bitcode.
+// writeModule writes the module plan renders, without the input's comment
+// lines (LLVM's printer writes none), to path ("-" is stdout): as text, or
+// as bitcode when the run writes bitcode.
 func (o *outputs) writeModule(path string, plan *llvmir.Plan) error {
-	fill := func(w io.Writer) error { return writePlan(w, plan) }
-	if o.assemble == nil {
-		return o.write(path, fill)
-	}
-	buf := bufs.Get().(*bytes.Buffer)
-	buf.Reset()
-	defer bufs.Put(buf)
-	if err := fill(buf); err != nil {
+	bp := bufs.Get().(*[]byte)
+	defer bufs.Put(bp)
+	text, err := plan.Append((*bp)[:0], llvmir.WriteOptions{StripComments: true})
+	*bp = text[:0]
+	if err != nil {
 		return err
 	}
-	if err := o.assemble(buf.Bytes(), path); err != nil {
+	if o.assemble == nil {
+		return o.writeBytes(path, text)
+	}
+	if err := o.assemble(text, path); err != nil {
 		return errorf("error writing the file '%s': %v", path, err)
 	}
 	o.mu.Lock()

@@ -1,0 +1,136 @@
+package llvmir
+
+import "io"
+
+// streamer renders output chunks into buf, keeping an entity's text that
+// does not end its line apart from a following token, and hands buf to w
+// (when set) whenever it holds flushAt bytes.
+type streamer struct {
+	buf    []byte
+	w      io.Writer
+	err    error
+	renum  map[int]int // nil: no @N changes
+	needNL bool
+	// strip leaves comment lines out; comments are the module's
+	// commentLines.
+	strip    bool
+	comments []uint8
+	f        stripper
+	scratch  []byte // renumbered text on its way through the filter
+}
+
+const flushAt = 256 << 10
+
+// textClean reports whether module entity e's Text is known to hold no
+// comment line (only asked when stripping).
+func (s *streamer) textClean(e *Entity) bool {
+	return s.comments != nil && s.comments[e.Index]&textComments == 0
+}
+
+// putLead writes the Lead of module entity e.
+func (s *streamer) putLead(e *Entity) {
+	s.put(e.Lead, nil, false, s.comments != nil && s.comments[e.Index]&leadComments == 0)
+}
+
+// put writes chunk b; rest, when not empty, continues b (both pieces split
+// at a token boundary). rewrite says the text may hold @N references to
+// renumber; clean says both pieces hold no comment line.
+func (s *streamer) put(b, rest []byte, rewrite, clean bool) {
+	suffix := false
+	if len(b) == 0 {
+		b, rest, suffix = rest, nil, true
+	}
+	if len(b) == 0 {
+		return
+	}
+	if s.needNL && !isSpace(b[0]) {
+		s.emit(newline, false, false)
+	}
+	last := b
+	for k, c := range [2][]byte{b, rest} {
+		if len(c) == 0 {
+			continue
+		}
+		last = c
+		if rewrite && s.renum != nil {
+			if !s.strip {
+				s.buf = appendRenumbered(s.buf, c, s.renum)
+				s.flush()
+				continue
+			}
+			s.scratch = appendRenumbered(s.scratch[:0], c, s.renum)
+			c = s.scratch
+		}
+		s.emit(c, clean, suffix || k == 1)
+	}
+	s.needNL = !isSpace(last[len(last)-1])
+}
+
+var newline = []byte{'\n'}
+
+// emit appends c, through the comment filter when stripping.
+func (s *streamer) emit(c []byte, clean, suffix bool) {
+	switch {
+	case !s.strip:
+		s.buf = append(s.buf, c...)
+	case clean:
+		s.buf = s.f.clean(s.buf, c, suffix)
+	default:
+		s.buf = s.f.filter(s.buf, c)
+	}
+	s.flush()
+}
+
+// endLine ends the current line if the last chunk did not.
+func (s *streamer) endLine() {
+	if s.needNL {
+		s.emit(newline, false, false)
+		s.needNL = false
+	}
+}
+
+// flush hands the buffer to w once it is large enough.
+func (s *streamer) flush() {
+	if s.w == nil || len(s.buf) < flushAt {
+		return
+	}
+	if s.err == nil {
+		_, s.err = s.w.Write(s.buf)
+	}
+	s.buf = s.buf[:0]
+}
+
+// finish hands the rest of the buffer to w; without w it returns the
+// rendered module.
+func (s *streamer) finish() ([]byte, error) {
+	if s.w == nil {
+		return s.buf, nil
+	}
+	if s.err == nil && len(s.buf) > 0 {
+		_, s.err = s.w.Write(s.buf)
+	}
+	return nil, s.err
+}
+
+// outTable holds the module entities a plan writes with an outEntity, by
+// entity index: a slice over the whole module for a full plan, a map of
+// only those for a sparse plan.
+type outTable struct {
+	dense  []*outEntity
+	sparse map[int32]*outEntity
+}
+
+func (t *outTable) set(i int32, o *outEntity) {
+	if t.dense != nil {
+		t.dense[i] = o
+		return
+	}
+	t.sparse[i] = o
+}
+
+func (t *outTable) get(i int) *outEntity {
+	if t.dense != nil {
+		return t.dense[i]
+	}
+	return t.sparse[int32(i)]
+}
