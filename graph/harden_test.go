@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/sycbuild/sycbuild/internal/testenv"
 )
 
 // TestUnusableOutputNotRecorded: a command that exits 0 but writes an
@@ -77,10 +78,7 @@ func TestFailedJobLeavesNoIntermediate(t *testing.T) {
 func TestStaleTempsRemoved(t *testing.T) {
 	tb := newTestBuild(t)
 	tb.write("in.txt", "x")
-	dead := exec.Command("true")
-	if err := dead.Run(); err != nil {
-		t.Skip(err)
-	}
+	dead := testenv.Run(t, "true")
 	stale := fmt.Sprintf("out/.o.txt.tmp%d-7", dead.Process.Pid)
 	live := fmt.Sprintf("out/.o.txt.tmp%d-7", os.Getppid())
 	tb.write(stale, "stray")

@@ -194,7 +194,7 @@ func TestBitcodeImageTooLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := f.Truncate(4 << 30); err != nil {
-		t.Skipf("cannot make a sparse file: %v", err)
+		testenv.SkipNotChecked(t, fmt.Sprintf("an image of 4 GiB in a bitcode wrapper: cannot make a sparse file: %v", err))
 	}
 	f.Close()
 	err = wrapper.Write(&bytes.Buffer{}, []wrapper.Image{{Kind: wrapper.OFK_SYCL, Target: "spir64", File: big}}, wrapper.Options{Output: wrapper.Bitcode})

@@ -62,7 +62,7 @@ func TestDeviceIRIsFrontEndOutput(t *testing.T) {
 // check.
 func TestGPU(t *testing.T) {
 	if _, err := exec.LookPath("nvidia-smi"); err != nil {
-		t.Skip("not checked here: the kernels' results on an NVIDIA GPU (no nvidia-smi on this machine); run examples/cuda/gpu-test.sh where there is one (CUDA 13: ptxas, fatbinary, libcuda)")
+		testenv.SkipNotChecked(t, "the kernels' results on an NVIDIA GPU (no nvidia-smi on this machine); run examples/cuda/gpu-test.sh where there is one (CUDA 13: ptxas, fatbinary, libcuda)")
 	}
 	out, err := exec.Command("bash", "gpu-test.sh", testenv.Sycbuild(t)).CombinedOutput()
 	t.Logf("%s", out)

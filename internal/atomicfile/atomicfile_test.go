@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/sycbuild/sycbuild/internal/testenv"
 )
 
 func TestWriteReplacesWhole(t *testing.T) {
@@ -78,11 +79,7 @@ func TestTempNamesAreUnique(t *testing.T) {
 // removed; this process's, a running one's and other files are kept.
 func TestRemoveStale(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command("true")
-	if err := cmd.Run(); err != nil {
-		t.Skip("cannot run true:", err)
-	}
-	dead := cmd.Process.Pid
+	dead := testenv.Run(t, "true").Process.Pid
 	keep := []string{filepath.Base(TempName("mine")), ".a.tmp1-1", "b.tmp", ".c.tmpx-1", "plain"}
 	for _, n := range append(keep, fmt.Sprintf(".d.o.tmp%d-3", dead)) {
 		os.WriteFile(filepath.Join(dir, n), nil, 0o644)
