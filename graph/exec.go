@@ -66,7 +66,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 			b.obs.Message(ShellQuote(e.Argv))
 		}
 		out := newTail()
-		err := runMain(e.Desc, u.argvs[0], u.main, out)
+		err := runMain(e.Desc, b.opt.Dir, u.argvs[0], u.main, out)
 		b.log.forget() // it may write files the graph does not name
 		return out.Bytes(), err
 	}

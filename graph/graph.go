@@ -90,9 +90,12 @@ func (t *Tool) identity() string {
 	return t.Path + "\x00" + t.Version
 }
 
-// MainFunc runs an in-process tool with its command-line arguments (after
-// the tool name) and returns its exit status.
-type MainFunc func(args []string, stdio clopt.Stdio) int
+// MainFunc runs an in-process tool: dir is the directory the action's
+// relative paths are relative to (Options.Dir; "" is the current one), and
+// args its command-line arguments after the tool's name. A tool planned
+// from typed options may ignore args: they are its options written as the
+// DPC++ tool's command line, which the build prints and keys on.
+type MainFunc func(dir string, args []string, stdio clopt.Stdio) int
 
 // Action is one step of the build.
 type Action struct {

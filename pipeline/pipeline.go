@@ -196,7 +196,7 @@ func (p *planner) inProcess(desc, tool string, args []string, in, out []*graph.N
 		Desc: desc,
 		Tool: &graph.Tool{Name: tool, Path: p.self.Path, Version: p.self.Version},
 		Argv: append([]string{"sycbuild", tool}, args...),
-		Main: func(args []string, stdio clopt.Stdio) int { return main(tool, args, stdio) },
+		Main: func(_ string, args []string, stdio clopt.Stdio) int { return main(tool, args, stdio) },
 		In:   in,
 		Out:  out,
 	}
