@@ -11,9 +11,11 @@
 package offloadwrapper
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -116,8 +118,11 @@ clang-linker-wrapper registers SYCL images; always an ELF object`},
 	"offload-compression-level":     {"int", "zstd compression level of --offload-compress (default 10)"},
 	"offload-compression-threshold": {"int", "With --offload-compress, compress only images of at least this many bytes (default 512)"},
 	"properties":                    {"filename", "File listing device binary image properties, SYCL offload only"},
-	"target":                        {"string", "offload target triple"},
-	"v":                             {"", "verbose output"},
+	"spirv-fallback": {"", `Wrap an image of a -format=native target that is SPIR-V (it starts with
+SPIR-V's magic number) as -format=spirv: a module whose ahead-of-time
+compile failed and fell back (a sycbuild option)`},
+	"target": {"string", "offload target triple"},
+	"v":      {"", "verbose output"},
 }
 
 var kindValues = []clopt.EnumValue{
@@ -143,7 +148,7 @@ type flags struct {
 	set                                               *clopt.Set
 	output, host, descName, level, threshold, outForm *string
 	batch, emitRegFuncs, verbose, compress, nativeCPU *bool
-	offloadBinary                                     *bool
+	offloadBinary, spirvFallback                      *bool
 }
 
 func newFlags(argv0 string) *flags {
@@ -164,6 +169,7 @@ func newFlags(argv0 string) *flags {
 	f.verbose = s.Bool("v", help("v"))
 	f.compress = s.Bool("offload-compress", help("offload-compress"))
 	f.offloadBinary = s.Bool("offload-binary", help("offload-binary"))
+	f.spirvFallback = s.Bool("spirv-fallback", help("spirv-fallback"))
 	f.level = s.String("offload-compression-level", "int", strconv.Itoa(defaultCompressionLevel), help("offload-compression-level"))
 	f.threshold = s.String("offload-compression-threshold", "int", strconv.Itoa(defaultCompressionThreshold), help("offload-compression-threshold"))
 	f.nativeCPU = s.Bool("native-cpu", "SYCL Native CPU images (not supported by sycbuild)")
@@ -257,6 +263,11 @@ func (f *flags) run(opt wrapper.Options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *f.spirvFallback {
+		if err := markFallbacks(images); err != nil {
+			return err
+		}
+	}
 	if *f.output == "-" {
 		return wrapper.Write(stdout, images, opt)
 	}
@@ -277,3 +288,28 @@ func outputForm(format, output string) wrapper.Output {
 	}
 	return wrapper.Bitcode
 }
+
+// markFallbacks gives the native images that are SPIR-V the SPIR-V format.
+func markFallbacks(images []wrapper.Image) error {
+	for i := range images {
+		img := &images[i]
+		if img.Format != wrapper.SYCL_DEVICE_BINARY_TYPE_NATIVE {
+			continue
+		}
+		f, err := os.Open(img.File)
+		if err != nil {
+			return err
+		}
+		var magic [4]byte
+		_, err = io.ReadFull(f, magic[:])
+		f.Close()
+		if err == nil && binary.LittleEndian.Uint32(magic[:]) == spirvMagic {
+			img.Format = wrapper.SYCL_DEVICE_BINARY_TYPE_SPIRV
+		}
+	}
+	return nil
+}
+
+// spirvMagic is the first word of a SPIR-V module (in the module's byte
+// order; SPIR-V written on little-endian machines is little-endian).
+const spirvMagic = 0x07230203
