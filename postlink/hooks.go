@@ -42,9 +42,11 @@ type Hooks struct {
 	Properties func(o *Options, mod *Module, target string) ([]byte, error)
 }
 
-// DefaultHooks are the hooks of this build. Neither specialization
-// constants nor property sets exist yet.
-var DefaultHooks = Hooks{}
+// DefaultHooks returns the hooks of this build: package specconst lowers
+// the spec-constant intrinsics, package props computes the property sets.
+func DefaultHooks() Hooks {
+	return Hooks{SpecConstants: lowerSpecConstants, Properties: moduleProperties}
+}
 
 // specConstCallees are the names (inside the mangling) of the SYCL
 // specialization-constant intrinsics, 2020 API and the older one.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 
@@ -18,6 +19,7 @@ import (
 // nothing behind.
 type outputs struct {
 	stdout io.Writer
+	dir    string // IO.Dir
 	// assemble, when set, turns module text into a bitcode file.
 	assemble func(text []byte, path string) error
 	mu       sync.Mutex
@@ -60,7 +62,7 @@ func (o *outputs) writeBytes(path string, data []byte) error {
 		_, err := o.stdout.Write(data)
 		return err
 	}
-	err := atomicfile.Write(path, func(w io.Writer) error {
+	err := atomicfile.Write(resolve(o.dir, path), func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
@@ -82,9 +84,18 @@ func (o *outputs) discard() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, p := range o.written {
-		os.Remove(p)
+		os.Remove(resolve(o.dir, p))
 	}
 	o.written = nil
+}
+
+// resolve is path relative to dir (IO.Dir), or path itself when it is
+// absolute or dir is "".
+func resolve(dir, path string) string {
+	if dir == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
 }
 
 // errText is the operating system's text of an error, without Go's

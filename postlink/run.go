@@ -19,11 +19,16 @@ type IO struct {
 	// Argv0 is the name the tool was invoked as, used for input parse
 	// errors (LLVM prints those with argv[0]).
 	Argv0 string
-	// Hooks are the post-split steps; the zero value means DefaultHooks.
+	// Dir is the directory the relative paths of Options (the input, the
+	// outputs, -out-dir, -device-lib-dir) are relative to; "" is the
+	// working directory. The paths written into the tables stay as given.
+	Dir string
+	// Hooks are the post-split steps; nil means DefaultHooks().
 	Hooks *Hooks
 	// Jobs bounds how many modules are made at once (0: one per CPU).
 	Jobs int
-	// Assemble writes a module's textual IR to path as LLVM bitcode. Run
+	// Assemble writes a module's textual IR to path (as the table names
+	// it: relative to Dir) as LLVM bitcode. Run
 	// uses it for every module file when -S is not given (module files
 	// then end in .bc, as the reference's do); nil means module files are
 	// written as text (.ll) whether or not -S is given.
@@ -38,7 +43,8 @@ func Run(o *Options, rio IO) (err error) {
 	}
 	hooks := rio.Hooks
 	if hooks == nil {
-		hooks = &DefaultHooks
+		h := DefaultHooks()
+		hooks = &h
 	}
 	if o.Properties && hooks.Properties == nil {
 		return errorf("-properties: property sets are not implemented in this build")
@@ -55,7 +61,7 @@ func Run(o *Options, rio IO) (err error) {
 		}
 		o.Outputs = []Output{{File: stem(o.Input) + ext}}
 	}
-	out := &outputs{stdout: rio.Stdout}
+	out := &outputs{stdout: rio.Stdout, dir: rio.Dir}
 	naming := NewNaming(o)
 	if !o.Assembly && rio.Assemble != nil {
 		out.assemble, naming.Bitcode = rio.Assemble, true
@@ -80,7 +86,7 @@ func readInput(o *Options, rio IO) (*llvmir.Module, error) {
 		name = "<stdin>"
 		src, err = io.ReadAll(rio.Stdin)
 	} else {
-		src, err = os.ReadFile(name)
+		src, err = os.ReadFile(resolve(rio.Dir, name))
 	}
 	if err != nil {
 		return nil, plainf("%s: %s: error: Could not open input file: %s", rio.Argv0, name, errText(err))

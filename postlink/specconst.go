@@ -8,13 +8,6 @@ import (
 	"github.com/sycbuild/sycbuild/specconst"
 )
 
-// The spec-constant and property-set steps: package specconst lowers the
-// spec-constant intrinsics, package props computes the property sets.
-func init() {
-	DefaultHooks.SpecConstants = lowerSpecConstants
-	DefaultHooks.Properties = moduleProperties
-}
-
 // specConstOptions are the lowering options for mod.
 func specConstOptions(mod *Module, mode specconst.Mode) specconst.Options {
 	return specconst.Options{Mode: mode, Kept: mod.Part.Written, Defines: mod.Part.Defines, Cloned: mod.Cloned}
