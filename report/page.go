@@ -66,16 +66,17 @@ type outcomeRow struct {
 
 // targetRow sums one target's actions and jobs.
 type targetRow struct {
-	Target                   string
-	Actions, Modules         string
-	Span, Busy, CPU          sortable
-	PeakRSS, Images          sortable
-	ModulesRun, ModulesFresh int
+	Target                         string
+	Actions, Modules               int
+	ActionOutcomes, ModuleOutcomes string
+	Span, Busy, CPU                sortable
+	PeakRSS, Images                sortable
 }
 
 // moduleRow is one fan-out job: one module's chain for one target.
 type moduleRow struct {
 	Target, Module, Outcome, Image string
+	Cache                          string // the shared cache's answer
 	Time, PeakRSS, Size            sortable
 	Failed                         bool
 }
@@ -186,6 +187,7 @@ func compareRecords(a, b record) int {
 		cmp.Compare(a.slot, b.slot),
 		a.end.Compare(b.end),
 		cmp.Compare(a.outcome, b.outcome),
+		strings.Compare(a.cache, b.cache),
 		strings.Compare(a.err, b.err),
 		slices.Compare(a.argv, b.argv),
 		slices.Compare(a.outputs, b.outputs),
@@ -278,12 +280,23 @@ func cards(events []record, res *graph.Result, failed int) []card {
 	}
 	var peak int64
 	var cpu time.Duration
+	var actions, jobs counts
+	answers := map[string]int{}
 	slots := map[int]bool{}
 	for i := range events {
 		e := &events[i]
+		switch e.kind {
+		case graph.KindAction, graph.KindFanout:
+			actions.add(e.outcome)
+		case graph.KindJob:
+			jobs.add(e.outcome)
+		}
 		if e.kind == graph.KindAction || e.kind == graph.KindJob {
 			peak = max(peak, e.maxRSS())
 			cpu += e.cpu()
+		}
+		if e.cache != "" {
+			answers[e.cache]++
 		}
 		if e.ran() && e.slot >= 0 {
 			slots[e.slot] = true
@@ -297,17 +310,55 @@ func cards(events []record, res *graph.Result, failed int) []card {
 	case res.NotRun > 0:
 		status = card{Label: "result", Value: "incomplete", Bad: true, Note: plural(res.NotRun, "action") + " not run"}
 	}
-	return []card{
+	list := []card{
 		status,
 		{Label: "wall time", Value: formatDuration(res.Elapsed), Note: "on " + plural(len(slots), "job slot")},
-		{Label: "actions", Value: strconv.Itoa(res.Actions),
-			Note: strconv.Itoa(res.Ran) + " run · " + strconv.Itoa(res.UpToDate) + " up to date"},
-		{Label: "module jobs", Value: strconv.Itoa(res.JobsRan + res.JobsCached + res.JobsFailed),
-			Note: strconv.Itoa(res.JobsRan) + " run · " + strconv.Itoa(res.JobsCached) + " up to date"},
-		{Label: "peak memory", Value: formatBytes(peak), Note: "largest job"},
-		{Label: "CPU time", Value: formatDuration(cpu), Note: "child processes"},
-		{Label: "failures", Value: strconv.Itoa(failed), Bad: failed > 0},
+		{Label: "actions", Value: strconv.Itoa(actions.total()), Note: actions.String()},
+		{Label: "module jobs", Value: strconv.Itoa(jobs.total()), Note: jobs.String()},
 	}
+	if len(answers) > 0 {
+		hits := 0
+		var note []string
+		for _, a := range sortedKeys(answers) {
+			if strings.HasSuffix(a, "hit") {
+				hits += answers[a]
+			}
+			note = append(note, strconv.Itoa(answers[a])+" "+a)
+		}
+		list = append(list, card{Label: "shared cache", Value: plural(hits, "hit"), Note: strings.Join(note, " · ")})
+	}
+	return append(list,
+		card{Label: "peak memory", Value: formatBytes(peak), Note: "largest job"},
+		card{Label: "CPU time", Value: formatDuration(cpu), Note: "child processes"},
+		card{Label: "failures", Value: strconv.Itoa(failed), Bad: failed > 0},
+	)
+}
+
+// counts counts events by outcome.
+type counts map[graph.Outcome]int
+
+func (c *counts) add(o graph.Outcome) {
+	if *c == nil {
+		*c = counts{}
+	}
+	(*c)[o]++
+}
+
+func (c counts) total() int {
+	n := 0
+	for _, k := range c {
+		n += k
+	}
+	return n
+}
+
+// String is "3 ran · 1 up to date", the outcomes in their order.
+func (c counts) String() string {
+	var parts []string
+	for _, o := range sortedKeys(c) {
+		parts = append(parts, strconv.Itoa(c[o])+" "+outcomeName(o))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // resultOf counts a build's result from its events, for a report that
@@ -425,11 +476,11 @@ func outcomes(events []record) outcomeTable {
 // last, as "(all)".
 func targets(events []record, sizes map[string]int64) []targetRow {
 	type sums struct {
-		actions, actionsFresh, jobs, jobsRun, jobsFresh int
-		first, last                                     time.Time
-		busy, cpu                                       time.Duration
-		peak, images                                    int64
-		used                                            bool // some of it ran child processes
+		actions, jobs counts
+		first, last   time.Time
+		busy, cpu     time.Duration
+		peak, images  int64
+		used          bool // some of it ran child processes
 	}
 	by := map[string]*sums{}
 	for i := range events {
@@ -444,18 +495,9 @@ func targets(events []record, sizes map[string]int64) []targetRow {
 		}
 		switch e.kind {
 		case graph.KindAction, graph.KindFanout:
-			s.actions++
-			if e.outcome == graph.UpToDate {
-				s.actionsFresh++
-			}
+			s.actions.add(e.outcome)
 		case graph.KindJob:
-			s.jobs++
-			switch e.outcome {
-			case graph.Ran:
-				s.jobsRun++
-			case graph.UpToDate:
-				s.jobsFresh++
-			}
+			s.jobs.add(e.outcome)
 			if n := sizes[e.image()]; n > 0 {
 				s.images += n
 			}
@@ -483,22 +525,22 @@ func targets(events []record, sizes map[string]int64) []targetRow {
 	for _, name := range names {
 		s := by[name]
 		row := targetRow{
-			Target:       name,
-			Actions:      strconv.Itoa(s.actions) + " (" + strconv.Itoa(s.actionsFresh) + " up to date)",
-			Modules:      strconv.Itoa(s.jobs),
-			Span:         durationValue(s.last.Sub(s.first)),
-			Busy:         durationValue(s.busy),
-			CPU:          durationValue(s.cpu),
-			PeakRSS:      bytesValue(s.peak),
-			Images:       bytesValue(s.images),
-			ModulesRun:   s.jobsRun,
-			ModulesFresh: s.jobsFresh,
+			Target:         name,
+			Actions:        s.actions.total(),
+			ActionOutcomes: s.actions.String(),
+			Modules:        s.jobs.total(),
+			ModuleOutcomes: s.jobs.String(),
+			Span:           durationValue(s.last.Sub(s.first)),
+			Busy:           durationValue(s.busy),
+			CPU:            durationValue(s.cpu),
+			PeakRSS:        bytesValue(s.peak),
+			Images:         bytesValue(s.images),
 		}
 		if name == "" {
 			row.Target = "(all)"
 		}
-		if s.jobs == 0 {
-			row.Modules, row.Images = "–", none
+		if row.Modules == 0 {
+			row.Images = none
 		}
 		if !s.used {
 			row.CPU, row.PeakRSS = none, none
@@ -523,6 +565,7 @@ func modules(events []record, sizes map[string]int64) []moduleRow {
 			Target:  e.target,
 			Module:  e.item,
 			Outcome: outcomeName(e.outcome),
+			Cache:   e.cache,
 			Image:   e.image(),
 			Time:    durationValue(e.wall()),
 			PeakRSS: bytesValue(e.maxRSS()),

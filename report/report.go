@@ -72,6 +72,7 @@ type record struct {
 	start   time.Time
 	end     time.Time
 	outcome graph.Outcome
+	cache   string
 	err     string
 	usage   *graph.Usage
 	target  string
@@ -133,7 +134,7 @@ func (r *Report) Finished(e graph.Event) {
 	rec := record{
 		kind: e.Kind, action: e.Action, desc: e.Desc, tool: e.Tool, item: e.Item,
 		argv: e.Argv, outputs: e.Outputs, jobs: e.Jobs, slot: e.Slot,
-		start: e.Start, end: e.End, outcome: e.Outcome, target: r.opt.Target(e),
+		start: e.Start, end: e.End, outcome: e.Outcome, cache: e.Cache, target: r.opt.Target(e),
 	}
 	if e.Err != nil {
 		rec.err = e.Err.Error()

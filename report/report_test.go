@@ -19,8 +19,9 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 func at(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 
 // sampleBuild is a build of two targets on two job slots: an in-process
-// action, a fan-out of three modules (one ran, one failed in its second
-// command, one up to date), an action not run because of the failure.
+// action, a fan-out of four modules (one ran, one failed in its second
+// command, one up to date, one restored from the shared cache), an action
+// not run because of the failure.
 // The image of module 0 is written in dir.
 func sampleBuild(t *testing.T, dir string) []graph.Event {
 	t.Helper()
@@ -41,7 +42,7 @@ func sampleBuild(t *testing.T, dir string) []graph.Event {
 		{Kind: graph.KindFanout, Action: 1, Desc: gen, Tool: "llvm-as", Jobs: 3, Outputs: []string{"out/images.list"},
 			Slot: -1, Start: at(10), End: at(60), Outcome: graph.Failed},
 		{Kind: graph.KindJob, Action: 1, Desc: gen + " out/module_0.ll", Tool: "llvm-as", Item: "out/module_0.ll",
-			Outputs: []string{"out/module_0.bc", "out/module_0.bin"}, Slot: 0, Start: at(10), End: at(40), Outcome: graph.Ran,
+			Outputs: []string{"out/module_0.bc", "out/module_0.bin"}, Slot: 0, Start: at(10), End: at(40), Outcome: graph.Ran, Cache: "remote miss",
 			Usage: &graph.Usage{User: 20 * time.Millisecond, System: 5 * time.Millisecond, MaxRSS: 120 * mib, Wall: 30 * time.Millisecond}},
 		{Kind: graph.KindCommand, Action: 1, Desc: gen + " out/module_0.ll (llvm-as)", Tool: "llvm-as", Item: "out/module_0.ll",
 			Argv: []string{"llvm-as", "out/module_0.ll", "-o", "out/module_0.bc"}, Outputs: []string{"out/module_0.bc"},
@@ -60,6 +61,8 @@ func sampleBuild(t *testing.T, dir string) []graph.Event {
 			Slot: 1, Start: at(17), End: at(60), Outcome: graph.Failed, Err: fail, Usage: &graph.Usage{MaxRSS: 90 * mib, ExitCode: 245}},
 		{Kind: graph.KindJob, Action: 1, Desc: gen + " out/module_2.ll", Tool: "llvm-as", Item: "out/module_2.ll",
 			Outputs: []string{"out/module_2.bc", "out/module_2.bin"}, Slot: -1, Outcome: graph.UpToDate},
+		{Kind: graph.KindJob, Action: 1, Desc: gen + " out/module_3.ll", Tool: "llvm-as", Item: "out/module_3.ll",
+			Outputs: []string{"out/module_3.bc", "out/module_3.bin"}, Slot: 0, Start: at(40), End: at(42), Outcome: graph.Restored, Cache: "remote hit"},
 		{Kind: graph.KindAction, Action: 2, Desc: "[spir64_gen] file-table-tform --replace=Code,Code", Tool: "file-table-tform",
 			Outputs: []string{"out/t1.table"}, Slot: -1, Outcome: graph.NotRun},
 	}
@@ -117,8 +120,10 @@ func TestPage(t *testing.T) {
 		n           int
 	}{
 		{"", "<title>build of &lt;x&gt;</title>", 1},
-		// 1 action + 1 fan-out + 2 jobs + 4 commands ran; 3 of them failed.
-		{"timeline", `<rect class="bar`, 8},
+		// 1 action + 1 fan-out + 3 jobs + 4 commands ran (or were
+		// restored); 3 of them failed.
+		{"timeline", `<rect class="bar`, 9},
+		{"timeline", `fill="` + restoredColor + `"`, 2}, // the bar and the legend
 		{"timeline", `<rect class="bar failed"`, 3},
 		{"timeline", `data-kind="command"`, 4},
 		{"timeline", `data-kind="fan-out"`, 1},
@@ -135,7 +140,9 @@ func TestPage(t *testing.T) {
 		{"targets", `<tr data-target="spir64_gen">`, 1},
 		{"slowest", `<tr data-command="1"`, 5},
 		{"slowest", `<tr data-command="1" class="failed"><td class="num" data-v="43000000">43.0 ms</td>`, 1},
-		{"modules", `<tr data-module="1"`, 3},
+		{"modules", `<tr data-module="1"`, 4},
+		{"modules", `<td>restored <span class="none">(remote hit)</span></td>`, 1},
+		{"modules", `<td>ran <span class="none">(remote miss)</span></td>`, 1},
 		{"modules", `data-v="3000">2.9 KiB</td><td><code>out/module_0.bin</code>`, 1},
 		{"modules", `<td>up to date</td>`, 1},
 		{"memory", `<tr data-usage="1">`, 2},
@@ -145,6 +152,10 @@ func TestPage(t *testing.T) {
 		{"outcomes", `data-outcome="up to date"`, 1},
 		{"outcomes", `data-outcome="failed"`, 1},
 		{"outcomes", `data-outcome="not run"`, 1},
+		{"outcomes", `data-outcome="restored"`, 1},
+		{"targets", `<td class="none">1 ran · 1 up to date · 1 failed · 1 restored</td>`, 1},
+		{"summary", `<div class="l">shared cache</div><div class="v">1 hit</div><div class="n">1 remote hit · 1 remote miss</div>`, 1},
+		{"summary", `<div class="l">module jobs</div><div class="v">4</div>`, 1},
 		{"cache", `<td class="num">2</td><td>no record of an earlier build</td>`, 1},
 		{"summary", "62.0 ms", 1},
 		{"summary", `<div class="card bad"><div class="l">result</div><div class="v">failed</div>`, 1},
@@ -195,7 +206,7 @@ func TestDeterministic(t *testing.T) {
 // named like the others.
 func TestNewOutcome(t *testing.T) {
 	r := New(Options{})
-	remote := graph.Outcome(9)
+	remote := graph.Outcome(99)
 	r.Finished(graph.Event{Kind: graph.KindJob, Desc: "[spir64] llvm-spirv m.ll", Item: "m.ll", Slot: -1, Outcome: remote})
 	r.Finished(graph.Event{Kind: graph.KindJob, Desc: "[spir64] llvm-spirv n.ll", Item: "n.ll", Slot: 0, Start: at(0), End: at(5), Outcome: graph.Ran})
 	page := render(t, r)

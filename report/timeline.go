@@ -82,6 +82,8 @@ const (
 	failColor   = "#d62728"
 	jobColor    = "#dde4ec"
 	fanoutColor = "#cfc6dc"
+	// restoredColor is what the shared cache restored instead of running.
+	restoredColor = "#a0cbe8"
 )
 
 // layoutTimeline draws the events that ran; events must be sorted by
@@ -174,8 +176,9 @@ func layoutTimeline(events []record) *timeline {
 		colorOf[name] = toolColors[i%len(toolColors)]
 		tl.Legend = append(tl.Legend, swatch{colorOf[name], name})
 	}
-	if len(ran) > 0 {
-		tl.Legend = append(tl.Legend, swatch{jobColor, "module job"}, swatch{fanoutColor, "fan-out"}, swatch{failColor, "failed"})
+	tl.Legend = append(tl.Legend, swatch{jobColor, "module job"}, swatch{fanoutColor, "fan-out"}, swatch{failColor, "failed"})
+	if slices.ContainsFunc(ran, func(e *record) bool { return e.outcome == graph.Restored }) {
+		tl.Legend = append(tl.Legend, swatch{restoredColor, "restored from the shared cache"})
 	}
 
 	for _, e := range ran {
@@ -213,8 +216,11 @@ func layoutTimeline(events []record) *timeline {
 			b.Fill, b.Dark = fanoutColor, true
 			b.Text = e.desc + " · " + plural(e.jobs, "job")
 		}
-		if b.Failed {
+		switch {
+		case b.Failed:
 			b.Fill, b.Dark = failColor, false
+		case e.outcome == graph.Restored:
+			b.Fill, b.Dark = restoredColor, true
 		}
 		b.Y, b.H = coord(top), coord(h)
 		if n := int((x1 - x0 - 6) / charWidth); b.Text != "" && n >= 4 {
@@ -267,6 +273,9 @@ func tooltip(e *record) string {
 		b.WriteString("\nslot " + strconv.Itoa(e.slot))
 	}
 	b.WriteString(" · " + formatDuration(e.wall()) + " · " + outcomeName(e.outcome))
+	if e.cache != "" {
+		b.WriteString(" (shared cache: " + e.cache + ")")
+	}
 	if u := e.usage; u != nil {
 		b.WriteString("\npeak RSS " + formatBytes(u.MaxRSS) + " · user " + formatDuration(u.User) + " · system " + formatDuration(u.System))
 	}
