@@ -72,7 +72,11 @@ type Result struct {
 	// LocalHits and RemoteHits count the actions and jobs whose outputs
 	// came from the shared cache (Options.Cache) instead of running.
 	LocalHits, RemoteHits int
-	Elapsed               time.Duration
+	// Fallbacks lists the fan-out jobs that survived a failed command
+	// through their fan-out's Fallback: "item: what failed", in the order
+	// they finished.
+	Fallbacks []string
+	Elapsed   time.Duration
 }
 
 // ErrFailed is returned (wrapped) when some action failed; the failures

@@ -99,6 +99,10 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 			}
 			b.obs.Finished(c)
 		}
+		if err != nil && ctx.Err() == nil && b.fallBack(u, k, err, e) {
+			err = nil
+			continue
+		}
 		if err != nil {
 			// The earlier commands' outputs are the intermediates of a
 			// chain that failed: nothing records them, and they go.
@@ -107,6 +111,9 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 					os.Remove(b.path(o))
 				}
 				b.log.forget(outs...)
+			}
+			if ctx.Err() == nil {
+				err = b.isolate(ctx, u, k, err)
 			}
 			return nil, err
 		}

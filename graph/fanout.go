@@ -25,7 +25,27 @@ type Fanout struct {
 	Dir   string // the directory the outputs go to
 	Steps []*Step
 
+	// Fallback, if set, saves a job whose step Fallback.Step fails: the
+	// output of step Fallback.From stands in for its output (SPIR-V for
+	// a failed ahead-of-time compile), with a warning.
+	Fallback *Fallback
+	// Isolate, if set, splits the item of a job whose chain failed into
+	// parts (one per kernel), so that the build can say which fail: dir
+	// is the build's directory, item and outDir are relative to it, and
+	// so are the parts' paths.
+	Isolate func(dir, item, outDir string) ([]Part, error)
+
 	tmpls []*foreach.Template // per step, made by compile
+}
+
+// Fallback names the step whose failure a fan-out job survives, and the
+// earlier step whose output then stands in for its output.
+type Fallback struct{ Step, From int }
+
+// Part is one piece of a failed job's item: a module holding one kernel.
+type Part struct {
+	Name string // what it holds, for messages (the kernel's name)
+	Path string
 }
 
 // Step is one command of the chain.
@@ -75,6 +95,9 @@ func (f *Fanout) check(a *Action) error {
 	}
 	if !contains(a.In, f.List) {
 		return bad("its list %s is not an input", f.List.Path)
+	}
+	if err := f.checkFallback(); err != nil {
+		return bad("%v", err)
 	}
 	for k, s := range f.Steps {
 		if s.Tool == nil || s.Tool.Path == "" {
@@ -126,11 +149,26 @@ func (f *Fanout) compile() {
 	}
 }
 
+// checkFallback checks that a fallback's steps exist and write a file, the
+// saved one later than the one standing in.
+func (f *Fanout) checkFallback() error {
+	fb := f.Fallback
+	if fb == nil {
+		return nil
+	}
+	if fb.From < 0 || fb.From >= fb.Step || fb.Step >= len(f.Steps) || f.Steps[fb.From].Out == nil || f.Steps[fb.Step].Out == nil {
+		return fmt.Errorf("fallback from step %d to step %d: both must be steps with outputs, the first before the second", fb.From, fb.Step)
+	}
+	return nil
+}
+
 // output returns item i's output of step k: llvm-foreach's deterministic
 // name.
-func (f *Fanout) output(k, i int) string {
+func (f *Fanout) output(k, i int) string { return f.outputIn(f.Dir, k, i) }
+
+func (f *Fanout) outputIn(dir string, k, i int) string {
 	o := f.Steps[k].Out
-	return foreach.OutputName(f.Dir, o.Placeholder, o.Ext, i)
+	return foreach.OutputName(dir, o.Placeholder, o.Ext, i)
 }
 
 // job is one item's chain, made concrete.
@@ -143,7 +181,10 @@ type job struct {
 
 // job returns item i's concrete commands, its placeholders replaced by
 // llvm-foreach's rules (foreach.Template).
-func (f *Fanout) job(i int, item string) *job {
+func (f *Fanout) job(i int, item string) *job { return f.jobIn(f.Dir, i, item) }
+
+// jobIn is job with its outputs in dir.
+func (f *Fanout) jobIn(dir string, i int, item string) *job {
 	if len(f.tmpls) != len(f.Steps) {
 		f.compile()
 	}
@@ -154,13 +195,13 @@ func (f *Fanout) job(i int, item string) *job {
 			if in.From < 0 {
 				values = append(values, item)
 			} else {
-				values = append(values, f.output(in.From, i))
+				values = append(values, f.outputIn(dir, in.From, i))
 			}
 		}
 		var outs []string
 		if s.Out != nil {
-			values = append(values, f.output(k, i))
-			outs = []string{f.output(k, i)}
+			values = append(values, f.outputIn(dir, k, i))
+			outs = []string{f.outputIn(dir, k, i)}
 		}
 		argv := append([]string{s.Tool.Path}, f.tmpls[k].Expand(values)...)
 		j.argvs = append(j.argvs, argv)

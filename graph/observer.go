@@ -99,6 +99,10 @@ type Event struct {
 	Start, End time.Time
 	// Outcome is how it ended (Finished only).
 	Outcome Outcome
+	// Fallback, for a job that survived the failure of one of its
+	// commands (Fanout.Fallback), says what failed and what stands in
+	// (Finished only).
+	Fallback string
 	// Cache is what the shared cache said of an action or job that had to
 	// run: "local hit", "remote hit", "local miss" or "remote miss"; ""
 	// when it was not asked (Finished only).

@@ -27,6 +27,9 @@ type CommandError struct {
 	Output []byte   // the last lines of its standard output and error
 	// Missing lists declared outputs the command did not write.
 	Missing []string
+	// Isolation, for a fan-out job's command, says which kernels of its
+	// module fail alone (Fanout.Isolate).
+	Isolation string
 	// Invalid says which outputs cannot be what the command writes (empty,
 	// or failing the tool's format check), and why.
 	Invalid []string
@@ -55,6 +58,9 @@ func (e *CommandError) Error() string {
 			b.WriteString("\n  | ")
 			b.WriteString(l)
 		}
+	}
+	if e.Isolation != "" {
+		b.WriteString("\n  isolated: " + e.Isolation)
 	}
 	return b.String()
 }

@@ -28,6 +28,10 @@ type unit struct {
 	steps bool
 	// reserved is the memory reserved for it while it runs (memory.go).
 	reserved int64
+	// fanout and index are a fan-out job's action and item index (for its
+	// fallback and isolation, isolate.go).
+	fanout *Fanout
+	index  int
 }
 
 // outputs lists the unit's declared outputs in command order.
@@ -83,7 +87,7 @@ func (b *builder) jobUnit(a *Action, j *job) (*unit, error) {
 		}
 		return nil, err
 	}
-	u := &unit{name: j.name(), tools: a.Fanout.tools(), argvs: j.argvs, outs: j.outputs, steps: true,
+	u := &unit{name: j.name(), tools: a.Fanout.tools(), argvs: j.argvs, outs: j.outputs, steps: true, fanout: a.Fanout, index: j.index,
 		event: Event{Kind: KindJob, Action: a.id, Desc: a.Desc + " " + j.item, Tool: a.Fanout.Steps[0].Tool.Name,
 			Item: j.item, Outputs: j.allOutputs(), Slot: -1}}
 	u.parts = makeKey(u.tools, u.argvs, []fileState{item})
