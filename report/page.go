@@ -20,7 +20,7 @@ type page struct {
 	Cards    []card
 	Timeline *timeline
 	Failures rows[failure]
-	Messages []string
+	Messages []message
 	Outcomes outcomeTable
 	Targets  []targetRow
 	Modules  rows[moduleRow]
@@ -46,6 +46,26 @@ func firstRows[T any](list []T, n int) rows[T] {
 		return rows[T]{List: list[:n], More: len(list) - n}
 	}
 	return rows[T]{List: list}
+}
+
+// message is a message of the build; a warning or an error stands out.
+type message struct {
+	Text  string
+	Class string // "warning", "error" or ""
+}
+
+func classify(texts []string) []message {
+	list := make([]message, len(texts))
+	for i, text := range texts {
+		list[i].Text = text
+		switch {
+		case strings.Contains(text, "error:"):
+			list[i].Class = "error"
+		case strings.Contains(text, "warning:"):
+			list[i].Class = "warning"
+		}
+	}
+	return list
 }
 
 // failure is an event that failed.
@@ -217,7 +237,7 @@ func (r *Report) page() *page {
 	sizes := r.sizes(events)
 	p := &page{
 		Title:    r.opt.Title,
-		Messages: messages,
+		Messages: classify(messages),
 		Timeline: layoutTimeline(events),
 		Outcomes: outcomes(events),
 		Targets:  targets(events, sizes),

@@ -135,7 +135,7 @@ func TestPage(t *testing.T) {
 		{"failures", `data-failure="1"`, 1},
 		{"failures", "exit status 245", 2},
 		{"failures", "<code>ocloc -file out/module_1.bc -o out/module_1.bin</code>", 1},
-		{"messages", "sycbuild: warning: &lt;b&gt;ocloc&lt;/b&gt; &amp; friends", 1},
+		{"messages", `<span class="warning">sycbuild: warning: &lt;b&gt;ocloc&lt;/b&gt; &amp; friends</span>`, 1},
 		{"targets", `<tr data-target="spir64">`, 1},
 		{"targets", `<tr data-target="spir64_gen">`, 1},
 		{"slowest", `<tr data-command="1"`, 5},
