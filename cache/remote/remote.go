@@ -21,9 +21,11 @@ package remote
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -58,6 +60,9 @@ type Options struct {
 	// checked against the system's roots), optionally followed by
 	// /INSTANCE, the REAPI instance name.
 	URL string
+	// CACert is a PEM file of the certificate authorities that a grpcs://
+	// server's certificate is checked against, instead of the system's.
+	CACert string
 	// Headers are sent with every call, each "Name: value" or
 	// "Name=value" (e.g. "authorization: Bearer TOKEN").
 	Headers []string
@@ -135,7 +140,20 @@ func Open(ctx context.Context, opts Options) (*Cache, error) {
 	}
 	creds := insecure.NewCredentials()
 	if useTLS {
-		creds = credentials.NewTLS(&tls.Config{MinVersion: tls.VersionTLS12})
+		cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+		if opts.CACert != "" {
+			pem, err := os.ReadFile(opts.CACert)
+			if err != nil {
+				return nil, fmt.Errorf("remote cache: %w", err)
+			}
+			cfg.RootCAs = x509.NewCertPool()
+			if !cfg.RootCAs.AppendCertsFromPEM(pem) {
+				return nil, fmt.Errorf("remote cache: %s holds no PEM certificate", opts.CACert)
+			}
+		}
+		creds = credentials.NewTLS(cfg)
+	} else if opts.CACert != "" {
+		return nil, fmt.Errorf("remote cache %s: a CA certificate is for grpcs:// only", opts.URL)
 	}
 	c.conn, err = grpc.NewClient(target,
 		grpc.WithTransportCredentials(creds),

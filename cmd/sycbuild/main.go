@@ -4,6 +4,7 @@
 //
 //	sycbuild [build flags]              run the build described by a config
 //	sycbuild graph [build flags]        write the build graph as DOT
+//	sycbuild cache stats|clean          the shared local cache
 //	sycbuild <tool> [args]              run one tool with its own command line
 //	sycbuild version | help
 //
@@ -58,6 +59,8 @@ func run(argv []string, stdio clopt.Stdio) int {
 			return 0
 		case "graph":
 			return graphCommand(args[1:], stdio)
+		case "cache":
+			return cacheCommand(args[1:], stdio)
 		default:
 			if m, ok := toolMains[name]; ok {
 				return m(name, args[1:], stdio)
@@ -97,6 +100,7 @@ func usage(w io.Writer) {
 Usage:
   sycbuild -config targets.yaml [build flags]   run the build the config describes
   sycbuild graph -config targets.yaml           write the build graph as DOT
+  sycbuild cache stats|clean [-cache-dir DIR]   what the shared cache holds, or empty it
   sycbuild <tool> [tool args]                   run one in-process tool
   sycbuild version                              print the version
   sycbuild help                                 print this text
