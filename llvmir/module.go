@@ -150,6 +150,9 @@ type Module struct {
 
 	comments     []uint8 // which entities hold comment lines, built on demand (strip.go)
 	commentsOnce sync.Once
+
+	referrers     []*Entity // OtherReferrers, built on demand
+	referrersOnce sync.Once
 }
 
 // Parse reads a module from src; file names it in messages. On error the

@@ -86,3 +86,19 @@ func (s *sparseState) keptGlobals() []int32 {
 	slices.Sort(gvs)
 	return gvs
 }
+
+// OtherReferrers returns the entities that are not global values but
+// reference one (named metadata, metadata nodes, use-list orders), in
+// module order. They are found once per module (safe from several
+// goroutines), so that work on one output module can look at its own
+// global values and these instead of the whole module.
+func (m *Module) OtherReferrers() []*Entity {
+	m.referrersOnce.Do(func() {
+		for _, e := range m.Entities {
+			if !e.Kind.IsGlobalValue() && len(e.Globals) > 0 {
+				m.referrers = append(m.referrers, e)
+			}
+		}
+	})
+	return m.referrers
+}

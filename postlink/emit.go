@@ -90,7 +90,7 @@ func (r *run) specConstants(mod *Module) (bool, *Module, error) {
 	if r.hooks.SpecConstants != nil {
 		return r.hooks.SpecConstants(r.o, mod, r.o.SpecConst, r.o.DefaultSpecConstImage)
 	}
-	if usesSpecConstants(r.m, mod.Part) {
+	if usesSpecConstants(mod) {
 		return false, nil, errorf("specialization constants are used but not implemented in this build (-spec-const, -generate-device-image-default-spec-consts)")
 	}
 	return false, nil, nil
@@ -269,7 +269,7 @@ func (r *run) files(mod *Module, id int, irName string) ([]*Row, error) {
 	for i, t := range r.tables {
 		if t.Output.Target != "" {
 			if reqs == nil {
-				rq := r.requirements(mod.Part)
+				rq := r.requirements(mod)
 				reqs = &rq
 			}
 			if !TargetAccepts(t.Output.Target, *reqs, esimd) {

@@ -23,6 +23,18 @@ type Module struct {
 	// replaced by their default values
 	// (-generate-device-image-default-spec-consts); it gets the next ID.
 	DefaultValues bool
+
+	globalList []*llvmir.Entity // Part.Globals, found on first use
+}
+
+// globals returns the global values the module writes, in module order
+// (Part.Globals, once): what per-module work walks, so that it costs what
+// the module holds.
+func (mod *Module) globals() []*llvmir.Entity {
+	if mod.globalList == nil {
+		mod.globalList = mod.Part.Globals()
+	}
+	return mod.globalList
 }
 
 // Hooks are the per-module steps that follow splitting in the reference's
@@ -59,8 +71,9 @@ var specConstCallees = []string{
 
 // usesSpecConstants reports whether any function the part defines calls a
 // specialization-constant intrinsic.
-func usesSpecConstants(m *llvmir.Module, p *split.Part) bool {
-	for _, e := range m.Entities {
+func usesSpecConstants(mod *Module) bool {
+	p := mod.Part
+	for _, e := range mod.globals() {
 		if e.Func == nil || e.Func.Declaration || !p.Defines(e) {
 			continue
 		}

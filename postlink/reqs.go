@@ -2,7 +2,6 @@ package postlink
 
 import (
 	"github.com/sycbuild/sycbuild/llvmir"
-	"github.com/sycbuild/sycbuild/split"
 )
 
 // requirements computes what target filtering needs to know about a
@@ -10,11 +9,12 @@ import (
 // defines (negative, internal aspects left out), named by their
 // {name, value} pair or through !sycl_aspects, and the sub-group size its
 // entry points require.
-func (r *run) requirements(p *split.Part) Requirements {
+func (r *run) requirements(mod *Module) Requirements {
 	var req Requirements
 	seen := map[string]bool{}
 	names := r.aspects
-	for _, e := range r.m.Entities {
+	p := mod.Part
+	for _, e := range mod.globals() {
 		if e.Func == nil || !p.Defines(e) {
 			continue
 		}

@@ -10,7 +10,8 @@ import (
 
 // specConstOptions are the lowering options for mod.
 func specConstOptions(mod *Module, mode specconst.Mode) specconst.Options {
-	return specconst.Options{Mode: mode, Kept: mod.Part.Written, Defines: mod.Part.Defines, Cloned: mod.Cloned}
+	return specconst.Options{Mode: mode, Kept: mod.Part.Written, Defines: mod.Part.Defines, Cloned: mod.Cloned,
+		Globals: mod.globals()}
 }
 
 func lowerMode(mode SpecConstMode) specconst.Mode {
@@ -25,11 +26,11 @@ func lowerMode(mode SpecConstMode) specconst.Mode {
 // lowering), then the module itself is lowered in mode.
 func lowerSpecConstants(o *Options, mod *Module, mode SpecConstMode, defaults bool) (bool, *Module, error) {
 	var def *Module
-	if defaults && specconst.ContainsSpecConsts(mod.M, mod.Part.Written) {
+	if defaults && specconst.ContainsSpecConsts(mod.globals(), mod.Part.Written) {
 		part := *mod.Part
 		// The copy's entry points are rebuilt: all its spir kernels.
 		part.Entries = nil
-		for _, e := range mod.M.Entities {
+		for _, e := range mod.globals() {
 			if e.Func != nil && e.Func.CallingConv == "spir_kernel" && part.Defines(e) {
 				part.Entries = append(part.Entries, e)
 			}
@@ -55,6 +56,7 @@ func moduleProperties(o *Options, mod *Module, target string) ([]byte, error) {
 	img := &props.Image{
 		M:                 mod.M,
 		Kept:              mod.Part.Written,
+		Globals:           mod.globals(),
 		Declaration:       func(e *llvmir.Entity) bool { return !mod.Part.Defines(e) },
 		EntryPoints:       mod.Part.Entries,
 		Esimd:             props.EsimdStatus(mod.Part.Status),

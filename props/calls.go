@@ -12,7 +12,9 @@ type CallSite struct {
 // Call returns the call instruction.
 func (c CallSite) Call() *llvmir.Call { return &c.Caller.Func.Calls[c.Index] }
 
-// CallSites returns the direct calls of callee from the functions keep
+// CallSites returns the direct calls of callee from the functions among
+// callers (entities of one module, in module order: the module's
+// Entities, or the global values an output module holds) that keep
 // accepts (nil: all), in the order LLVM's use list of callee yields them,
 // which is what the reference's passes iterate (F->users()). LLVM adds a
 // use at the head of the list, so:
@@ -22,9 +24,9 @@ func (c CallSite) Call() *llvmir.Call { return &c.Caller.Func.Calls[c.Index] }
 //     when the declaration was read);
 //   - in a module made by cloning (cloned true: every split module), all
 //     calls come last-first in module order.
-func CallSites(m *llvmir.Module, callee *llvmir.Entity, keep func(*llvmir.Entity) bool, cloned bool) []CallSite {
+func CallSites(callers []*llvmir.Entity, callee *llvmir.Entity, keep func(*llvmir.Entity) bool, cloned bool) []CallSite {
 	var before, after []CallSite
-	for _, e := range m.Entities {
+	for _, e := range callers {
 		if e.Func == nil || (keep != nil && !keep(e)) {
 			continue
 		}

@@ -431,14 +431,14 @@ define void @c() { call void @f() ret void }
 	}
 	// Parsed: the calls after the declaration last-first, then those
 	// before it in order. Cloned: all last-first.
-	if got := name(CallSites(m, f, nil, false)); got != "c b a a'" {
+	if got := name(CallSites(m.Entities, f, nil, false)); got != "c b a a'" {
 		t.Errorf("parsed order %q", got)
 	}
-	if got := name(CallSites(m, f, nil, true)); got != "c b a' a" {
+	if got := name(CallSites(m.Entities, f, nil, true)); got != "c b a' a" {
 		t.Errorf("cloned order %q", got)
 	}
 	b := m.Global("b")
-	if got := name(CallSites(m, f, func(e *llvmir.Entity) bool { return e != b }, true)); got != "c a' a" {
+	if got := name(CallSites(m.Entities, f, func(e *llvmir.Entity) bool { return e != b }, true)); got != "c a' a" {
 		t.Errorf("without @b %q", got)
 	}
 }

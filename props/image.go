@@ -33,6 +33,10 @@ type Image struct {
 	// Kept reports whether an entity of M is in the image; nil means every
 	// entity is.
 	Kept func(*llvmir.Entity) bool
+	// Globals, when set, are the global values of M the image holds (those
+	// Kept accepts), in module order: the computation then walks them
+	// instead of the whole of M, so that it costs what the image holds.
+	Globals []*llvmir.Entity
 	// Declaration reports whether a kept function is a declaration in the
 	// image (a definition the image turned into a declaration counts); nil
 	// means as in M.
@@ -60,6 +64,12 @@ type Image struct {
 	// replaced by their default values
 	// (-generate-device-image-default-spec-consts).
 	DefaultValueImage bool
+
+	// funcs and vars are the image's functions and global variables, found
+	// on first use.
+	funcs, vars []*llvmir.Entity
+	listed      bool
+	visited     int // entities looked at to list them (tests)
 }
 
 // SpecConst is one entry of !sycl.specialization-constants: a symbolic ID
@@ -92,26 +102,42 @@ func (img *Image) isDecl(e *llvmir.Entity) bool {
 	return e.Func.Declaration
 }
 
-// functions returns the image's functions in module order.
-func (img *Image) functions() []*llvmir.Entity {
-	var out []*llvmir.Entity
-	for _, e := range img.M.Entities {
-		if e.Kind == llvmir.KindFunction && img.kept(e) {
-			out = append(out, e)
+// candidates returns the entities that may be in the image, in module
+// order: Globals, or every entity of M.
+func (img *Image) candidates() []*llvmir.Entity {
+	if img.Globals != nil {
+		return img.Globals
+	}
+	return img.M.Entities
+}
+
+// list finds the image's functions and global variables, once.
+func (img *Image) list() {
+	if img.listed {
+		return
+	}
+	img.listed = true
+	img.visited += len(img.candidates())
+	for _, e := range img.candidates() {
+		switch {
+		case e.Kind == llvmir.KindFunction && img.kept(e):
+			img.funcs = append(img.funcs, e)
+		case e.Kind == llvmir.KindGlobalVar && img.kept(e):
+			img.vars = append(img.vars, e)
 		}
 	}
-	return out
+}
+
+// functions returns the image's functions in module order.
+func (img *Image) functions() []*llvmir.Entity {
+	img.list()
+	return img.funcs
 }
 
 // globalVars returns the image's global variables in module order.
 func (img *Image) globalVars() []*llvmir.Entity {
-	var out []*llvmir.Entity
-	for _, e := range img.M.Entities {
-		if e.Kind == llvmir.KindGlobalVar && img.kept(e) {
-			out = append(out, e)
-		}
-	}
-	return out
+	img.list()
+	return img.vars
 }
 
 // global returns the kept global value called name, or nil.

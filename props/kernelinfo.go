@@ -255,7 +255,7 @@ func addAssertUsed(r *Registry, img *Image) {
 			continue
 		}
 		visited[f] = true
-		for _, site := range CallSites(img.M, f, img.kept, img.Cloned) {
+		for _, site := range CallSites(img.functions(), f, nil, img.Cloned) {
 			caller := site.Caller
 			if visited[caller] {
 				continue

@@ -32,21 +32,32 @@ func (l *lowering) finish(res *Result) error {
 	// the symbolic-ID strings and specialization_id objects that are
 	// discardable when unused.
 	if len(l.funcs) > 0 {
-		for _, e := range l.m.Entities {
+		count := func(e *llvmir.Entity) {
 			// Metadata counts whatever the plan keeps of it: a global it
 			// names stays.
 			if e.Kind.IsGlobalValue() && !l.kept(e) || rewritten[e] || (e.Func != nil && !l.defines(e)) {
-				continue
+				return
 			}
 			for _, g := range e.Globals {
 				refs[g.Name] = true
 			}
 		}
-		for _, e := range l.m.Entities {
-			if !l.lowered[e] || refs[e.Name] {
-				continue
+		if l.o.Globals == nil {
+			for _, e := range l.m.Entities {
+				count(e)
 			}
-			l.p.Drop(e)
+		} else {
+			for _, e := range l.o.Globals {
+				count(e)
+			}
+			for _, e := range l.m.OtherReferrers() {
+				count(e)
+			}
+		}
+		for _, e := range l.loweredList {
+			if !refs[e.Name] {
+				l.p.Drop(e)
+			}
 		}
 		seen := map[*llvmir.Entity]bool{}
 		for _, g := range l.candidates {

@@ -53,6 +53,11 @@ type Options struct {
 	// happened); it decides the order in which calls are visited (see
 	// props.CallSites).
 	Cloned bool
+	// Globals, when set, are the global values the output module holds
+	// (those Kept accepts), in module order: the lowering then walks them
+	// (and the module's OtherReferrers) instead of the whole module, so
+	// that it costs what the output module holds.
+	Globals []*llvmir.Entity
 }
 
 // Result is what the lowering recorded.
@@ -66,11 +71,13 @@ type Result struct {
 	Defaults   []byte
 }
 
-// ContainsSpecConsts reports whether the module (its entities Kept
-// accepts, nil: all) has spec-constant intrinsics: whether a default-value
-// image is made for it (checkModuleContainsSpecConsts).
-func ContainsSpecConsts(m *llvmir.Module, kept func(*llvmir.Entity) bool) bool {
-	for _, e := range m.Entities {
+// ContainsSpecConsts reports whether a module has spec-constant
+// intrinsics: whether a default-value image is made for it
+// (checkModuleContainsSpecConsts). ents are the module's entities (or the
+// global values an output module holds) and kept says which are in it
+// (nil: all).
+func ContainsSpecConsts(ents []*llvmir.Entity, kept func(*llvmir.Entity) bool) bool {
+	for _, e := range ents {
 		if e.Func == nil || (kept != nil && !kept(e)) {
 			continue
 		}
@@ -118,8 +125,9 @@ type lowering struct {
 	funcIndex map[*llvmir.Entity]*funcState
 	// candidates are globals the lowered calls referenced; those left
 	// unreferenced are dropped as GlobalDCE and StripDeadPrototypes would.
-	candidates []*llvmir.Entity
-	lowered    map[*llvmir.Entity]bool // declarations whose calls were lowered
+	candidates  []*llvmir.Entity
+	lowered     map[*llvmir.Entity]bool // declarations whose calls were lowered
+	loweredList []*llvmir.Entity        // the same, in module order
 
 	symIDs     map[*llvmir.Entity]string // symbolic-ID strings read so far
 	defaultsOf map[*llvmir.Entity]*value // default values read so far
@@ -156,7 +164,7 @@ func Lower(m *llvmir.Module, p *llvmir.Plan, o Options) (*Result, error) {
 	}
 	res := &Result{}
 	spirEmulated := isSPIRTriple(m.Triple) && o.Mode == Emulation
-	for _, f := range m.Entities {
+	for _, f := range l.globals() {
 		if f.Func == nil || !l.kept(f) || !f.Func.Declaration {
 			continue
 		}
@@ -167,10 +175,11 @@ func Lower(m *llvmir.Module, p *llvmir.Plan, o Options) (*Result, error) {
 		if !alloca && !isSpecConstFunc(f.Name) {
 			continue
 		}
-		sites := props.CallSites(m, f, l.defines, o.Cloned)
+		sites := props.CallSites(l.globals(), f, l.defines, o.Cloned)
 		if len(sites) > 0 {
 			res.Modified = true
 			l.lowered[f] = true
+			l.loweredList = append(l.loweredList, f)
 		}
 		for _, s := range sites {
 			if err := l.lowerCall(f, s, alloca); err != nil {
@@ -185,6 +194,15 @@ func Lower(m *llvmir.Module, p *llvmir.Plan, o Options) (*Result, error) {
 }
 
 func (l *lowering) kept(e *llvmir.Entity) bool { return l.o.Kept == nil || l.o.Kept(e) }
+
+// globals returns the entities the lowering looks at, in module order:
+// Options.Globals, or every entity of the module.
+func (l *lowering) globals() []*llvmir.Entity {
+	if l.o.Globals != nil {
+		return l.o.Globals
+	}
+	return l.m.Entities
+}
 
 // defines reports whether the output module has e's body.
 func (l *lowering) defines(e *llvmir.Entity) bool {

@@ -46,11 +46,26 @@ type Part struct {
 	comdatSel  map[string]string // comdat name → new selection kind
 	aliasDecl  map[int32]bool    // aliases written as declarations
 	decls      []int32           // what is written as a declaration, in module order
+	// written is every entity the part writes (st != stNone), in module
+	// order: what the part costs to walk, and all Release has to clear.
+	written []int32
 }
 
 // Written reports whether the part writes e (as a definition, declaration
 // or alias).
 func (p *Part) Written(e *llvmir.Entity) bool { return p.st[e.Index] != stNone }
+
+// Globals returns the global values the part writes (as definitions,
+// declarations or aliases), in module order. Walking them costs what the
+// part holds, not what the input module holds.
+func (p *Part) Globals() []*llvmir.Entity {
+	ents := p.s.M.Entities
+	out := make([]*llvmir.Entity, len(p.written))
+	for k, i := range p.written {
+		out[k] = ents[i]
+	}
+	return out
+}
 
 // Defines reports whether the part writes e as a definition.
 func (p *Part) Defines(e *llvmir.Entity) bool {
@@ -399,10 +414,13 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 		}
 	}
 	slices.Sort(decls)
+	p.written = append(make([]int32, 0, len(queue)+len(decls)), queue...)
 	for _, i := range decls {
 		if !live.has(i) {
 			p.st[i] = stDecl
 			p.decls = append(p.decls, i)
+			p.written = append(p.written, i)
 		}
 	}
+	slices.Sort(p.written)
 }

@@ -1,7 +1,6 @@
 package split
 
 import (
-	"encoding/binary"
 	"strconv"
 	"strings"
 
@@ -72,29 +71,8 @@ func (p *Part) Plan() *llvmir.Plan {
 }
 
 // writtenGlobals returns the indices of the global values the part writes,
-// in module order. It reads the part's state eight entries at a time: most
-// of a small part's state is stNone.
-func (p *Part) writtenGlobals() []int32 {
-	st := p.st
-	var out []int32
-	i := 0
-	for ; i+8 <= len(st); i += 8 {
-		if binary.LittleEndian.Uint64(st[i:]) == 0 {
-			continue
-		}
-		for j := i; j < i+8; j++ {
-			if st[j] != stNone {
-				out = append(out, int32(j))
-			}
-		}
-	}
-	for ; i < len(st); i++ {
-		if st[i] != stNone {
-			out = append(out, int32(i))
-		}
-	}
-	return out
-}
+// in module order.
+func (p *Part) writtenGlobals() []int32 { return p.written }
 
 // AddStatus adds to plan the sycl-esimd-split-status named metadata (and, for a
 // module whose spec constants were replaced by their defaults, the

@@ -57,10 +57,10 @@ type Splitter struct {
 	states sync.Pool
 }
 
-// newState returns a zeroed per-module state array.
+// newState returns a zeroed per-module state array: a released one (which
+// Release zeroed) or a new one.
 func (s *Splitter) newState() []uint8 {
 	if st, ok := s.states.Get().(*[]uint8); ok {
-		clear(*st)
 		return *st
 	}
 	return make([]uint8, len(s.M.Entities))
@@ -69,10 +69,15 @@ func (s *Splitter) newState() []uint8 {
 // Release gives the part's memory back for the next parts; the part must
 // not be used afterwards (nor its plan written). Value copies of a Part
 // share its state: release only one of them, after all are done with.
+// Only the entries the part set are cleared, so that releasing costs what
+// the part holds.
 func (p *Part) Release() {
 	if p.st != nil {
 		st := p.st
 		p.st = nil
+		for _, i := range p.written {
+			st[i] = stNone
+		}
 		p.s.states.Put(&st)
 	}
 }

@@ -34,3 +34,14 @@ func WriteFile(path string, c Config) error {
 	}
 	return f.Close()
 }
+
+// Quadratic is a module of n kernels shaped so that each kernel's module
+// is looked at whole: every kernel reaches a few helpers and comes from a
+// source of its own, so the module has one attribute group and one
+// !srcloc node per kernel. Work per output module that grows with the
+// input shows on it as time per kernel growing with n.
+func Quadratic(n int) Config {
+	c := Big()
+	c.Kernels, c.Helpers, c.Sources, c.Body = n, max(1, c.Helpers*n/c.Kernels), n, 50
+	return c
+}

@@ -11,15 +11,19 @@ import (
 	"github.com/sycbuild/sycbuild/postlink"
 )
 
-// BenchmarkSplitKernel runs sycl-post-link -split=kernel -symbols -S
-// in-process on a generated module (SYCBUILD_BENCH_KERNELS kernels, 5000 by
-// default), for profiling:
+// BenchmarkSplitKernel runs the timed sycl-post-link (splitArgs) in-process
+// on a generated module (SYCBUILD_BENCH_KERNELS kernels, 5000 by default;
+// SYCBUILD_BENCH_SHAPE=quadratic for gen.Quadratic), for profiling:
 //
 //	go test ./bench/postlinkbench -run - -bench SplitKernel -benchtime 1x -cpuprofile cpu.out
 func BenchmarkSplitKernel(b *testing.B) {
 	dir := b.TempDir()
 	in := filepath.Join(dir, "big.ll")
-	if err := gen.WriteFile(in, gen.Scaled(benchKernels())); err != nil {
+	c := gen.Scaled(benchKernels())
+	if os.Getenv("SYCBUILD_BENCH_SHAPE") == "quadratic" {
+		c = gen.Quadratic(benchKernels())
+	}
+	if err := gen.WriteFile(in, c); err != nil {
 		b.Fatal(err)
 	}
 	info, _ := os.Stat(in)
@@ -31,13 +35,20 @@ func BenchmarkSplitKernel(b *testing.B) {
 		if err := os.Mkdir(out, 0o755); err != nil {
 			b.Fatal(err)
 		}
-		o := postlink.Options{Input: in, Outputs: []postlink.Output{{File: filepath.Join(out, "out.table")}},
-			Split: postlink.SplitKernel, SplitGiven: true, Symbols: true, Assembly: true}
+		o := benchOptions(in, filepath.Join(out, "out.table"))
 		var stderr bytes.Buffer
 		if err := postlink.Run(&o, postlink.IO{Stdout: &stderr, Stderr: &stderr, Argv0: "sycl-post-link"}); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// benchOptions are the options of splitArgs.
+func benchOptions(in, table string) postlink.Options {
+	return postlink.Options{Input: in, Outputs: []postlink.Output{{File: table}},
+		Split: postlink.SplitKernel, SplitGiven: true, Symbols: true, Properties: true,
+		SpecConst: postlink.SpecConstNative, EmitParamInfo: true, EmitExportedSymbols: true,
+		EmitImportedSymbols: true, DeviceGlobals: true, Assembly: true}
 }
 
 // benchKernels is the module size of the in-process benchmark:
