@@ -147,6 +147,22 @@ type Config struct {
 	// Tools maps tool roles to an executable: a name looked up on PATH, or a
 	// path (one with a slash), relative to Dir unless absolute.
 	Tools map[Tool]string `yaml:"tools"`
+	// Timeouts stop a command of a tool that runs longer, per tool role
+	// ("ocloc: 10m"): it fails like any other.
+	Timeouts map[Tool]string `yaml:"timeouts"`
+	// Memory is the build's memory budget ("16G"; "0": none; default: the
+	// memory available when the build starts); the command line's -m
+	// overrides it.
+	Memory string `yaml:"memory"`
+	// Cache settings: the shared local cache and the remote (REAPI) one
+	// (docs/cache.md); the command line's flags of the same names
+	// override them.
+	CacheDir            string   `yaml:"cache_dir"`
+	CacheMaxSize        string   `yaml:"cache_max_size"`
+	RemoteCache         string   `yaml:"remote_cache"`
+	RemoteCacheReadOnly bool     `yaml:"remote_cache_read_only"`
+	RemoteTimeout       string   `yaml:"remote_timeout"`
+	RemoteHeaders       []string `yaml:"remote_headers"`
 	// Targets are the device targets to build, in the order their images
 	// appear in the output object.
 	Targets []*Target `yaml:"targets" cfg:"required"`
@@ -183,6 +199,14 @@ type Target struct {
 	// Options are extra command-line options per tool, appended to the ones
 	// sycbuild passes; each is a list or a shell-quoted string.
 	Options map[Tool]Args `yaml:"options"`
+	// AOTFallback, for a spir64_gen target, is what a module whose
+	// ahead-of-time compile fails becomes: "spirv" embeds its SPIR-V for
+	// the target instead (compiled when the program runs), with a loud
+	// warning; "" (the default) fails the build.
+	AOTFallback string `yaml:"aot_fallback"`
+	// Timeout stops any command of the target that runs longer (see
+	// Config.Timeouts).
+	Timeout string `yaml:"timeout"`
 
 	// Index is the target's position in Config.Targets.
 	Index int `yaml:"-"`

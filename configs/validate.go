@@ -78,6 +78,7 @@ func (c *Config) validate() errorList {
 	for i, t := range c.Targets {
 		v.target(i, t, names)
 	}
+	v.validateRun()
 	return v.errs
 }
 

@@ -308,7 +308,7 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 		}
 		opt.Pool = pool
 		restore = chain(restore, func() { pool.Close() })
-		if opt.Memory, err = f.run.memoryBudget(); err != nil {
+		if opt.Memory, err = f.run.memoryBudget(cfg); err != nil {
 			errf("%v", err)
 			return fail(exitUsage)
 		}

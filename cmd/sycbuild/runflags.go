@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/configs"
 )
 
 // runFlags say how a build uses the machine and what it reports:
@@ -23,43 +25,20 @@ func (r *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&r.report, "report", "", "write an HTML report of the build to `file.html` (timeline per job slot, slowest commands, image sizes, cache hits, memory per job, failures)")
 }
 
-// memoryBudget returns the budget -m asks for, in bytes (0: none).
-func (r *runFlags) memoryBudget() (int64, error) {
-	if r.memory == "" {
-		return availableMemory(), nil
-	}
-	n, err := parseSize(r.memory)
-	if err != nil {
-		return 0, fmt.Errorf("-m %s: %v", r.memory, err)
-	}
-	return n, nil
-}
-
-// parseSize reads a size in bytes with an optional K, M, G or T suffix
-// (powers of 1024; a trailing "B" or "iB" is allowed).
-func parseSize(s string) (int64, error) {
-	t := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B"), "I")
-	mult := int64(1)
-	if n := len(t); n > 0 {
-		switch t[n-1] {
-		case 'K':
-			mult = 1 << 10
-		case 'M':
-			mult = 1 << 20
-		case 'G':
-			mult = 1 << 30
-		case 'T':
-			mult = 1 << 40
+// memoryBudget returns the memory budget in bytes (0: none): -m's, else
+// the config's memory:, else the memory available now.
+func (r *runFlags) memoryBudget(cfg *configs.Config) (int64, error) {
+	switch {
+	case r.memory != "":
+		n, err := configs.ParseSize(r.memory)
+		if err != nil {
+			return 0, fmt.Errorf("-m: %v", err)
 		}
-		if mult > 1 {
-			t = t[:n-1]
-		}
+		return n, nil
+	case cfg.Memory != "":
+		return configs.ParseSize(cfg.Memory) // checked when the config was loaded
 	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v < 0 || v*float64(mult) > 1<<62 {
-		return 0, fmt.Errorf("not a size (want a number of bytes, with K, M, G or T)")
-	}
-	return int64(v * float64(mult)), nil
+	return availableMemory(), nil
 }
 
 // availableMemory is MemAvailable from /proc/meminfo, or 0 (no budget)

@@ -1,0 +1,106 @@
+package configs
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// FallbackSPIRV is the one value of aot_fallback.
+const FallbackSPIRV = "spirv"
+
+// ParseSize reads a size in bytes with an optional K, M, G or T suffix
+// (powers of 1024; a trailing "B" or "iB" is allowed): "900M", "16G".
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B"), "I")
+	mult := int64(1)
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'K':
+			mult = 1 << 10
+		case 'M':
+			mult = 1 << 20
+		case 'G':
+			mult = 1 << 30
+		case 'T':
+			mult = 1 << 40
+		}
+		if mult > 1 {
+			t = t[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || v < 0 || v*float64(mult) > 1<<62 {
+		return 0, fmt.Errorf("%q is not a size (want a number of bytes, with K, M, G or T)", s)
+	}
+	return int64(v * float64(mult)), nil
+}
+
+// ParseTimeout reads a positive duration ("90s", "10m").
+func ParseTimeout(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q is not a duration (want e.g. 90s or 10m)", s)
+	}
+	return d, nil
+}
+
+// Timeout is how long a command of tool role may run in target t (0: no
+// limit): the shorter of the tool's timeouts: entry and the target's
+// timeout:. The values were checked when the config was loaded.
+func (c *Config) Timeout(t *Target, role Tool) time.Duration {
+	var d time.Duration
+	if s, ok := c.Timeouts[role]; ok {
+		d, _ = ParseTimeout(s)
+	}
+	if t != nil && t.Timeout != "" {
+		if td, _ := ParseTimeout(t.Timeout); d == 0 || td < d {
+			d = td
+		}
+	}
+	return d
+}
+
+// validateRun checks the keys that say how the build runs.
+func (v *validator) validateRun() {
+	c := v.c
+	for role, s := range c.Timeouts {
+		path := "timeouts." + string(role)
+		if _, ok := ParseTool(string(role)); !ok {
+			v.errorf(path, "timeouts: unknown tool %q", role)
+		} else if _, err := ParseTimeout(s); err != nil {
+			v.errorf(path, "%s: %v", path, err)
+		}
+	}
+	for _, f := range []struct{ path, value string }{{"memory", c.Memory}, {"cache_max_size", c.CacheMaxSize}} {
+		if f.value != "" {
+			if _, err := ParseSize(f.value); err != nil {
+				v.errorf(f.path, "%s: %v", f.path, err)
+			}
+		}
+	}
+	if c.RemoteTimeout != "" {
+		if _, err := ParseTimeout(c.RemoteTimeout); err != nil {
+			v.errorf("remote_timeout", "remote_timeout: %v", err)
+		}
+	}
+	if c.RemoteCache != "" && !strings.HasPrefix(c.RemoteCache, "grpc://") && !strings.HasPrefix(c.RemoteCache, "grpcs://") {
+		v.errorf("remote_cache", "remote_cache: %q is not a grpc:// or grpcs:// address", c.RemoteCache)
+	}
+	for i, t := range c.Targets {
+		path := fmt.Sprintf("targets[%d]", i)
+		if t.Timeout != "" {
+			if _, err := ParseTimeout(t.Timeout); err != nil {
+				v.errorf(path+".timeout", "%s.timeout: %v", path, err)
+			}
+		}
+		switch {
+		case t.AOTFallback == "":
+		case t.AOTFallback != FallbackSPIRV:
+			v.errorf(path+".aot_fallback", "%s.aot_fallback: unknown fallback %q (want %s)", path, t.AOTFallback, FallbackSPIRV)
+		case t.Kind != SPIR64Gen:
+			v.errorf(path+".aot_fallback", "%s.aot_fallback: only a spir64_gen target can fall back to SPIR-V", path)
+		}
+	}
+}
