@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -484,5 +485,47 @@ func TestBadOptions(t *testing.T) {
 			c.Close()
 			t.Errorf("Open(%+v) did not fail", o)
 		}
+	}
+}
+
+// TestServerStalls stops the server's process in the middle of a build:
+// it keeps its connections and answers nothing. The first lookup ends at
+// the timeout and turns the cache off with one warning; the next ones miss
+// at once; Close gives up on the queued uploads after the timeout.
+func TestServerStalls(t *testing.T) {
+	srv := testenv.StartBazelRemote(t)
+	var w warnings
+	ctx := context.Background()
+	c, err := remote.Open(ctx, remote.Options{URL: srv.URL, Warn: w.add, Timeout: time.Second, Uploads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := newJob(30, false)
+	if r, _ := c.Get(ctx, j.a, t.TempDir()); r != nil {
+		t.Fatal("hit on an empty server")
+	}
+	if err := srv.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Signal(syscall.SIGCONT)
+	src := t.TempDir()
+	for n := 31; n < 35; n++ {
+		j := newJob(n, false)
+		j.write(t, src)
+		c.Put(ctx, j.a, &cache.Result{Output: j.text}, src)
+	}
+	for i := 0; i < 3; i++ {
+		if r, err := c.Get(ctx, j.a, t.TempDir()); r != nil || err != nil {
+			t.Fatalf("Get from a stalled server = %v, %v", r, err)
+		}
+	}
+	start := time.Now()
+	c.Close()
+	t.Logf("Close took %v", time.Since(start))
+	if ws := w.get(); len(ws) != 1 || !c.Off() || !strings.Contains(ws[0], "DeadlineExceeded") {
+		t.Errorf("warnings %q, off %v; want one warning (deadline exceeded) and off", ws, c.Off())
+	}
+	if got := c.Counters(); got.Uploads != 0 || got.Dropped != 4 || got.Misses != 4 {
+		t.Errorf("counters = %+v", got)
 	}
 }

@@ -92,6 +92,11 @@ func (s *BazelRemote) Stop() {
 	})
 }
 
+// Signal sends sig to the server: syscall.SIGSTOP makes it a server that
+// holds its connections and answers nothing, as a stalled one does, until
+// syscall.SIGCONT.
+func (s *BazelRemote) Signal(sig os.Signal) error { return s.cmd.Process.Signal(sig) }
+
 // Log returns what the server printed.
 func (s *BazelRemote) Log() string { return s.out.String() }
 
