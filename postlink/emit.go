@@ -1,8 +1,10 @@
 package postlink
 
 import (
-	"sync"
+	"context"
 	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/sycbuild/sycbuild/split"
 )
@@ -100,51 +102,65 @@ func (r *run) specConstants(mod *Module) (bool, *Module, error) {
 // them to use in group order. At most a window of groups is made ahead of
 // the one being used, so memory stays bounded however many groups there
 // are. use's error stops everything.
+//
+// The first worker runs on the job token the caller holds; each further
+// one (up to jobs) starts only when IO.Tokens lends a token, asked without
+// waiting when the work starts and again as each group is used, and gives
+// it back when it stops.
 func (r *run) produce(n int, use func(i int, res groupResult) error) error {
-	jobs := r.jobs()
-	if jobs > n {
-		jobs = n
-	}
+	jobs := min(r.jobs(), n)
 	slots := make([]chan groupResult, n)
 	for i := range slots {
 		slots[i] = make(chan groupResult, 1)
 	}
-	window := make(chan struct{}, 2*jobs)
+	window := make(chan struct{}, 2*max(jobs, 1))
 	var next atomic.Int64
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				window <- struct{}{}
-				i := int(next.Add(1) - 1)
-				if i >= n || stop.Load() {
-					select { // give the token back unless the drain took it
-					case <-window:
-					default:
-					}
-					return
-				}
-				slots[i] <- r.makeGroup(i)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(jobs, 1))
+	work := func() error {
+		for {
+			select {
+			case window <- struct{}{}:
+			case <-ctx.Done():
+				return nil
 			}
-		}()
+			i := int(next.Add(1) - 1)
+			if i >= n {
+				<-window
+				return nil
+			}
+			slots[i] <- r.makeGroup(i)
+		}
 	}
+	workers := 0
+	grow := func() {
+		for workers < jobs && next.Load() < int64(n) {
+			lent := workers > 0 && r.io.Tokens != nil
+			if lent && !r.io.Tokens.TryAcquire() {
+				return
+			}
+			workers++
+			g.Go(func() error {
+				if lent {
+					defer r.io.Tokens.Release()
+				}
+				return work()
+			})
+		}
+	}
+	grow()
 	var err error
 	for i := 0; i < n && err == nil; i++ {
 		res := <-slots[i]
 		<-window
 		err = use(i, res)
+		grow()
 	}
-	stop.Store(true)
 	// Let every worker finish its current group and leave.
-	go func() {
-		for range window {
-		}
-	}()
-	wg.Wait()
-	close(window)
+	cancel()
+	g.Wait()
 	return err
 }
 

@@ -27,6 +27,13 @@ type IO struct {
 	Hooks *Hooks
 	// Jobs bounds how many modules are made at once (0: one per CPU).
 	Jobs int
+	// Tokens, if set, lends extra job tokens: the caller already holds one
+	// (the first worker uses it); every further worker needs one from
+	// TryAcquire, and gives it back with Release when it stops.
+	Tokens interface {
+		TryAcquire() bool
+		Release()
+	}
 	// Assemble writes a module's textual IR to path (as the table names
 	// it: relative to Dir) as LLVM bitcode. Run
 	// uses it for every module file when -S is not given (module files
