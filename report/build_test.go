@@ -19,10 +19,12 @@ var shTool = &graph.Tool{Name: "sh", Path: "sh", Version: "test"}
 const meet = `meet() { mkdir -p meet; : > "meet/$1"; i=0; while [ ! -e "meet/$2" ] && [ $i -lt 200 ]; do sleep 0.02; i=$((i+1)); done; }; `
 
 // smallGraph is a build in dir of two targets, a and b: a's fan-out runs
-// two commands per module over three modules, b copies a module's source,
-// and one of b's actions always fails (so the one after it never runs).
-// Once src/m1.txt says "changed", m1's job and the failing action wait
-// for each other: they run at once, on both job slots.
+// two commands per module over three modules (the second fails on a
+// module that says "fails", and the first one's output stands in), b
+// copies a module's source, and one of b's actions always fails (so the
+// one after it never runs). Once src/m1.txt says "changed", m1's job and
+// the failing action wait for each other: they run at once, on both job
+// slots.
 func smallGraph(t *testing.T, dir string) *graph.Graph {
 	t.Helper()
 	write := func(name, content string) {
@@ -65,10 +67,11 @@ func smallGraph(t *testing.T, dir string) *graph.Graph {
 			{Tool: shTool, Args: []string{"-c", meet + `if grep -q changed "$1"; then meet job broken; fi; sleep 0.05; tr a-z A-Z < "$1" > "$2"`, "sh", "mod.src", "mod.up"},
 				In:  []graph.StepInput{{Placeholder: "mod.src", From: -1}},
 				Out: &graph.StepOutput{Placeholder: "mod.up", Ext: "up", List: g.File("out/a/up.list", graph.List)}},
-			{Tool: &graph.Tool{Name: "rev", Path: "sh", Version: "test"}, Args: []string{"-c", `sleep 0.02; rev "$1" > "$2"`, "sh", "mod.up", "mod.img"},
+			{Tool: &graph.Tool{Name: "rev", Path: "sh", Version: "test"}, Args: []string{"-c", `if grep -q FAILS "$1"; then exit 245; fi; sleep 0.02; rev "$1" > "$2"`, "sh", "mod.up", "mod.img"},
 				In:  []graph.StepInput{{Placeholder: "mod.up", From: 0}},
 				Out: &graph.StepOutput{Placeholder: "mod.img", Ext: "img", List: g.File("out/a/images.list", graph.List)}},
 		},
+		Fallback: &graph.Fallback{Step: 1, From: 0},
 	}
 	add(&graph.Action{Desc: "[a] upper and reverse", Fanout: f, In: []*graph.Node{list},
 		Out: []*graph.Node{f.Steps[0].Out.List, f.Steps[1].Out.List}})
@@ -97,8 +100,10 @@ func TestBuildInBrowser(t *testing.T) {
 		}
 	}
 	build(nil)
-	if err := os.WriteFile(filepath.Join(dir, "src/m1.txt"), []byte("changed\n"), 0o644); err != nil {
-		t.Fatal(err)
+	for name, text := range map[string]string{"src/m1.txt": "changed\n", "src/m2.txt": "fails now\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	r := New(Options{Title: "small build", Dir: dir})
 	build(r)
@@ -110,21 +115,24 @@ func TestBuildInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// What ran: b's copy and broken actions, the fan-out with one job (of
-	// its two commands), and then link; two jobs were up to date. The job
-	// and the broken action ran at once, on slots 0 and 1.
+	// What ran: b's copy and broken actions, the fan-out with two jobs (of
+	// two commands each; m2's second failed, and it fell back), and then
+	// link; one job was up to date. m1's job and the broken action ran at
+	// once, on slots 0 and 1.
 	for _, c := range []struct {
 		what string
 		n    int
 	}{
 		{`data-kind="action"`, 3},
 		{`data-kind="fan-out"`, 1},
-		{`data-kind="job"`, 1},
-		{`data-kind="command"`, 2},
-		{`<rect class="bar failed"`, 1},
-		{`<tr data-module="1">`, 3},
-		{`<td>up to date</td>`, 2},
+		{`data-kind="job"`, 2},
+		{`data-kind="command"`, 4},
+		{`<rect class="bar failed"`, 2},
+		{`<rect class="bar fallback"`, 1},
+		{`<tr data-module="1"`, 3},
+		{`<td>up to date</td>`, 1},
 		{`data-failure="1"`, 1},
+		{`data-fallback="1"`, 1},
 		{`>slot 0</text>`, 1},
 		{`>slot 1</text>`, 1},
 		{`<tr data-target="a">`, 1},
@@ -151,7 +159,7 @@ func TestBuildInBrowser(t *testing.T) {
 	}
 	// The timeline's bars show: sh's actions and commands, rev's commands,
 	// and the failure.
-	checkShot(t, shot, toolColors[0], toolColors[1], failColor)
+	checkShot(t, shot, toolColors[0], toolColors[1], failColor, fallbackColor)
 	keepArtifact(t, page, "report-small.html")
 	keepArtifact(t, shot, "report-small.png")
 }

@@ -15,24 +15,25 @@ import (
 // page is what the template renders: every value already formatted, and
 // every list in its final order.
 type page struct {
-	Title    string
-	Started  string
-	Cards    []card
-	Timeline *timeline
-	Failures rows[failure]
-	Messages []message
-	Outcomes outcomeTable
-	Targets  []targetRow
-	Modules  rows[moduleRow]
-	Slowest  []commandRow
-	Memory   rows[memoryRow]
-	Reasons  rows[reasonRow]
+	Title     string
+	Started   string
+	Cards     []card
+	Timeline  *timeline
+	Failures  rows[failure]
+	Fallbacks rows[fallback]
+	Messages  []message
+	Outcomes  outcomeTable
+	Targets   []targetRow
+	Modules   rows[moduleRow]
+	Slowest   []commandRow
+	Memory    rows[memoryRow]
+	Reasons   rows[reasonRow]
 }
 
 // card is one number of the page's head.
 type card struct {
 	Label, Value, Note string
-	Bad                bool
+	Bad, Warn          bool
 }
 
 // rows are the first rows of a table, and how many more were left out.
@@ -68,6 +69,14 @@ func classify(texts []string) []message {
 	return list
 }
 
+// fallback is a module job that survived the failure of one of its
+// commands: an earlier command's output stands in for the failed one's.
+type fallback struct {
+	Target, Desc, Module string
+	What                 string // what failed and what stands in
+	Failed               []failure
+}
+
 // failure is an event that failed.
 type failure struct {
 	Kind, Desc, Command, Exit, Err string
@@ -89,6 +98,7 @@ type targetRow struct {
 	Target                         string
 	Actions, Modules               int
 	ActionOutcomes, ModuleOutcomes string
+	FellBack                       int
 	Span, Busy, CPU                sortable
 	PeakRSS, Images                sortable
 }
@@ -97,6 +107,7 @@ type targetRow struct {
 type moduleRow struct {
 	Target, Module, Outcome, Image string
 	Cache                          string // the shared cache's answer
+	Fallback                       string // what failed and stands in
 	Time, PeakRSS, Size            sortable
 	Failed                         bool
 }
@@ -208,6 +219,7 @@ func compareRecords(a, b record) int {
 		a.end.Compare(b.end),
 		cmp.Compare(a.outcome, b.outcome),
 		strings.Compare(a.cache, b.cache),
+		strings.Compare(a.fallback, b.fallback),
 		strings.Compare(a.err, b.err),
 		slices.Compare(a.argv, b.argv),
 		slices.Compare(a.outputs, b.outputs),
@@ -249,9 +261,10 @@ func (r *Report) page() *page {
 	if t0 := origin(events); !t0.IsZero() {
 		p.Started = t0.UTC().Format("2006-01-02 15:04:05 UTC")
 	}
-	failed := failures(events)
+	failed, fellBack := failures(events)
 	p.Failures = firstRows(failed, r.opt.Rows)
-	p.Cards = cards(events, res, len(failed))
+	p.Fallbacks = firstRows(fellBack, r.opt.Rows)
+	p.Cards = cards(events, res, len(failed), len(fellBack))
 	return p
 }
 
@@ -294,7 +307,7 @@ func origin(events []record) time.Time {
 }
 
 // cards are the page's head: the build's result at a glance.
-func cards(events []record, res *graph.Result, failed int) []card {
+func cards(events []record, res *graph.Result, failed, fellBack int) []card {
 	if res == nil {
 		res = resultOf(events)
 	}
@@ -347,11 +360,15 @@ func cards(events []record, res *graph.Result, failed int) []card {
 		}
 		list = append(list, card{Label: "shared cache", Value: plural(hits, "hit"), Note: strings.Join(note, " · ")})
 	}
-	return append(list,
+	list = append(list,
 		card{Label: "peak memory", Value: formatBytes(peak), Note: "largest job"},
 		card{Label: "CPU time", Value: formatDuration(cpu), Note: "child processes"},
 		card{Label: "failures", Value: strconv.Itoa(failed), Bad: failed > 0},
 	)
+	if fellBack > 0 {
+		list = append(list, card{Label: "fallbacks", Value: strconv.Itoa(fellBack), Warn: true, Note: "an earlier output stands in"})
+	}
+	return list
 }
 
 // counts counts events by outcome.
@@ -427,19 +444,39 @@ func resultOf(events []record) *graph.Result {
 }
 
 // failures lists what failed with its own error: commands, jobs whose
-// error is not their failed command's, and actions. A fan-out that failed
-// because of its jobs is not listed again.
-func failures(events []record) []failure {
+// error is not their failed command's, and actions; a fan-out that failed
+// because of its jobs is not listed again. The jobs that fell back are
+// listed apart, with the commands that failed in them.
+func failures(events []record) ([]failure, []fallback) {
+	saved := map[jobKey]int{} // index in fellBack
+	var fellBack []fallback
+	for i := range events {
+		e := &events[i]
+		if e.kind == graph.KindJob && e.fallback != "" {
+			saved[jobKey{e.action, e.item}] = len(fellBack)
+			fellBack = append(fellBack, fallback{Target: e.target, Desc: e.desc, Module: e.item, What: e.fallback})
+		}
+	}
 	commandErr := map[jobKey]string{}
 	for i := range events {
 		e := &events[i]
 		if e.kind == graph.KindCommand && e.err != "" {
-			commandErr[jobKey{e.action, e.item}] = e.err
+			k := jobKey{e.action, e.item}
+			if j, ok := saved[k]; ok {
+				fellBack[j].Failed = append(fellBack[j].Failed, failureOf(e))
+			} else {
+				commandErr[k] = e.err
+			}
 		}
 	}
 	var list []failure
 	for i := range events {
 		e := &events[i]
+		if e.kind == graph.KindCommand {
+			if _, ok := saved[jobKey{e.action, e.item}]; ok {
+				continue
+			}
+		}
 		if e.outcome != graph.Failed && e.err == "" {
 			continue
 		}
@@ -449,19 +486,24 @@ func failures(events []record) []failure {
 		if e.kind == graph.KindFanout && e.err == "" {
 			continue
 		}
-		f := failure{Kind: kindName(e.kind), Desc: e.desc, Err: e.err}
-		if len(e.argv) > 0 {
-			f.Command = graph.ShellQuote(e.argv)
-		}
-		if e.usage != nil {
-			f.Exit = strconv.Itoa(e.usage.ExitCode)
-			if e.usage.ExitCode < 0 {
-				f.Exit = "signal"
-			}
-		}
-		list = append(list, f)
+		list = append(list, failureOf(e))
 	}
-	return list
+	return list, fellBack
+}
+
+// failureOf describes a failed event.
+func failureOf(e *record) failure {
+	f := failure{Kind: kindName(e.kind), Desc: e.desc, Err: e.err}
+	if len(e.argv) > 0 {
+		f.Command = graph.ShellQuote(e.argv)
+	}
+	if e.usage != nil {
+		f.Exit = strconv.Itoa(e.usage.ExitCode)
+		if e.usage.ExitCode < 0 {
+			f.Exit = "signal"
+		}
+	}
+	return f
 }
 
 // outcomes counts events by kind and outcome; its columns are the
@@ -501,6 +543,7 @@ func targets(events []record, sizes map[string]int64) []targetRow {
 		busy, cpu     time.Duration
 		peak, images  int64
 		used          bool // some of it ran child processes
+		fellBack      int
 	}
 	by := map[string]*sums{}
 	for i := range events {
@@ -518,6 +561,9 @@ func targets(events []record, sizes map[string]int64) []targetRow {
 			s.actions.add(e.outcome)
 		case graph.KindJob:
 			s.jobs.add(e.outcome)
+			if e.fallback != "" {
+				s.fellBack++
+			}
 			if n := sizes[e.image()]; n > 0 {
 				s.images += n
 			}
@@ -550,6 +596,7 @@ func targets(events []record, sizes map[string]int64) []targetRow {
 			ActionOutcomes: s.actions.String(),
 			Modules:        s.jobs.total(),
 			ModuleOutcomes: s.jobs.String(),
+			FellBack:       s.fellBack,
 			Span:           durationValue(s.last.Sub(s.first)),
 			Busy:           durationValue(s.busy),
 			CPU:            durationValue(s.cpu),
@@ -582,15 +629,16 @@ func modules(events []record, sizes map[string]int64) []moduleRow {
 	list := make([]moduleRow, 0, len(jobs))
 	for _, e := range jobs {
 		row := moduleRow{
-			Target:  e.target,
-			Module:  e.item,
-			Outcome: outcomeName(e.outcome),
-			Cache:   e.cache,
-			Image:   e.image(),
-			Time:    durationValue(e.wall()),
-			PeakRSS: bytesValue(e.maxRSS()),
-			Size:    none,
-			Failed:  e.outcome == graph.Failed,
+			Target:   e.target,
+			Module:   e.item,
+			Outcome:  outcomeName(e.outcome),
+			Cache:    e.cache,
+			Fallback: e.fallback,
+			Image:    e.image(),
+			Time:     durationValue(e.wall()),
+			PeakRSS:  bytesValue(e.maxRSS()),
+			Size:     none,
+			Failed:   e.outcome == graph.Failed,
 		}
 		if n, ok := sizes[row.Image]; ok && n >= 0 {
 			row.Size = bytesValue(n)

@@ -2,7 +2,7 @@
 // (no network, no external script, font or image) with the build's
 // timeline per job slot, the slowest commands, per-target and per-module
 // image sizes and times, what was up to date and what ran, the memory and
-// CPU time of each job, and the build's failures and messages.
+// CPU time of each job, and the build's failures, fallbacks and messages.
 //
 // A Report is a graph.Observer: give it to graph.Build among the build's
 // observers, then write it when the build is over.
@@ -60,22 +60,23 @@ type Report struct {
 
 // record is what the page needs of one finished event.
 type record struct {
-	kind    graph.Kind
-	action  int
-	desc    string
-	tool    string
-	item    string
-	argv    []string
-	outputs []string
-	jobs    int
-	slot    int
-	start   time.Time
-	end     time.Time
-	outcome graph.Outcome
-	cache   string
-	err     string
-	usage   *graph.Usage
-	target  string
+	kind     graph.Kind
+	action   int
+	desc     string
+	tool     string
+	item     string
+	argv     []string
+	outputs  []string
+	jobs     int
+	slot     int
+	start    time.Time
+	end      time.Time
+	outcome  graph.Outcome
+	cache    string
+	fallback string
+	err      string
+	usage    *graph.Usage
+	target   string
 }
 
 // New returns an empty report.
@@ -134,7 +135,7 @@ func (r *Report) Finished(e graph.Event) {
 	rec := record{
 		kind: e.Kind, action: e.Action, desc: e.Desc, tool: e.Tool, item: e.Item,
 		argv: e.Argv, outputs: e.Outputs, jobs: e.Jobs, slot: e.Slot,
-		start: e.Start, end: e.End, outcome: e.Outcome, cache: e.Cache, target: r.opt.Target(e),
+		start: e.Start, end: e.End, outcome: e.Outcome, cache: e.Cache, fallback: e.Fallback, target: r.opt.Target(e),
 	}
 	if e.Err != nil {
 		rec.err = e.Err.Error()

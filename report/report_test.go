@@ -202,6 +202,41 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// TestFallback: a module job whose AOT compile failed and whose SPIR-V
+// stands in is listed as a fallback, not as a failure.
+func TestFallback(t *testing.T) {
+	r := New(Options{})
+	job := "[spir64_gen] ocloc out/module_4.ll"
+	fail := errors.New(job + " (ocloc): exit status 245")
+	r.Finished(graph.Event{Kind: graph.KindCommand, Action: 1, Desc: job + " (llvm-spirv)", Tool: "llvm-spirv", Item: "out/module_4.ll",
+		Argv: []string{"llvm-spirv", "out/module_4.bc"}, Slot: 0, Start: at(0), End: at(10), Outcome: graph.Ran})
+	r.Finished(graph.Event{Kind: graph.KindCommand, Action: 1, Desc: job + " (ocloc)", Tool: "ocloc", Item: "out/module_4.ll",
+		Argv: []string{"ocloc", "compile", "-file", "out/module_4.spv"}, Slot: 0, Start: at(10), End: at(30), Outcome: graph.Failed, Err: fail,
+		Usage: &graph.Usage{ExitCode: 245}})
+	r.Finished(graph.Event{Kind: graph.KindJob, Action: 1, Desc: job, Tool: "llvm-spirv", Item: "out/module_4.ll",
+		Outputs: []string{"out/module_4.spv", "out/module_4.bin"}, Slot: 0, Start: at(0), End: at(30), Outcome: graph.Ran,
+		Fallback: "ocloc failed (exit status 245); out/module_4.spv stands in"})
+	r.Message("sycbuild: warning: " + job + ": ocloc failed (exit status 245); out/module_4.spv stands in, to be compiled when the program runs")
+	r.Summary(&graph.Result{Actions: 1, Ran: 1, JobsRan: 1, Fallbacks: []string{"out/module_4.ll: ocloc failed"}})
+	page := render(t, r)
+	for _, c := range []struct{ where, what string }{
+		{"failures", `<p class="none">No failures.</p>`},
+		{"fallbacks", `<div class="what">[spir64_gen] ocloc out/module_4.ll <span class="none">(spir64_gen)</span></div>
+<div>ocloc failed (exit status 245); out/module_4.spv stands in</div><div><code>ocloc compile -file out/module_4.spv</code> <span class="none">(exit status 245)</span></div>`},
+		{"summary", `<div class="card warn"><div class="l">fallbacks</div><div class="v">1</div>`},
+		{"summary", `<div class="l">result</div><div class="v">succeeded</div>`},
+		{"timeline", `<rect class="bar fallback" data-kind="job"`},
+		{"timeline", `<rect class="bar failed" data-kind="command"`},
+		{"modules", `<tr data-module="1" class="fellback"><td>spir64_gen</td><td>out/module_4.ll</td><td>ran, fell back</td>`},
+		{"targets", `<td class="none">1 ran (1 fell back)</td>`},
+		{"messages", `<span class="warning">sycbuild: warning: [spir64_gen] ocloc out/module_4.ll: ocloc failed`},
+	} {
+		if !strings.Contains(section(t, page, c.where), c.what) {
+			t.Errorf("%s lacks %q:\n%s", c.where, c.what, section(t, page, c.where))
+		}
+	}
+}
+
 // TestNewOutcome: an outcome this package does not know is counted and
 // named like the others.
 func TestNewOutcome(t *testing.T) {

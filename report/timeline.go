@@ -47,6 +47,7 @@ type bar struct {
 	X, Y, W, H string
 	Fill       string
 	Failed     bool
+	FellBack   bool // a job that survived a failed command
 	Title      string
 	Text       string // a label drawn on the bar, if it is wide enough
 	TX, TY     string
@@ -82,6 +83,8 @@ const (
 	failColor   = "#d62728"
 	jobColor    = "#dde4ec"
 	fanoutColor = "#cfc6dc"
+	// fallbackColor outlines a job that fell back.
+	fallbackColor = "#e8a100"
 	// restoredColor is what the shared cache restored instead of running.
 	restoredColor = "#a0cbe8"
 )
@@ -177,13 +180,17 @@ func layoutTimeline(events []record) *timeline {
 		tl.Legend = append(tl.Legend, swatch{colorOf[name], name})
 	}
 	tl.Legend = append(tl.Legend, swatch{jobColor, "module job"}, swatch{fanoutColor, "fan-out"}, swatch{failColor, "failed"})
+	if slices.ContainsFunc(ran, func(e *record) bool { return e.fallback != "" }) {
+		tl.Legend = append(tl.Legend, swatch{fallbackColor, "fell back (outlined)"})
+	}
 	if slices.ContainsFunc(ran, func(e *record) bool { return e.outcome == graph.Restored }) {
 		tl.Legend = append(tl.Legend, swatch{restoredColor, "restored from the shared cache"})
 	}
 
 	for _, e := range ran {
 		x0, x1 := x(e.start), x(e.end)
-		b := bar{Kind: kindName(e.kind), X: coord(x0), W: coord(max(x1-x0, 0.6)), Failed: e.outcome == graph.Failed, Title: tooltip(e)}
+		b := bar{Kind: kindName(e.kind), X: coord(x0), W: coord(max(x1-x0, 0.6)), Failed: e.outcome == graph.Failed,
+			FellBack: e.fallback != "", Title: tooltip(e)}
 		var top, h float64
 		switch e.kind {
 		case graph.KindAction:
@@ -275,6 +282,9 @@ func tooltip(e *record) string {
 	b.WriteString(" · " + formatDuration(e.wall()) + " · " + outcomeName(e.outcome))
 	if e.cache != "" {
 		b.WriteString(" (shared cache: " + e.cache + ")")
+	}
+	if e.fallback != "" {
+		b.WriteString("\nfell back: " + e.fallback)
 	}
 	if u := e.usage; u != nil {
 		b.WriteString("\npeak RSS " + formatBytes(u.MaxRSS) + " · user " + formatDuration(u.User) + " · system " + formatDuration(u.System))
