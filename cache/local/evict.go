@@ -97,30 +97,33 @@ func (c *Cache) trimSoon() {
 	go func() {
 		defer c.trims.Done()
 		defer c.trimming.Store(false)
-		c.trim()
+		if err := c.Trim(); err != nil {
+			c.warn(err.Error())
+		}
 	}()
 }
 
-// trim removes the files used least recently until the cache is under
-// nine tenths of its size bound, if it is over the bound. A file used
-// since the walk began (by this process or another) is kept. A blob
-// removed under an entry makes the entry stale: its next lookup is a miss
-// that removes it.
-func (c *Cache) trim() {
+// Trim removes the files used least recently until the cache is under
+// nine tenths of its size bound, if it is over the bound, and the
+// temporary files of processes that no longer run. A file used since the
+// walk began (by this process or another) is kept. A blob removed under an
+// entry makes the entry stale: its next lookup is a miss that removes it.
+// Put trims in the background when the process has added an eighth of
+// the bound, and Close trims.
+func (c *Cache) Trim() error {
 	c.added.Store(0)
 	atomicfile.RemoveStale(filepath.Join(c.dir, "tmp"))
 	start := time.Now()
 	files, err := c.files()
 	if err != nil {
-		c.warn(err.Error())
-		return
+		return err
 	}
 	var total int64
 	for _, f := range files {
 		total += f.size
 	}
 	if total <= c.maxSize {
-		return
+		return nil
 	}
 	slices.SortFunc(files, func(a, b file) int {
 		if r := a.mtime.Compare(b.mtime); r != 0 {
@@ -140,4 +143,5 @@ func (c *Cache) trim() {
 			total -= f.size
 		}
 	}
+	return nil
 }

@@ -74,6 +74,9 @@ type Cache struct {
 	added    atomic.Int64
 	trimming atomic.Bool
 	trims    sync.WaitGroup
+
+	storeOff  atomic.Bool
+	storeWarn sync.Once
 }
 
 // Open opens (creating it if need be) the cache directory.
@@ -247,11 +250,19 @@ func (c *Cache) Put(ctx context.Context, a *cache.Action, r *cache.Result, dir s
 	if r != nil {
 		e.Output = r.Output
 	}
+	if c.storeOff.Load() {
+		return nil
+	}
 	var added int64
 	for _, o := range enc.Outputs {
 		f, n, err := c.storeBlob(filepath.Join(dir, filepath.FromSlash(o)))
+		var se *sourceError
+		if errors.As(err, &se) {
+			c.warn(fmt.Sprintf("cache %s: not stored: %v", c.dir, se.err))
+			return nil
+		}
 		if err != nil {
-			c.warn(fmt.Sprintf("cache %s: not stored: %v", c.dir, err))
+			c.stopStoring(err)
 			return nil
 		}
 		f.Path = o
@@ -271,7 +282,7 @@ func (c *Cache) Put(ctx context.Context, a *cache.Action, r *cache.Result, dir s
 		})
 	}
 	if err != nil {
-		c.warn(fmt.Sprintf("cache %s: not stored: %v", c.dir, err))
+		c.stopStoring(err)
 		return nil
 	}
 	c.stored.Add(1)
@@ -281,21 +292,37 @@ func (c *Cache) Put(ctx context.Context, a *cache.Action, r *cache.Result, dir s
 	return nil
 }
 
+// stopStoring turns storing off for the rest of the build, with one
+// warning: a cache that cannot be written (a full disk, a read-only
+// directory) would otherwise warn once per action.
+func (c *Cache) stopStoring(err error) {
+	c.storeWarn.Do(func() {
+		c.storeOff.Store(true)
+		c.warn(fmt.Sprintf("cache %s: cannot store: %v; storing nothing more in this build", c.dir, err))
+	})
+}
+
+// sourceError is an output that cannot be read: that action is not
+// stored, the cache is fine.
+type sourceError struct{ err error }
+
+func (e *sourceError) Error() string { return e.err.Error() }
+
 // storeBlob copies the file called name into the store (one pass: the
 // copy is hashed as it is written) and returns its record and the bytes
 // added to the store.
 func (c *Cache) storeBlob(name string) (fileEntry, int64, error) {
 	src, err := os.Open(name)
 	if err != nil {
-		return fileEntry{}, 0, err
+		return fileEntry{}, 0, &sourceError{err}
 	}
 	defer src.Close()
 	fi, err := src.Stat()
 	if err != nil {
-		return fileEntry{}, 0, err
+		return fileEntry{}, 0, &sourceError{err}
 	}
 	if !fi.Mode().IsRegular() {
-		return fileEntry{}, 0, fmt.Errorf("%s is not a regular file", name)
+		return fileEntry{}, 0, &sourceError{fmt.Errorf("%s is not a regular file", name)}
 	}
 	st := cache.NewStaging(filepath.Join(c.dir, "tmp"))
 	tmp, err := st.Create("blob", false)
@@ -307,7 +334,10 @@ func (c *Cache) storeBlob(name string) (fileEntry, int64, error) {
 		return fileEntry{}, 0, err
 	}
 	d := cache.Digest{Hash: tmp.Hash(), Size: tmp.Size()}
-	tmp.Finish(d)
+	if err := tmp.Finish(d); err != nil {
+		st.Abort()
+		return fileEntry{}, 0, err
+	}
 	fe := fileEntry{Hash: d.Hash, Size: d.Size, Exec: fi.Mode()&0o111 != 0}
 	bp := c.blobPath(d.Hash)
 	now := time.Now()
@@ -327,11 +357,11 @@ func (c *Cache) storeBlob(name string) (fileEntry, int64, error) {
 }
 
 // Close waits for a trim under way, and trims the cache if this process
-// stored anything since the last one.
+// stored anything.
 func (c *Cache) Close() error {
 	c.trims.Wait()
-	if c.added.Load() > 0 {
-		c.trim()
+	if c.stored.Load() > 0 {
+		return c.Trim()
 	}
 	return nil
 }

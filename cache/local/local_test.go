@@ -205,34 +205,34 @@ func TestCorrupted(t *testing.T) {
 	}
 }
 
-// TestEvictLeastRecentlyUsed fills a cache past its bound: Close trims
-// it to under nine tenths of the bound, removing the entries used least
+// TestEvictLeastRecentlyUsed fills a cache past its bound: Trim brings it
+// under nine tenths of the bound, removing the entries used least
 // recently; a lookup makes an old entry recent.
 func TestEvictLeastRecentlyUsed(t *testing.T) {
 	var w warnings
 	ctx := context.Background()
 	dir := t.TempDir()
 	const size, max = 10_000, 100_000
-	c := openCache(t, dir, max, &w)
+	big := openCache(t, dir, 1<<30, &w)
 	src := t.TempDir()
 	base := time.Now().Add(-time.Hour)
-	for n := 0; n < 9; n++ {
+	for n := 0; n < 12; n++ {
 		run(t, src, n, size)
-		if err := c.Put(ctx, action(n), result(n), src); err != nil {
+		if err := big.Put(ctx, action(n), result(n), src); err != nil {
 			t.Fatal(err)
 		}
 		// Action n was last used n minutes after base.
 		age(t, dir, n, base.Add(time.Duration(n)*time.Minute))
 	}
+	big.Close()
+	c := openCache(t, dir, max, &w)
 	// Use action 0, the oldest, again.
 	if r, _ := c.Get(ctx, action(0), t.TempDir()); r == nil {
 		t.Fatal("miss of a stored action")
 	}
-	for n := 9; n < 12; n++ {
-		run(t, src, n, size)
-		c.Put(ctx, action(n), result(n), src)
+	if err := c.Trim(); err != nil {
+		t.Fatal(err)
 	}
-	c.Close()
 	s, err := c.Stats()
 	if err != nil {
 		t.Fatal(err)
@@ -240,7 +240,6 @@ func TestEvictLeastRecentlyUsed(t *testing.T) {
 	if s.Bytes > max*9/10 {
 		t.Errorf("cache holds %d bytes after the trim, bound %d", s.Bytes, max)
 	}
-	c = openCache(t, dir, max, &w)
 	var kept []int
 	for n := 0; n < 12; n++ {
 		dst := t.TempDir()
@@ -398,5 +397,46 @@ func TestOpenDefaultDir(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(xdg, "sycbuild", "CACHEDIR.TAG")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestStoreFailures: an output that cannot be read skips its action with
+// a warning; a cache that cannot be written warns once and stores
+// nothing more, while lookups go on.
+func TestStoreFailures(t *testing.T) {
+	var w warnings
+	ctx := context.Background()
+	dir, src := t.TempDir(), t.TempDir()
+	c := openCache(t, dir, 0, &w)
+	run(t, src, 1, 100)
+	c.Put(ctx, action(1), result(1), src)
+	if err := c.Put(ctx, action(2), result(2), src); err != nil { // outputs never written
+		t.Fatal(err)
+	}
+	if ws := w.get(); len(ws) != 1 || !strings.Contains(ws[0], "2.bin") {
+		t.Errorf("warnings = %q, want one naming the missing output", ws)
+	}
+	// The cache's temporary directory becomes a file: nothing can be written.
+	os.RemoveAll(filepath.Join(dir, "tmp"))
+	os.WriteFile(filepath.Join(dir, "tmp"), nil, 0o644)
+	for n := 3; n < 6; n++ {
+		run(t, src, n, 100)
+		if err := c.Put(ctx, action(n), result(n), src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ws := w.get(); len(ws) != 2 || !strings.Contains(ws[1], "storing nothing more") {
+		t.Errorf("warnings = %q, want one more for the cache", ws)
+	}
+	dst := t.TempDir()
+	r, err := c.Get(ctx, action(1), dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check(r, dst, 1, 100); err != nil {
+		t.Error(err)
+	}
+	if got := c.Counters(); got.Stored != 1 || got.LocalHits != 1 {
+		t.Errorf("counters = %+v", got)
 	}
 }
