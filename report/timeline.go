@@ -37,8 +37,9 @@ type lane struct {
 }
 
 type tick struct {
-	X     string
-	Label string
+	X      string
+	Label  string
+	Anchor string // "middle", or "end" at the right edge
 }
 
 // bar is one span: its box, its colour, and what its tooltip says.
@@ -241,7 +242,11 @@ func layoutTimeline(events []record) *timeline {
 
 	step := tickStep(span)
 	for t := time.Duration(0); t <= span; t += step {
-		tl.Ticks = append(tl.Ticks, tick{X: coord(x(t0.Add(t))), Label: formatDuration(t)})
+		tk := tick{X: coord(x(t0.Add(t))), Label: formatDuration(t), Anchor: "middle"}
+		if x(t0.Add(t)) > timelineWidth-30 {
+			tk.Anchor = "end"
+		}
+		tl.Ticks = append(tl.Ticks, tk)
 	}
 	return tl
 }
