@@ -216,6 +216,7 @@ func (p *planner) target(t *target, linked *graph.Node, in *inputSet) wrapInput 
 			[]graph.StepInput{{Placeholder: ph("ptx"), From: from("ptx")}, {Placeholder: ph("cubin"), From: from("cubin")}}, "fatbin")
 		desc, targetName, format = "ptxas", "nvptx64", "native"
 	}
+	p.runOptions(tc, f)
 	fan := &graph.Action{Desc: label + desc, Fanout: f, In: []*graph.Node{code}}
 	for _, s := range f.Steps {
 		if s.Out != nil {
@@ -244,6 +245,9 @@ func (p *planner) wrap(in []wrapInput) {
 	args := []string{"-o", out.Path, "--output-format=elf", "-host=" + p.cfg.Host, "-batch", "-kind=sycl"}
 	if p.cfg.Wrapper == configs.WrapperOffloadBinary {
 		args = append(args, "--offload-binary")
+	}
+	if p.fallsBack() {
+		args = append(args, "--spirv-fallback")
 	}
 	var ins []*graph.Node
 	for _, w := range in {

@@ -43,6 +43,7 @@ type buildFlags struct {
 	dotOut    string    // graph subcommand: -o
 	host      hostFlags // -o, -M, --no-cache, inputs…: hostflags.go
 	run       runFlags  // -m, -report: runflags.go
+	cache     cacheFlags
 }
 
 func parseBuildFlags(name string, args []string, stderr io.Writer, graphMode bool) (*buildFlags, error) {
@@ -61,6 +62,7 @@ func parseBuildFlags(name string, args []string, stderr io.Writer, graphMode boo
 		fs.StringVar(&f.trace, "trace", "", "write a Chrome trace of the build to `file`")
 		f.host.register(fs)
 		f.run.register(fs)
+		f.cache.register(fs)
 	}
 	fs.Usage = func() {
 		if graphMode {
@@ -312,6 +314,17 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 			errf("%v", err)
 			return fail(exitUsage)
 		}
+		if !f.host.noCache { // a host that caches (Bazel) keeps sycbuild's caches out
+			c, isRemote, err := f.cache.open(cfg, warn)
+			if err != nil {
+				errf("%v", err)
+				return fail(exitUsage)
+			}
+			if c != nil {
+				opt.Cache, opt.RemoteCache = c, isRemote
+				restore = chain(restore, func() { c.Close() })
+			}
+		}
 		if f.verbose {
 			warn("jobs: " + pool.String())
 		}
@@ -404,5 +417,19 @@ func summary(plan *pipeline.Plan, r *graph.Result, dry bool) string {
 	if r.LocalHits+r.RemoteHits > 0 {
 		s += fmt.Sprintf("; %d restored from the local cache, %d from the remote cache", r.LocalHits, r.RemoteHits)
 	}
-	return s + fmt.Sprintf(" (%.2fs)", r.Elapsed.Seconds())
+	s += fmt.Sprintf(" (%.2fs)", r.Elapsed.Seconds())
+	if n := len(r.Fallbacks); n > 0 {
+		s += fmt.Sprintf("\nsycbuild: %d %s fell back to SPIR-V, compiled when the program runs:", n, plural(n, "module", "modules"))
+		for _, f := range r.Fallbacks {
+			s += "\n  " + f
+		}
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

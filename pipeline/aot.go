@@ -1,0 +1,102 @@
+package pipeline
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sycbuild/sycbuild/configs"
+	"github.com/sycbuild/sycbuild/filetable"
+	"github.com/sycbuild/sycbuild/graph"
+	"github.com/sycbuild/sycbuild/postlink"
+)
+
+// toolMemory is a conservative guess of each tool's peak memory, for the
+// memory budget before the build log has recorded a run of it.
+var toolMemory = map[configs.Tool]int64{
+	configs.ToolLLVMLink:  1 << 30,
+	configs.ToolLLVMAs:    256 << 20,
+	configs.ToolLLVMSPIRV: 512 << 20,
+	configs.ToolSPIRVVal:  256 << 20,
+	configs.ToolOcloc:     2 << 30,
+	configs.ToolLLC:       1 << 30,
+	configs.ToolPtxas:     1 << 30,
+	configs.ToolFatbinary: 256 << 20,
+}
+
+// runOptions sets how a target's module jobs run and fail: each step's
+// timeout and memory guess; for spir64_gen with aot_fallback: spirv, the
+// fallback from ocloc to the SPIR-V; and for the ahead-of-time kinds, unless
+// every module holds one kernel already, the isolation of the kernels that
+// make a module's compile fail.
+func (p *planner) runOptions(tc *configs.Target, f *graph.Fanout) {
+	ocloc, spv := -1, -1
+	for k, s := range f.Steps {
+		role := configs.Tool(s.Tool.Name)
+		s.Tool.Timeout = p.cfg.Timeout(tc, role)
+		s.Tool.Memory = toolMemory[role]
+		switch {
+		case role == configs.ToolOcloc:
+			ocloc = k
+		case s.Out != nil && s.Out.Ext == "spv":
+			spv = k
+		}
+	}
+	if tc.AOTFallback == configs.FallbackSPIRV && ocloc > spv && spv >= 0 {
+		f.Fallback = &graph.Fallback{Step: ocloc, From: spv}
+	}
+	aot := tc.Kind == configs.SPIR64Gen || tc.Kind == configs.NVPTX64
+	if aot && p.cfg.Split != configs.SplitPerKernel {
+		f.Isolate = isolateKernels
+	}
+}
+
+// fallsBack reports whether some target may embed SPIR-V for a module of a
+// native target (the wrapper then looks at each such image).
+func (p *planner) fallsBack() bool {
+	for _, t := range p.cfg.Targets {
+		if t.AOTFallback != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// isolateKernels splits one module of a failed chain per kernel, in
+// process (graph.Fanout.Isolate): sycl-post-link's own per-kernel split of
+// that module alone, as text, with each part's kernels (its .sym file) as
+// its name.
+func isolateKernels(dir, item, outDir string) ([]graph.Part, error) {
+	table := filepath.Join(outDir, "part.table")
+	o := &postlink.Options{Input: item, Outputs: []postlink.Output{{File: table}}, Split: postlink.SplitKernel,
+		SplitGiven: true, Assembly: true, Symbols: true, EmitOnlyKernelsAsEPs: true}
+	var msgs bytes.Buffer
+	if err := postlink.Run(o, postlink.IO{Argv0: "sycl-post-link", Dir: dir, Stdout: &msgs, Stderr: &msgs, Jobs: 1}); err != nil {
+		return nil, fmt.Errorf("%v %s", err, bytes.TrimSpace(msgs.Bytes()))
+	}
+	at := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(dir, p)
+	}
+	t, err := filetable.ReadFile(at(table))
+	if err != nil {
+		return nil, err
+	}
+	code, syms := t.ColumnIndex("Code"), t.ColumnIndex("Symbols")
+	if code < 0 || syms < 0 {
+		return nil, fmt.Errorf("%s: no Code or Symbols column", table)
+	}
+	var parts []graph.Part
+	for _, row := range t.Rows {
+		names, err := os.ReadFile(at(row[syms]))
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, graph.Part{Name: strings.Join(strings.Fields(string(names)), ", "), Path: row[code]})
+	}
+	return parts, nil
+}
