@@ -20,7 +20,6 @@ package report
 import (
 	"io"
 	"sync"
-	"time"
 
 	"github.com/sycbuild/sycbuild/graph"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
@@ -40,8 +39,9 @@ type Options struct {
 	Dir string
 	// Slowest is how many of the slowest commands the page lists; 0 is 15.
 	Slowest int
-	// Rows bounds the per-module and per-job tables (their largest rows
-	// are kept, and the page says how many were left out); 0 is 500.
+	// Rows bounds the lists of modules, jobs, failures, fallbacks and
+	// reasons (the slowest or largest are kept, and the page says how
+	// many were left out); 0 is 500.
 	Rows int
 }
 
@@ -51,32 +51,10 @@ type Report struct {
 	opt Options
 
 	mu       sync.Mutex
-	planned  int
 	events   []record
 	messages []string
 	reasons  map[string]int
 	result   *graph.Result
-}
-
-// record is what the page needs of one finished event.
-type record struct {
-	kind     graph.Kind
-	action   int
-	desc     string
-	tool     string
-	item     string
-	argv     []string
-	outputs  []string
-	jobs     int
-	slot     int
-	start    time.Time
-	end      time.Time
-	outcome  graph.Outcome
-	cache    string
-	fallback string
-	err      string
-	usage    *graph.Usage
-	target   string
 }
 
 // New returns an empty report.
@@ -111,12 +89,8 @@ func TargetOfDesc(e graph.Event) string {
 	return ""
 }
 
-// Planned counts the work announced.
-func (r *Report) Planned(n int) {
-	r.mu.Lock()
-	r.planned += n
-	r.mu.Unlock()
-}
+// Planned does nothing: the page counts what finished.
+func (r *Report) Planned(int) {}
 
 // OutOfDate counts the reasons why actions and jobs ran.
 func (r *Report) OutOfDate(name string, reasons []string) {

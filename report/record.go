@@ -1,0 +1,134 @@
+package report
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sycbuild/sycbuild/graph"
+)
+
+// record is what the page needs of one finished event.
+type record struct {
+	kind     graph.Kind
+	action   int
+	desc     string
+	tool     string
+	item     string
+	argv     []string
+	outputs  []string
+	jobs     int
+	slot     int
+	start    time.Time
+	end      time.Time
+	outcome  graph.Outcome
+	cache    string
+	fallback string
+	err      string
+	usage    *graph.Usage
+	target   string
+}
+
+var kindNames = map[graph.Kind]string{
+	graph.KindAction: "action", graph.KindFanout: "fan-out", graph.KindJob: "job", graph.KindCommand: "command",
+}
+
+func kindName(k graph.Kind) string {
+	if s, ok := kindNames[k]; ok {
+		return s
+	}
+	return "kind " + strconv.Itoa(int(k))
+}
+
+// outcomeName is o's String(), or "outcome N" for a value this package
+// was built without a name for.
+func outcomeName(o graph.Outcome) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = "outcome " + strconv.Itoa(int(o))
+		}
+	}()
+	return o.String()
+}
+
+// ran says whether the event ran (it has a span).
+func (e *record) ran() bool { return !e.start.IsZero() && !e.end.IsZero() }
+
+func (e *record) wall() time.Duration {
+	if !e.ran() {
+		return 0
+	}
+	return e.end.Sub(e.start)
+}
+
+func (e *record) cpu() time.Duration {
+	if e.usage == nil {
+		return 0
+	}
+	return e.usage.User + e.usage.System
+}
+
+func (e *record) maxRSS() int64 {
+	if e.usage == nil {
+		return 0
+	}
+	return e.usage.MaxRSS
+}
+
+// image is a job's module image: the last file its chain writes.
+func (e *record) image() string {
+	if len(e.outputs) == 0 {
+		return ""
+	}
+	return e.outputs[len(e.outputs)-1]
+}
+
+// compareRecords orders events by start, parents before children, then by
+// what they are: a total order, so that the page does not depend on the
+// order the events came in.
+func compareRecords(a, b record) int {
+	return cmp.Or(
+		a.start.Compare(b.start),
+		cmp.Compare(a.kind, b.kind),
+		cmp.Compare(a.action, b.action),
+		naturalCompare(a.item, b.item),
+		strings.Compare(a.desc, b.desc),
+		cmp.Compare(a.slot, b.slot),
+		a.end.Compare(b.end),
+		cmp.Compare(a.outcome, b.outcome),
+		strings.Compare(a.cache, b.cache),
+		strings.Compare(a.fallback, b.fallback),
+		strings.Compare(a.err, b.err),
+		slices.Compare(a.argv, b.argv),
+		slices.Compare(a.outputs, b.outputs),
+	)
+}
+
+// counts counts events by outcome.
+type counts map[graph.Outcome]int
+
+func (c *counts) add(o graph.Outcome) {
+	if *c == nil {
+		*c = counts{}
+	}
+	(*c)[o]++
+}
+
+func (c counts) total() int {
+	n := 0
+	for _, k := range c {
+		n += k
+	}
+	return n
+}
+
+// String is "3 ran · 1 up to date", the outcomes in their order.
+func (c counts) String() string {
+	var parts []string
+	for _, o := range sortedKeys(c) {
+		parts = append(parts, strconv.Itoa(c[o])+" "+outcomeName(o))
+	}
+	return strings.Join(parts, " · ")
+}
