@@ -2,6 +2,8 @@ package remote
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -32,8 +34,10 @@ func TestQueueFull(t *testing.T) {
 	c.closed = false
 	c.queue = make(chan *upload, 2)
 	a := &cache.Action{Argvs: [][]string{{"true"}}, Outputs: []string{"x"}}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "x"), []byte("x"), 0o644)
 	for range 5 {
-		if err := c.Put(context.Background(), a, nil, t.TempDir()); err != nil {
+		if err := c.Put(context.Background(), a, nil, dir); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -44,5 +48,29 @@ func TestQueueFull(t *testing.T) {
 
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "5 results not uploaded") {
 		t.Errorf("warnings = %q", warnings)
+	}
+}
+
+// TestChangedOutput: an output that changed between Put and its upload is
+// not read for the upload, small or large.
+func TestChangedOutput(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{10, maxBatch} {
+		name := filepath.Join(dir, "out")
+		os.WriteFile(name, make([]byte, size), 0o644)
+		fi, _ := os.Stat(name)
+		st := stamp{fi.Size(), fi.ModTime()}
+		if _, _, err := fileBlob(name, st); err != nil {
+			t.Fatalf("unchanged output: %v", err)
+		}
+		os.WriteFile(name, make([]byte, size+1), 0o644)
+		if _, _, err := fileBlob(name, st); err == nil || !strings.Contains(err.Error(), "changed since") {
+			t.Errorf("changed %d-byte output: error %v", size, err)
+		}
+		os.Truncate(name, int64(size))
+		os.Chtimes(name, time.Now(), st.mtime.Add(time.Second))
+		if _, _, err := fileBlob(name, st); err == nil {
+			t.Errorf("touched %d-byte output: no error", size)
+		}
 	}
 }

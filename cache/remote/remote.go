@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -313,9 +314,20 @@ func (c *Cache) Put(ctx context.Context, a *cache.Action, r *cache.Result, dir s
 	if err != nil {
 		return err
 	}
-	u := &upload{enc: enc, dir: dir}
+	u := &upload{enc: enc, dir: dir, stamps: make([]stamp, len(enc.Outputs))}
 	if r != nil {
 		u.output = r.Output
+	}
+	// The outputs are read later, in the background: what they are now
+	// is noted, and an output that changed meanwhile is not uploaded
+	// under this action's key.
+	for i, o := range enc.Outputs {
+		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(o)))
+		if err != nil {
+			c.dropped.Add(1)
+			return nil
+		}
+		u.stamps[i] = stamp{fi.Size(), fi.ModTime()}
 	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()

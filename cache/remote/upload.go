@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	repb "github.com/bazelbuild/remote-apis/build/bazel/remote/execution/v2"
 	bspb "google.golang.org/genproto/googleapis/bytestream"
@@ -35,6 +36,13 @@ type upload struct {
 	enc    *cache.Encoded
 	dir    string
 	output []byte
+	stamps []stamp // of enc.Outputs, when Put was called
+}
+
+// stamp is what an output was when its action was stored.
+type stamp struct {
+	size  int64
+	mtime time.Time
 }
 
 // blob is one blob to upload: its bytes, or the file that holds them.
@@ -73,8 +81,8 @@ func (c *Cache) uploader() {
 func (c *Cache) upload(ctx context.Context, u *upload) error {
 	ar := &repb.ActionResult{}
 	blobs := make([]blob, 0, len(u.enc.Outputs)+3)
-	for _, o := range u.enc.Outputs {
-		b, exec, err := fileBlob(filepath.Join(u.dir, filepath.FromSlash(o)))
+	for i, o := range u.enc.Outputs {
+		b, exec, err := fileBlob(filepath.Join(u.dir, filepath.FromSlash(o)), u.stamps[i])
 		if err != nil {
 			return status.Errorf(codes.FailedPrecondition, "%v", err)
 		}
@@ -104,8 +112,8 @@ func (c *Cache) upload(ctx context.Context, u *upload) error {
 
 // fileBlob hashes the file called name: a small file is read into memory
 // for a batch, a large one is only hashed and read again if the server
-// lacks it.
-func fileBlob(name string) (blob, bool, error) {
+// lacks it. The file must still be what st says, before and after.
+func fileBlob(name string, st stamp) (b blob, exec bool, err error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return blob{}, false, err
@@ -118,20 +126,29 @@ func fileBlob(name string) (blob, bool, error) {
 	if !fi.Mode().IsRegular() {
 		return blob{}, false, fmt.Errorf("%s is not a regular file", name)
 	}
-	exec := fi.Mode()&0o111 != 0
+	changed := func(fi os.FileInfo) bool { return fi.Size() != st.size || !fi.ModTime().Equal(st.mtime) }
+	if changed(fi) {
+		return blob{}, false, fmt.Errorf("%s changed since its action ran", name)
+	}
+	exec = fi.Mode()&0o111 != 0
 	if batchable(cache.Digest{Size: fi.Size()}) {
 		data, err := io.ReadAll(f)
 		if err != nil {
 			return blob{}, false, err
 		}
-		return blob{d: cache.DigestOf(data), data: data}, exec, nil
+		b = blob{d: cache.DigestOf(data), data: data}
+	} else {
+		h := sha256.New()
+		n, err := io.Copy(h, f)
+		if err != nil {
+			return blob{}, false, err
+		}
+		b = blob{d: cache.Digest{Hash: hex.EncodeToString(h.Sum(nil)), Size: n}, file: name}
 	}
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return blob{}, false, err
+	if fi, err := f.Stat(); err != nil || changed(fi) {
+		return blob{}, false, fmt.Errorf("%s changed since its action ran", name)
 	}
-	return blob{d: cache.Digest{Hash: hex.EncodeToString(h.Sum(nil)), Size: n}, file: name}, exec, nil
+	return b, exec, nil
 }
 
 // writeBlobs uploads those of blobs that the server lacks.
