@@ -72,6 +72,16 @@ func TestQuickstartInBrowser(t *testing.T) {
 	if !strings.Contains(string(html), `<p class="none">No failures.</p>`) {
 		t.Errorf("the page shows failures of a build that succeeded")
 	}
+	// The modules' images are the real compilers' outputs, sized.
+	if testenv.Want(t, "the report's module images (the quickstart's SPIR-V and ocloc targets)", "llvm-as-15", "llvm-spirv-15", "ocloc") {
+		modules := section(t, string(html), "modules")
+		if n := strings.Count(modules, `<tr data-module="1">`); n != 8 {
+			t.Errorf("%d module rows, want 4 modules × 2 targets", n)
+		}
+		if strings.Contains(modules, `data-v="-1">–</td><td><code>`) {
+			t.Errorf("a module's image has no size:\n%s", modules)
+		}
+	}
 
 	shot := filepath.Join(dir, "report.png")
 	checkDOM(t, browse(t, page, shot))
