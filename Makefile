@@ -9,6 +9,9 @@ REPORT := out/conformance.txt
 # Tests list here what they did not check on this machine (testenv.NotChecked);
 # make test prints it.
 NOT_CHECKED := out/not-checked.txt
+# Tests keep here what a reader may want to look at (the build report's pages
+# and their screenshots in Chromium).
+ARTIFACTS := out/artifacts
 
 .PHONY: all demo test toolchain build lint clean gpu-test
 
@@ -38,6 +41,7 @@ test: toolchain lint
 	@mkdir -p $(dir $(REPORT)) && rm -f $(REPORT) $(NOT_CHECKED)
 	@status=0; \
 	SYCBUILD_CONFORMANCE_REPORT="$(CURDIR)/$(REPORT)" SYCBUILD_NOT_CHECKED="$(CURDIR)/$(NOT_CHECKED)" \
+		SYCBUILD_ARTIFACTS="$(CURDIR)/$(ARTIFACTS)" \
 		$(GO) test -race -count=1 ./... || status=$$?; \
 	echo; \
 	if [ -s $(NOT_CHECKED) ]; then echo "not checked here:"; sort $(NOT_CHECKED) | sed 's/^/  /'; echo; fi; \
