@@ -187,7 +187,7 @@ func (c *Cache) get(enc *cache.Encoded, dir string) (*cache.Result, error) {
 			st.Abort()
 			return nil, fmt.Errorf("writing %s from the cache: %w", f.Path, err)
 		}
-		_, err = io.Copy(dst, src)
+		_, err = copyFile(dst, src)
 		src.Close()
 		if err == nil {
 			err = dst.Finish(cache.Digest{Hash: f.Hash, Size: f.Size})
@@ -329,7 +329,7 @@ func (c *Cache) storeBlob(name string) (fileEntry, int64, error) {
 	if err != nil {
 		return fileEntry{}, 0, err
 	}
-	if _, err := io.Copy(tmp, src); err != nil {
+	if _, err := copyFile(tmp, src); err != nil {
 		st.Abort()
 		return fileEntry{}, 0, err
 	}
@@ -354,6 +354,16 @@ func (c *Cache) storeBlob(name string) (fileEntry, int64, error) {
 		return fileEntry{}, 0, err
 	}
 	return fe, d.Size, nil
+}
+
+// copyBuffers are the buffers of copyFile, reused.
+var copyBuffers = sync.Pool{New: func() any { return new([256 << 10]byte) }}
+
+// copyFile copies src to w through a buffer larger than io.Copy's.
+func copyFile(w io.Writer, src *os.File) (int64, error) {
+	buf := copyBuffers.Get().(*[256 << 10]byte)
+	defer copyBuffers.Put(buf)
+	return io.CopyBuffer(w, struct{ io.Reader }{src}, buf[:])
 }
 
 // Close waits for a trim under way, and trims the cache if this process

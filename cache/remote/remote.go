@@ -77,7 +77,8 @@ type Options struct {
 	Uploads int
 	// Queue is how many uploads may wait; 0 means DefaultQueue.
 	Queue int
-	// Warn receives the cache's warnings; nil drops them.
+	// Warn receives the cache's warnings; nil writes them to standard
+	// error.
 	Warn func(string)
 }
 
@@ -120,7 +121,7 @@ func Open(ctx context.Context, opts Options) (*Cache, error) {
 	md := metadata.MD{}
 	for _, h := range opts.Headers {
 		i := strings.IndexAny(h, ":=")
-		if i <= 0 {
+		if i < 0 || strings.TrimSpace(h[:i]) == "" {
 			return nil, fmt.Errorf("remote cache header %q: want Name: value or Name=value", h)
 		}
 		md.Append(strings.TrimSpace(h[:i]), strings.TrimSpace(h[i+1:]))
@@ -137,7 +138,7 @@ func Open(ctx context.Context, opts Options) (*Cache, error) {
 		c.timeout = DefaultTimeout
 	}
 	if c.warn == nil {
-		c.warn = func(string) {}
+		c.warn = func(s string) { fmt.Fprintln(os.Stderr, "warning: "+s) }
 	}
 	creds := insecure.NewCredentials()
 	if useTLS {

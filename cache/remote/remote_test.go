@@ -76,7 +76,7 @@ func newJob(n int, big bool) *job {
 }
 
 // write writes j's outputs under dir, as running it would.
-func (j *job) write(t *testing.T, dir string) {
+func (j *job) write(t testing.TB, dir string) {
 	t.Helper()
 	for p, data := range j.outputs {
 		full := filepath.Join(dir, p)
@@ -480,6 +480,8 @@ func TestBadOptions(t *testing.T) {
 		{URL: "grpc://localhost"},
 		{URL: "localhost:9092"},
 		{URL: "grpc://localhost:9092", Headers: []string{"no separator"}},
+		{URL: "grpc://localhost:9092", Headers: []string{" : no name"}},
+		{URL: "grpc://localhost:9092", CACert: "ca.pem"},
 	} {
 		if c, err := remote.Open(context.Background(), o); err == nil {
 			c.Close()
