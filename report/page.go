@@ -159,11 +159,15 @@ func cards(events []record, res *graph.Result, failed, fellBack int) []card {
 	var actions, jobs counts
 	answers := map[string]int{}
 	slots := map[int]bool{}
+	silent := silentJobs(events)
 	for i := range events {
 		e := &events[i]
 		switch e.kind {
 		case graph.KindAction, graph.KindFanout:
 			actions.add(e.outcome)
+			if n := silent[e.action]; n > 0 && e.kind == graph.KindFanout {
+				jobs.addN(e.silentOutcome(), n)
+			}
 		case graph.KindJob:
 			jobs.add(e.outcome)
 		}
@@ -204,8 +208,8 @@ func cards(events []record, res *graph.Result, failed, fellBack int) []card {
 		list = append(list, card{Label: "shared cache", Value: plural(hits, "hit"), Note: strings.Join(note, " · ")})
 	}
 	list = append(list,
-		card{Label: "peak memory", Value: formatBytes(peak), Note: "largest job"},
-		card{Label: "CPU time", Value: formatDuration(cpu), Note: "child processes"},
+		card{Label: "peak memory", Value: used(formatBytes(peak), peak > 0), Note: "largest job"},
+		card{Label: "CPU time", Value: used(formatDuration(cpu), peak > 0), Note: "child processes"},
 		card{Label: "failures", Value: strconv.Itoa(failed), Bad: failed > 0},
 	)
 	if fellBack > 0 {
@@ -257,4 +261,12 @@ func resultOf(events []record) *graph.Result {
 		res.Elapsed = last.Sub(first)
 	}
 	return res
+}
+
+// used is value, or "–" when no child process ran.
+func used(value string, ran bool) string {
+	if !ran {
+		return "–"
+	}
+	return value
 }

@@ -109,11 +109,41 @@ func compareRecords(a, b record) int {
 // counts counts events by outcome.
 type counts map[graph.Outcome]int
 
-func (c *counts) add(o graph.Outcome) {
+func (c *counts) add(o graph.Outcome) { c.addN(o, 1) }
+
+func (c *counts) addN(o graph.Outcome, n int) {
 	if *c == nil {
 		*c = counts{}
 	}
-	(*c)[o]++
+	(*c)[o] += n
+}
+
+// silentOutcome is the outcome of a fan-out's jobs that have no event of
+// their own: up to date with it, else not run (the build stopped).
+func (e *record) silentOutcome() graph.Outcome {
+	if e.outcome == graph.UpToDate {
+		return graph.UpToDate
+	}
+	return graph.NotRun
+}
+
+// silentJobs returns, per fan-out, how many of its jobs have no event of
+// their own: a fan-out up to date as a whole says only how many it has.
+func silentJobs(events []record) map[int]int {
+	reported := map[int]int{}
+	for i := range events {
+		if events[i].kind == graph.KindJob {
+			reported[events[i].action]++
+		}
+	}
+	silent := map[int]int{}
+	for i := range events {
+		e := &events[i]
+		if e.kind == graph.KindFanout && e.jobs > reported[e.action] {
+			silent[e.action] = e.jobs - reported[e.action]
+		}
+	}
+	return silent
 }
 
 func (c counts) total() int {

@@ -237,6 +237,28 @@ func TestFallback(t *testing.T) {
 	}
 }
 
+// TestUpToDate: a build with nothing to do still counts the jobs of its
+// fan-outs, which report only how many they have.
+func TestUpToDate(t *testing.T) {
+	r := New(Options{})
+	r.Finished(graph.Event{Kind: graph.KindAction, Desc: "[spir64] sycl-post-link", Slot: -1, Outcome: graph.UpToDate})
+	r.Finished(graph.Event{Kind: graph.KindFanout, Action: 1, Desc: "[spir64] llvm-spirv", Jobs: 4, Slot: -1, Outcome: graph.UpToDate})
+	r.Finished(graph.Event{Kind: graph.KindFanout, Action: 2, Desc: "[spir64_gen] ocloc", Jobs: 3, Slot: -1, Outcome: graph.Failed})
+	r.Finished(graph.Event{Kind: graph.KindJob, Action: 2, Desc: "[spir64_gen] ocloc m0", Item: "m0", Slot: 0, Start: at(0), End: at(1),
+		Outcome: graph.Failed, Err: errors.New("m0 does not exist")})
+	page := render(t, r)
+	for _, c := range []struct{ where, what string }{
+		{"summary", `<div class="l">module jobs</div><div class="v">7</div><div class="n">4 up to date · 1 failed · 2 not run</div>`},
+		{"summary", `<div class="l">peak memory</div><div class="v">–</div>`},
+		{"targets", `<td class="num">4</td><td class="none">4 up to date</td>`},
+		{"targets", `<td class="num">3</td><td class="none">1 failed · 2 not run</td>`},
+	} {
+		if !strings.Contains(section(t, page, c.where), c.what) {
+			t.Errorf("%s lacks %q:\n%s", c.where, c.what, section(t, page, c.where))
+		}
+	}
+}
+
 // TestNewOutcome: an outcome this package does not know is counted and
 // named like the others.
 func TestNewOutcome(t *testing.T) {

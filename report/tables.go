@@ -118,6 +118,7 @@ func targets(events []record, sizes map[string]int64) []targetRow {
 		fellBack      int
 	}
 	by := map[string]*sums{}
+	silent := silentJobs(events)
 	for i := range events {
 		e := &events[i]
 		if e.kind == graph.KindCommand {
@@ -131,6 +132,9 @@ func targets(events []record, sizes map[string]int64) []targetRow {
 		switch e.kind {
 		case graph.KindAction, graph.KindFanout:
 			s.actions.add(e.outcome)
+			if n := silent[e.action]; n > 0 && e.kind == graph.KindFanout {
+				s.jobs.addN(e.silentOutcome(), n)
+			}
 		case graph.KindJob:
 			s.jobs.add(e.outcome)
 			if e.fallback != "" {
