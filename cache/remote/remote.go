@@ -46,7 +46,7 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultTimeout = 60 * time.Second
+	DefaultTimeout = 30 * time.Second
 	DefaultUploads = 4
 	DefaultQueue   = 1000
 )
