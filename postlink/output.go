@@ -22,22 +22,42 @@ type outputs struct {
 	dir    string // IO.Dir
 	// assemble, when set, turns module text into a bitcode file.
 	assemble func(text []byte, path string) error
-	mu       sync.Mutex
-	written  []string
+	// bufs are the buffers modules are rendered into, kept for the whole
+	// run (a sync.Pool would drop them at every collection, and each new
+	// buffer's pages would be faulted in again while it is written).
+	bufs    chan *[]byte
+	mu      sync.Mutex
+	written []string
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// bufs recycles the buffers modules are rendered into: each file is
-// rendered in memory and written with one system call.
-var bufs = sync.Pool{New: func() any { return new([]byte) }}
+// buffer returns a buffer to render a module into: each file is rendered
+// in memory and written with one system call. Give it back with
+// putBuffer.
+func (o *outputs) buffer() *[]byte {
+	select {
+	case b := <-o.bufs:
+		return b
+	default:
+		return new([]byte)
+	}
+}
+
+// putBuffer keeps b for the next module, unless enough are kept.
+func (o *outputs) putBuffer(b *[]byte) {
+	select {
+	case o.bufs <- b:
+	default:
+	}
+}
 
 // writeModule writes the module plan renders, without the input's comment
 // lines (LLVM's printer writes none), to path ("-" is stdout): as text, or
 // as bitcode when the run writes bitcode.
 func (o *outputs) writeModule(path string, plan *llvmir.Plan) error {
-	bp := bufs.Get().(*[]byte)
-	defer bufs.Put(bp)
+	bp := o.buffer()
+	defer o.putBuffer(bp)
 	text, err := plan.Append((*bp)[:0], llvmir.WriteOptions{StripComments: true})
 	*bp = text[:0]
 	if err != nil {

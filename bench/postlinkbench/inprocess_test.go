@@ -43,14 +43,6 @@ func BenchmarkSplitKernel(b *testing.B) {
 	}
 }
 
-// benchOptions are the options of splitArgs.
-func benchOptions(in, table string) postlink.Options {
-	return postlink.Options{Input: in, Outputs: []postlink.Output{{File: table}},
-		Split: postlink.SplitKernel, SplitGiven: true, Symbols: true, Properties: true,
-		SpecConst: postlink.SpecConstNative, EmitParamInfo: true, EmitExportedSymbols: true,
-		EmitImportedSymbols: true, DeviceGlobals: true, Assembly: true}
-}
-
 // benchKernels is the module size of the in-process benchmark:
 // SYCBUILD_BENCH_KERNELS, 5000 by default.
 func benchKernels() int {

@@ -1,126 +1,405 @@
-// Command postlinkbench times sycbuild's sycl-post-link against LLVM on
-// the synthetic SYCL module of bench/gen, in one run on one machine:
+// Command postlinkbench times sycbuild's sycl-post-link on the synthetic
+// SYCL modules of bench/gen, against the read-once-write-once floor
+// (bench/floor) and against LLVM, in one run on one machine:
 //
-//	go run ./bench/postlinkbench            # 5000 and 13,000 kernels
-//	go run ./bench/postlinkbench -kernels 5000 -runs 3 -dir /dev/shm/plb
+//	go run ./bench/postlinkbench                  # 1000, 5000 and 13,000 kernels
+//	go run ./bench/postlinkbench -kernels 1000,5000,13000,30000,60000,100000 \
+//	    -shape scaled,quadratic -floor 13000,60000 -llvm 5000,13000,60000 -dir /dev/shm/plb
 //
-// For each size it writes the module, then runs, alternately and -runs
-// times each, "sycbuild sycl-post-link -split=kernel -symbols -S" (a
-// module and a symbol file per kernel, and the table) and "llvm-as-19" on
-// the same file (LLVM's bare parse and write, which any LLVM-based splitter
-// pays at least once), and prints the best wall time of each, their ratio
-// and each one's peak resident memory.
+// For each shape and size it writes the module (gen.Scaled: the benchmark
+// module scaled up; gen.Quadratic: one source and attribute group per
+// kernel) and runs "sycbuild sycl-post-link" with splitArgs (a module, a
+// symbol file and a property file per kernel, and the table), -runs times;
+// the best wall time and the best CPU time (user + system) count, peak RSS
+// is the child's ru_maxrss, bytes allocated are counted by running the same
+// split in a child of this program (-alloc). It prints each size's time,
+// memory and allocation per kernel, and how far per-kernel time and memory
+// stray from their mean over the sizes (the split is linear when they do
+// not). At the sizes of -floor it also times bench/floor writing the same
+// files with the same sizes, and at the sizes of -llvm "llvm-as-19" (LLVM's
+// bare parse and write) and "llvm-split-19 -j2" on the same input, run
+// alternately with sycbuild; ratios are sycbuild's time over theirs, wall
+// and CPU. Never part of go test or CI.
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
+	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/postlink"
 )
 
+// splitArgs are the timed sycl-post-link options (benchOptions in-process),
+// those the DPC++ driver passes for a per-kernel split, with text output.
+var splitArgs = []string{"-split=kernel", "-symbols", "-properties", "-spec-const=native", "-emit-param-info",
+	"-emit-exported-symbols", "-emit-imported-symbols", "-device-globals", "-S"}
+
+// benchOptions are splitArgs as postlink options.
+func benchOptions(in, table string) postlink.Options {
+	return postlink.Options{Input: in, Outputs: []postlink.Output{{File: table}},
+		Split: postlink.SplitKernel, SplitGiven: true, Symbols: true, Properties: true,
+		SpecConst: postlink.SpecConstNative, EmitParamInfo: true, EmitExportedSymbols: true,
+		EmitImportedSymbols: true, DeviceGlobals: true, Assembly: true}
+}
+
 func main() {
-	sizes := flag.String("kernels", "5000,13000", "comma-separated module sizes (kernels)")
+	sizes := flag.String("kernels", "1000,5000,13000", "comma-separated module sizes (kernels)")
+	shapes := flag.String("shape", "scaled", "comma-separated module shapes: scaled, quadratic")
+	floorAt := flag.String("floor", "13000", "sizes (scaled shape) at which bench/floor is timed too")
+	llvmAt := flag.String("llvm", "", "sizes (scaled shape) at which llvm-as-19 and llvm-split-19 -j2 are timed too")
 	runs := flag.Int("runs", 3, "timed runs of each command per size (the best counts)")
+	alloc := flag.Bool("alloc", true, "count the bytes the split allocates (one more run, in a child)")
 	keep := flag.String("dir", "", "work directory (default: a temporary one, removed); the outputs are written there")
 	binary := flag.String("sycbuild", "", "sycbuild binary to time (default: built from this tree)")
+	measureAlloc := flag.String("measure-alloc", "", "internal: split this input in-process and print what it allocated")
 	flag.Parse()
-	if err := run(*sizes, *runs, *keep, *binary); err != nil {
+	if *measureAlloc != "" {
+		if err := allocOf(*measureAlloc, flag.Arg(0)); err != nil {
+			fmt.Fprintln(os.Stderr, "postlinkbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	b := &bench{runs: *runs, alloc: *alloc}
+	err := b.setUp(*keep, *binary)
+	if err == nil {
+		err = b.run(*sizes, *shapes, *floorAt, *llvmAt)
+	}
+	b.cleanUp()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "postlinkbench:", err)
 		os.Exit(1)
 	}
 }
 
-// measurement is one command's best run.
-type measurement struct {
-	wall   time.Duration
-	maxRSS int64 // bytes
+// bench is one run of the program.
+type bench struct {
+	runs              int
+	alloc             bool
+	dir               string
+	temp              bool // dir is removed at the end
+	sycbuild, floor   string
+	llvmAs, llvmSplit string
 }
 
-func run(sizes string, runs int, dir, bin string) error {
-	llvmAs, err := exec.LookPath("llvm-as-19")
-	if err != nil {
-		return fmt.Errorf("llvm-as-19 not found: %v", err)
-	}
+// measurement is one command's best run.
+type measurement struct {
+	wall, cpu time.Duration
+	maxRSS    int64 // bytes
+}
+
+func (b *bench) setUp(dir, bin string) error {
 	if dir == "" {
 		d, err := os.MkdirTemp("", "postlinkbench-")
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(d)
-		dir = d
+		b.dir, b.temp = d, true
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
+	} else {
+		b.dir = dir
 	}
+	build := func(out, pkg string) error {
+		cmd := exec.Command("go", "build", "-o", out, pkg)
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("building %s: %v", pkg, err)
+		}
+		return nil
+	}
+	b.sycbuild = bin
 	if bin == "" {
-		bin = filepath.Join(dir, "sycbuild")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/sycbuild")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("building sycbuild: %v", err)
+		b.sycbuild = filepath.Join(b.dir, "sycbuild")
+		if err := build(b.sycbuild, "./cmd/sycbuild"); err != nil {
+			return err
 		}
 	}
-	fmt.Printf("machine: %d CPUs, %s/%s; files in %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, dir)
-	for _, s := range strings.Split(sizes, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 {
-			return fmt.Errorf("bad size %q", s)
-		}
-		in := filepath.Join(dir, fmt.Sprintf("k%d.ll", n))
-		if err := gen.WriteFile(in, gen.Scaled(n)); err != nil {
+	b.floor = filepath.Join(b.dir, "floor")
+	return build(b.floor, "./bench/floor")
+}
+
+func (b *bench) cleanUp() {
+	if b.temp {
+		os.RemoveAll(b.dir)
+	}
+}
+
+// row is what one size measured.
+type row struct {
+	kernels        int
+	input, outputs int64 // bytes
+	files          int
+	split          measurement
+	allocBytes     int64
+	allocs         int64
+}
+
+func (b *bench) run(sizes, shapes, floorAt, llvmAt string) error {
+	ns, err := parseSizes(sizes)
+	if err != nil {
+		return err
+	}
+	floors, err := parseSizes(floorAt)
+	if err != nil {
+		return err
+	}
+	llvms, err := parseSizes(llvmAt)
+	if err != nil {
+		return err
+	}
+	if len(llvms) > 0 {
+		if b.llvmAs, err = exec.LookPath("llvm-as-19"); err != nil {
 			return err
 		}
-		st, err := os.Stat(in)
-		if err != nil {
+		if b.llvmSplit, err = exec.LookPath("llvm-split-19"); err != nil {
 			return err
 		}
-		out := filepath.Join(dir, "out")
-		split := []string{bin, "sycl-post-link", "-split=kernel", "-symbols", "-S", in, "-o", filepath.Join(out, "out.table")}
-		as := []string{llvmAs, in, "-o", filepath.Join(dir, "out.bc")}
-		var best [2]measurement
-		nfiles := 0
-		for r := 0; r < runs; r++ {
-			for i, argv := range [][]string{split, as} {
-				os.RemoveAll(out)
-				if err := os.Mkdir(out, 0o755); err != nil {
-					return err
-				}
-				m, err := measure(argv)
-				if err != nil {
-					return err
-				}
-				if i == 0 {
-					files, _ := os.ReadDir(out)
-					nfiles = len(files)
-				}
-				if r == 0 || m.wall < best[i].wall {
-					best[i].wall = m.wall
-				}
-				best[i].maxRSS = max(best[i].maxRSS, m.maxRSS)
+	}
+	fmt.Printf("machine: %d CPUs, %s/%s; files in %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, b.dir)
+	fmt.Printf("split: sycbuild sycl-post-link %s IN -o OUT/out.table (best of %d)\n", strings.Join(splitArgs, " "), b.runs)
+	for _, shape := range strings.Split(shapes, ",") {
+		var rows []row
+		var vsFloor, vsLLVM []string
+		for _, n := range ns {
+			var c gen.Config
+			switch shape {
+			case "scaled":
+				c = gen.Scaled(n)
+			case "quadratic":
+				c = gen.Quadratic(n)
+			default:
+				return fmt.Errorf("unknown shape %q", shape)
+			}
+			withFloor := shape == "scaled" && slices.Contains(floors, n)
+			withLLVM := shape == "scaled" && slices.Contains(llvms, n)
+			r, f, l, err := b.size(shape, n, c, withFloor, withLLVM)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, r)
+			vsFloor = append(vsFloor, f...)
+			vsLLVM = append(vsLLVM, l...)
+			fmt.Fprintf(os.Stderr, "postlinkbench: %s %d kernels done\n", shape, n)
+		}
+		printRows(shape, rows)
+		if len(vsFloor) > 0 {
+			fmt.Printf("\n| kernels | sycbuild wall | CPU | floor wall | CPU | sycbuild / floor, wall | CPU |\n|---|---|---|---|---|---|---|\n")
+			for _, l := range vsFloor {
+				fmt.Println(l)
 			}
 		}
-		os.RemoveAll(out)
-		mb := func(b int64) float64 { return float64(b) / (1 << 20) }
-		fmt.Printf("\n%d kernels: input %.1f MiB, %d output files\n", n, mb(st.Size()), nfiles)
-		fmt.Printf("  sycbuild sycl-post-link -split=kernel -symbols -S   %7.2f s   peak RSS %6.0f MiB (%.2f× input)\n",
-			best[0].wall.Seconds(), mb(best[0].maxRSS), float64(best[0].maxRSS)/float64(st.Size()))
-		fmt.Printf("  llvm-as-19                                           %7.2f s   peak RSS %6.0f MiB (%.2f× input)\n",
-			best[1].wall.Seconds(), mb(best[1].maxRSS), float64(best[1].maxRSS)/float64(st.Size()))
-		fmt.Printf("  ratio sycbuild / llvm-as-19: %.2f×\n", best[0].wall.Seconds()/best[1].wall.Seconds())
+		if len(vsLLVM) > 0 {
+			fmt.Printf("\n| kernels | sycbuild wall | CPU | llvm-as-19 wall | CPU | llvm-split-19 -j2 wall | CPU | / llvm-as-19, wall | CPU | / llvm-split-19, wall | CPU |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+			for _, l := range vsLLVM {
+				fmt.Println(l)
+			}
+		}
 	}
 	return nil
 }
 
-// measure runs argv and returns its wall time and peak resident memory.
+// size measures one module size: the split, and the floor and LLVM beside
+// it when asked; it returns the row and the lines of the comparison tables.
+func (b *bench) size(shape string, n int, c gen.Config, withFloor, withLLVM bool) (r row, vsFloor, vsLLVM []string, err error) {
+	in := filepath.Join(b.dir, fmt.Sprintf("%s%d.ll", shape, n))
+	if err := gen.WriteFile(in, c); err != nil {
+		return r, nil, nil, err
+	}
+	defer os.Remove(in)
+	st, err := os.Stat(in)
+	if err != nil {
+		return r, nil, nil, err
+	}
+	r.kernels, r.input = n, st.Size()
+	out := filepath.Join(b.dir, "out")
+	list := filepath.Join(b.dir, "files.txt")
+	defer os.Remove(list)
+	split := append(append([]string{b.sycbuild, "sycl-post-link"}, splitArgs...), in, "-o", filepath.Join(out, "out.table"))
+	cmds := [][]string{split}
+	if withFloor {
+		cmds = append(cmds, []string{b.floor, "-in", in, "-list", list, "-dir", out})
+	}
+	if withLLVM {
+		cmds = append(cmds, []string{b.llvmAs, in, "-o", filepath.Join(out, "out.bc")},
+			[]string{b.llvmSplit, "-j2", in, "-o", filepath.Join(out, "split")})
+	}
+	best := make([]measurement, len(cmds))
+	for run := 0; run < b.runs; run++ {
+		for i, argv := range cmds {
+			os.RemoveAll(out)
+			if err := os.Mkdir(out, 0o755); err != nil {
+				return r, nil, nil, err
+			}
+			m, err := measure(argv)
+			if err != nil {
+				return r, nil, nil, err
+			}
+			if i == 0 && run == 0 {
+				if r.files, r.outputs, err = listFiles(out, list); err != nil {
+					return r, nil, nil, err
+				}
+			}
+			if run == 0 || m.wall < best[i].wall {
+				best[i].wall = m.wall
+			}
+			if run == 0 || m.cpu < best[i].cpu {
+				best[i].cpu = m.cpu
+			}
+			best[i].maxRSS = max(best[i].maxRSS, m.maxRSS)
+		}
+	}
+	os.RemoveAll(out)
+	r.split = best[0]
+	if b.alloc {
+		if r.allocBytes, r.allocs, err = b.allocated(in, out); err != nil {
+			return r, nil, nil, err
+		}
+		os.RemoveAll(out)
+	}
+	sec := func(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
+	ratio := func(a, b time.Duration) string { return fmt.Sprintf("%.2f×", a.Seconds()/b.Seconds()) }
+	s := best[0]
+	if withFloor {
+		f := best[1]
+		vsFloor = append(vsFloor, fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s |", n,
+			sec(s.wall), sec(s.cpu), sec(f.wall), sec(f.cpu), ratio(s.wall, f.wall), ratio(s.cpu, f.cpu)))
+	}
+	if withLLVM {
+		a, sp := best[len(best)-2], best[len(best)-1]
+		vsLLVM = append(vsLLVM, fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", n,
+			sec(s.wall), sec(s.cpu), sec(a.wall), sec(a.cpu), sec(sp.wall), sec(sp.cpu),
+			ratio(s.wall, a.wall), ratio(s.cpu, a.cpu), ratio(s.wall, sp.wall), ratio(s.cpu, sp.cpu)))
+	}
+	return r, vsFloor, vsLLVM, nil
+}
+
+// printRows prints the scaling table of one shape and how far the
+// per-kernel figures stray from their mean.
+func printRows(shape string, rows []row) {
+	mib := func(b int64) float64 { return float64(b) / (1 << 20) }
+	fmt.Printf("\nshape %s\n\n| kernels | input | outputs | files | wall | CPU | wall / kernel | CPU / kernel | peak RSS | RSS / kernel | allocated / kernel | allocations / kernel |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n", shape)
+	var wall, cpu, rss, alloc []float64
+	for _, r := range rows {
+		k := float64(r.kernels)
+		wall = append(wall, r.split.wall.Seconds()/k*1e6)
+		cpu = append(cpu, r.split.cpu.Seconds()/k*1e6)
+		rss = append(rss, float64(r.split.maxRSS)/k/1024)
+		alloc = append(alloc, float64(r.allocBytes)/k/1024)
+		fmt.Printf("| %d | %.1f MiB | %.1f MiB | %d | %.2f s | %.2f s | %.0f µs | %.0f µs | %.0f MiB | %.1f KiB | %.1f KiB | %.0f |\n",
+			r.kernels, mib(r.input), mib(r.outputs), r.files, r.split.wall.Seconds(), r.split.cpu.Seconds(),
+			wall[len(wall)-1], cpu[len(cpu)-1], mib(r.split.maxRSS), rss[len(rss)-1], alloc[len(alloc)-1], float64(r.allocs)/k)
+	}
+	fmt.Printf("\nper kernel, largest deviation from the mean over the sizes: wall %s, CPU %s, peak RSS %s, allocated %s\n",
+		spread(wall), spread(cpu), spread(rss), spread(alloc))
+}
+
+// spread is the largest deviation of vs from their mean, in percent.
+func spread(vs []float64) string {
+	if len(vs) == 0 {
+		return "-"
+	}
+	mean := 0.0
+	for _, v := range vs {
+		mean += v
+	}
+	mean /= float64(len(vs))
+	if mean == 0 {
+		return "-"
+	}
+	dev := 0.0
+	for _, v := range vs {
+		dev = math.Max(dev, math.Abs(v-mean)/mean)
+	}
+	return fmt.Sprintf("±%.0f%%", dev*100)
+}
+
+// listFiles writes the list bench/floor reads: every file under dir with
+// its size, relative to dir; it returns their count and total size.
+func listFiles(dir, list string) (int, int64, error) {
+	var b bytes.Buffer
+	n, total := 0, int64(0)
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%d %s\n", info.Size(), rel)
+		n++
+		total += info.Size()
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	return n, total, os.WriteFile(list, b.Bytes(), 0o644)
+}
+
+// allocated runs the split in a child of this program and returns the
+// bytes and the number of objects it allocated.
+func (b *bench) allocated(in, out string) (int64, int64, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return 0, 0, err
+	}
+	os.RemoveAll(out)
+	if err := os.Mkdir(out, 0o755); err != nil {
+		return 0, 0, err
+	}
+	cmd := exec.Command(self, "-measure-alloc", in, filepath.Join(out, "out.table"))
+	cmd.Stderr = os.Stderr
+	text, err := cmd.Output()
+	if err != nil {
+		return 0, 0, fmt.Errorf("counting allocations: %v", err)
+	}
+	var bytes, objects int64
+	if _, err := fmt.Sscanf(string(text), "allocated %d %d", &bytes, &objects); err != nil {
+		return 0, 0, fmt.Errorf("counting allocations: %q: %v", text, err)
+	}
+	return bytes, objects, nil
+}
+
+// allocOf is -measure-alloc: split in in-process (benchOptions) and print
+// the bytes and objects allocated.
+func allocOf(in, table string) error {
+	o := benchOptions(in, table)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var stderr bytes.Buffer
+	err := postlink.Run(&o, postlink.IO{Stdout: &stderr, Stderr: &stderr, Argv0: "sycl-post-link"})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		return fmt.Errorf("%v\n%s", err, stderr.String())
+	}
+	w := bufio.NewWriter(os.Stdout)
+	fmt.Fprintf(w, "allocated %d %d\n", after.TotalAlloc-before.TotalAlloc, after.Mallocs-before.Mallocs)
+	return w.Flush()
+}
+
+// measure runs argv and returns its wall time, CPU time and peak resident
+// memory.
 func measure(argv []string) (measurement, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	var stderr strings.Builder
@@ -131,11 +410,26 @@ func measure(argv []string) (measurement, error) {
 	if err != nil {
 		return measurement{}, fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, tail(stderr.String()))
 	}
-	var rss int64
+	m := measurement{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024 // Linux reports KiB
+		m.maxRSS = ru.Maxrss * 1024 // Linux reports KiB
 	}
-	return measurement{wall: wall, maxRSS: rss}, nil
+	return m, nil
+}
+
+func parseSizes(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("bad size %q", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 func tail(s string) string {
