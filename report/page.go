@@ -93,7 +93,7 @@ func (r *Report) page() *page {
 	p := &page{
 		Title:    r.opt.Title,
 		Messages: classify(messages),
-		Timeline: layoutTimeline(events),
+		Timeline: layoutTimeline(events, r.opt.Budget),
 		Outcomes: outcomes(events),
 		Targets:  targets(events, sizes),
 		Slowest:  slowest(events, r.opt.Slowest),

@@ -37,6 +37,9 @@ type Options struct {
 	// (the build's graph.Options.Dir); "" is the current directory. The
 	// sizes of the images are read there when the page is written.
 	Dir string
+	// Budget is the build's memory budget in bytes (graph.Options.Memory),
+	// drawn beside the memory the running jobs held; 0 draws none.
+	Budget int64
 	// Slowest is how many of the slowest commands the page lists; 0 is 15.
 	Slowest int
 	// Rows bounds the lists of modules, jobs, failures, fallbacks and

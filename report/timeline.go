@@ -22,6 +22,7 @@ type timeline struct {
 	Bars          []bar
 	Legend        []swatch
 	Note          string // what is not drawn
+	Memory        *memChart
 }
 
 // jobKey names a fan-out job.
@@ -90,9 +91,10 @@ const (
 	restoredColor = "#a0cbe8"
 )
 
-// layoutTimeline draws the events that ran; events must be sorted by
-// compareRecords. It returns nil when nothing ran.
-func layoutTimeline(events []record) *timeline {
+// layoutTimeline draws the events that ran, and the memory they held
+// beside the budget; events must be sorted by compareRecords. It returns
+// nil when nothing ran.
+func layoutTimeline(events []record, budget int64) *timeline {
 	var ran []*record
 	slots := map[int]bool{}
 	tools := map[string]bool{}
@@ -143,6 +145,7 @@ func layoutTimeline(events []record) *timeline {
 	span := max(t1.Sub(t0), time.Millisecond)
 	scale := float64(timelineWidth-labelWidth-rightPad) / float64(span)
 	x := func(t time.Time) float64 { return labelWidth + float64(t.Sub(t0))*scale }
+	tl.Memory = layoutMemory(ran, x, budget)
 
 	// Lanes: the slots in order, then as many fan-out lanes as fan-outs
 	// overlap (each fan-out on the first lane free when it starts).
