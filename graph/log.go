@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
@@ -100,8 +101,10 @@ type buildLog struct {
 
 	// pending are records whose files are not yet known to be durable;
 	// flush syncs their files and appends them (group commit).
-	pending []pendingRecord
-	flushMu sync.Mutex // one flush at a time
+	pending  []pendingRecord
+	flushing bool       // a timer will flush pending
+	flushErr error      // what a timer's flush failed with
+	flushMu  sync.Mutex // one flush at a time
 }
 
 type pendingRecord struct {
@@ -275,21 +278,33 @@ func (l *buildLog) rewrite() error {
 
 // put records rec in memory at once, and on disk once the files named by
 // durable are (atomicfile.Sync): the log never records a file a power
-// loss could take back. Records put while a sync runs wait for the next
-// one and share it, so a build of thousands of jobs syncs a few times per
-// second at most, not once per file (group commit). put returns when rec
-// is on disk, or when another put has taken it to write.
+// loss could take back. The records put within flushDelay share one sync
+// and one write (group commit), so a build of thousands of jobs syncs a
+// few times per second at most, not once per job; Close writes what is
+// left. A build killed before a write loses only those records: their
+// actions run again. An error writing the log is Close's.
 func (l *buildLog) put(rec *record, durable []string) error {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.add(rec)
 	if l.f == nil {
-		l.mu.Unlock()
 		return nil
 	}
 	l.pending = append(l.pending, pendingRecord{rec, durable})
-	l.mu.Unlock()
-	return l.flush()
+	if !l.flushing {
+		l.flushing = true
+		time.AfterFunc(flushDelay, func() {
+			err := l.flush()
+			l.mu.Lock()
+			l.flushErr = errors.Join(l.flushErr, err)
+			l.mu.Unlock()
+		})
+	}
+	return nil
 }
+
+// flushDelay is how long a record may wait to be written with others.
+const flushDelay = 100 * time.Millisecond
 
 // flush makes the pending records' files durable and appends the records.
 func (l *buildLog) flush() error {
@@ -298,6 +313,7 @@ func (l *buildLog) flush() error {
 	l.mu.Lock()
 	batch := l.pending
 	l.pending = nil
+	l.flushing = false
 	f := l.f
 	l.mu.Unlock()
 	if len(batch) == 0 || f == nil {
@@ -307,8 +323,18 @@ func (l *buildLog) flush() error {
 	for _, p := range batch {
 		files = append(files, p.files...)
 	}
+	var syncErr error
 	if err := atomicfile.Sync(files...); err != nil {
-		return err // the batch is not recorded: its actions run again
+		// Some file cannot be synced: record those that can, one by one.
+		// The others are not recorded, and their actions run again.
+		syncErr = err
+		var kept []pendingRecord
+		for _, p := range batch {
+			if atomicfile.Sync(p.files...) == nil {
+				kept = append(kept, p)
+			}
+		}
+		batch = kept
 	}
 	var b strings.Builder
 	for _, p := range batch {
@@ -318,7 +344,7 @@ func (l *buildLog) flush() error {
 	l.lines += len(batch)
 	l.mu.Unlock()
 	_, err := io.WriteString(f, b.String())
-	return err
+	return errors.Join(syncErr, err)
 }
 
 func (l *buildLog) get(name string) *record {
@@ -330,9 +356,15 @@ func (l *buildLog) get(name string) *record {
 // Close compacts the log if it grew redundant, and releases it.
 func (l *buildLog) Close() error {
 	err := l.flush()
-	if l.f != nil {
-		err = errors.Join(err, l.f.Close())
-		l.f = nil
+	l.flushMu.Lock() // a flush started by a timer has ended
+	l.mu.Lock()
+	err = errors.Join(l.flushErr, err)
+	f := l.f
+	l.f = nil
+	l.mu.Unlock()
+	l.flushMu.Unlock()
+	if f != nil {
+		err = errors.Join(err, f.Close())
 		if l.lines > 100 && l.lines > 3*len(l.records) {
 			err = errors.Join(err, l.rewrite())
 		}
