@@ -19,9 +19,9 @@ type memChart struct {
 	Top           string // the value at the top of the drawing
 	Peak          string // the largest sum
 	PeakY         string
-	Budget        string // the budget, or "" when it is not drawn
-	BudgetY       string
-	Over          bool // the largest sum exceeds the budget
+	Budget        string // the budget, or "" when it is not known
+	BudgetY       string // where it is drawn, or "" when it is far above the peak
+	Over          bool   // the largest sum exceeds the budget
 }
 
 const memChartHeight = 90
@@ -63,7 +63,13 @@ func layoutMemory(ran []*record, x func(time.Time) float64, budget int64) *memCh
 	}
 
 	m := &memChart{Width: timelineWidth, Height: memChartHeight}
-	top := float64(max(peak, budget)) * 1.08
+	// A budget far above the peak is said, not drawn: drawn to scale,
+	// it would flatten the curve.
+	drawn := budget
+	if budget > 2*peak {
+		drawn = 0
+	}
+	top := float64(max(peak, drawn)) * 1.08
 	const base, h = memChartHeight - 6, memChartHeight - 20
 	y := func(v int64) float64 { return base - float64(v)/top*h }
 	var p strings.Builder
@@ -80,8 +86,10 @@ func layoutMemory(ran []*record, x func(time.Time) float64, budget int64) *memCh
 	m.Top = formatBytes(int64(top))
 	m.Peak, m.PeakY = formatBytes(peak), coord(y(peak))
 	if budget > 0 {
-		m.Budget, m.BudgetY = formatBytes(budget), coord(y(budget))
-		m.Over = peak > budget
+		m.Budget, m.Over = formatBytes(budget), peak > budget
+	}
+	if drawn > 0 {
+		m.BudgetY = coord(y(budget))
 	}
 	return m
 }

@@ -30,6 +30,7 @@ func TestMemoryChart(t *testing.T) {
 		{0, []string{">peak 150.0 MiB</text>", `<path class="mem" d="M92.0,84.0L`}, []string{"budget"}},
 		{128 * mib, []string{">peak 150.0 MiB</text>", `<line class="budget over"`, ">budget 128.0 MiB</text>"}, nil},
 		{256 * mib, []string{">peak 150.0 MiB</text>", `<line class="budget"`, ">budget 256.0 MiB</text>"}, nil},
+		{64 << 30, []string{">peak 150.0 MiB</text>", ">budget 64.0 GiB (far above)</text>", `<path class="mem" d="M92.0,84.0L`}, []string{"<line class=\"budget"}},
 	} {
 		r := New(Options{Budget: c.budget})
 		for _, e := range events {
