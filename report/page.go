@@ -190,9 +190,13 @@ func cards(events []record, res *graph.Result, failed, fellBack int) []card {
 	case res.NotRun > 0:
 		status = card{Label: "result", Value: "incomplete", Bad: true, Note: plural(res.NotRun, "action") + " not run"}
 	}
+	wall := card{Label: "wall time", Value: formatDuration(res.Elapsed), Note: "on " + plural(len(slots), "job slot")}
+	if len(slots) == 0 {
+		wall.Note = "nothing ran"
+	}
 	list := []card{
 		status,
-		{Label: "wall time", Value: formatDuration(res.Elapsed), Note: "on " + plural(len(slots), "job slot")},
+		wall,
 		{Label: "actions", Value: strconv.Itoa(actions.total()), Note: actions.String()},
 		{Label: "module jobs", Value: strconv.Itoa(jobs.total()), Note: jobs.String()},
 	}

@@ -250,6 +250,7 @@ func TestUpToDate(t *testing.T) {
 	for _, c := range []struct{ where, what string }{
 		{"summary", `<div class="l">module jobs</div><div class="v">7</div><div class="n">4 up to date · 1 failed · 2 not run</div>`},
 		{"summary", `<div class="l">peak memory</div><div class="v">–</div>`},
+		{"summary", `<div class="n">on 1 job slot</div>`},
 		{"targets", `<td class="num">4</td><td class="none">4 up to date</td>`},
 		{"targets", `<td class="num">3</td><td class="none">1 failed · 2 not run</td>`},
 	} {
@@ -279,7 +280,7 @@ func TestNewOutcome(t *testing.T) {
 // TestEmpty: a report of nothing is still a whole page.
 func TestEmpty(t *testing.T) {
 	page := render(t, New(Options{}))
-	for _, want := range []string{"<title>sycbuild build report</title>", "Nothing ran.", "No failures.", "No module jobs.", "</html>"} {
+	for _, want := range []string{"<title>sycbuild build report</title>", "Nothing ran.", `<div class="n">nothing ran</div>`, "No failures.", "No module jobs.", "</html>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the empty page lacks %q", want)
 		}
