@@ -104,9 +104,9 @@ func (p *project) build(args ...string) (stderr string, s summary) {
 	return stderr, parseSummary(p.t, stderr)
 }
 
-type summary struct{ ran, upToDate, jobsRan, jobsCached int }
+type summary struct{ ran, upToDate, jobsRan, jobsCached, localHits, remoteHits int }
 
-var summaryRE = regexp.MustCompile(`sycbuild: \S+: (\d+) actions run, (\d+) up to date(?:; (\d+) module jobs run, (\d+) up to date)? \(`)
+var summaryRE = regexp.MustCompile(`sycbuild: \S+: (\d+) actions run, (\d+) up to date(?:; (\d+) module jobs run, (\d+) up to date)?(?:; (\d+) restored from the local cache, (\d+) from the remote cache)? \(`)
 
 func parseSummary(t *testing.T, stderr string) summary {
 	t.Helper()
@@ -115,7 +115,7 @@ func parseSummary(t *testing.T, stderr string) summary {
 		t.Fatalf("no summary line in:\n%s", stderr)
 	}
 	n := func(s string) int { v, _ := strconv.Atoi(s); return v }
-	return summary{n(m[1]), n(m[2]), n(m[3]), n(m[4])}
+	return summary{n(m[1]), n(m[2]), n(m[3]), n(m[4]), n(m[5]), n(m[6])}
 }
 
 // files returns the project's build files (paths relative to out/) with
@@ -340,12 +340,12 @@ targets:
 	if _, s := p.build(); s.ran != 6 || s.jobsRan != 2 {
 		t.Fatalf("first build: %+v", s)
 	}
-	if _, s := p.build(); s != (summary{0, 6, 0, 2}) {
+	if _, s := p.build(); s != (summary{0, 6, 0, 2, 0, 0}) {
 		t.Errorf("second build: %+v, want nothing run", s)
 	}
 	later := time.Now().Add(time.Hour)
 	os.Chtimes(filepath.Join(p.dir, "vector_ops.ll"), later, later)
-	if _, s := p.build(); s != (summary{0, 6, 0, 2}) {
+	if _, s := p.build(); s != (summary{0, 6, 0, 2, 0, 0}) {
 		t.Errorf("after touching an input: %+v, want nothing run", s)
 	}
 
