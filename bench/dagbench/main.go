@@ -3,6 +3,7 @@
 //
 //		go run ./bench/dagbench                      # the numbers of BENCHMARKS.md
 //		go run ./bench/dagbench -kernels 40 -noop 200 -runs 3   # a quick look
+//		go run ./bench/dagbench -only cache          # part 4 alone
 //
 //	 1. AOT fan-out: the module split per kernel (-kernels modules) for
 //	    spir64_gen through llvm-as-15, llvm-spirv-15, spirv-val and ocloc, on
@@ -16,6 +17,16 @@
 //	    sycbuild's own -n output, timed with the same outputs deleted.
 //	 3. No-op rebuild: a build of -noop images (a -noop-kind target, split per
 //	    kernel) is run again -runs times with nothing to do (goal < 100 ms).
+//	 4. Clean builds with the shared caches: the AOT project of part 1, built
+//	    in a fresh directory each time (a) with no cache, (b) with a local
+//	    cache (-cache-dir) that a build in another directory filled, (c) with
+//	    an empty local cache and a bazel-remote server (started on a
+//	    loopback port, restarted on its store) that a build in another
+//	    directory filled; (b) and (c) -cache-runs times. For each, the wall
+//	    time and the external commands run, counted in the build's -trace
+//	    (goal for (b) and (c): none, in under 5% of (a)'s time); one more
+//	    untimed build of (b) and of (c) under strace counts every process
+//	    started, the trace's commands and any others.
 //
 // Wall times depend on the machine and its load; the ratios are taken
 // within one run.
@@ -39,9 +50,9 @@ import (
 )
 
 type options struct {
-	kernels, body, jobs, noop, runs, aotRuns int
-	devices, noopKind, dir, binary, tools    string
-	only                                     string
+	kernels, body, jobs, noop, runs, aotRuns, cacheRuns int
+	devices, noopKind, dir, binary, tools               string
+	only, bazelRemote                                   string
 }
 
 func main() {
@@ -56,9 +67,17 @@ func main() {
 	flag.IntVar(&o.runs, "runs", 10, "timed no-op rebuilds (the median and best are printed)")
 	flag.StringVar(&o.dir, "dir", "", "work directory (default: a temporary one, removed)")
 	flag.StringVar(&o.binary, "sycbuild", "", "sycbuild binary (default: built from this tree)")
-	flag.StringVar(&o.only, "only", "", "run only one part: aot or noop")
+	flag.StringVar(&o.only, "only", "", "run only one part: aot, noop or cache")
+	flag.IntVar(&o.cacheRuns, "cache-runs", 5, "timed clean builds from each warm cache (the median and best are printed)")
+	flag.StringVar(&o.bazelRemote, "bazel-remote", ".cache/bin/bazel-remote", "bazel-remote binary of the remote cache builds (relative: to the repository root)")
 	flag.StringVar(&o.tools, "tools", "", "tools: entries of the configs, role=path,… (e.g. stand-ins built from standin/standin.c)")
 	flag.Parse()
+	switch o.only {
+	case "", "aot", "noop", "cache":
+	default:
+		fmt.Fprintf(os.Stderr, "dagbench: -only %q: want aot, noop or cache\n", o.only)
+		os.Exit(2)
+	}
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "dagbench:", err)
 		os.Exit(1)
@@ -85,15 +104,21 @@ func run(o options) error {
 	bin, _ = filepath.Abs(bin)
 	fmt.Printf("dagbench: %d CPUs, GOMAXPROCS %d, -j %d, load average %s\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), o.jobs, loadavg())
 	defer func() { fmt.Printf("\ndagbench: load average at the end %s\n", loadavg()) }()
-	if o.only != "noop" {
+	part := func(name string) bool { return o.only == "" || o.only == name }
+	if part("aot") {
 		if err := aot(o, bin, filepath.Join(dir, "aot")); err != nil {
 			return err
 		}
 	}
-	if o.only == "aot" {
-		return nil
+	if part("noop") {
+		if err := noop(o, bin, filepath.Join(dir, "noop")); err != nil {
+			return err
+		}
 	}
-	return noop(o, bin, filepath.Join(dir, "noop"))
+	if part("cache") {
+		return cached(o, bin, filepath.Join(dir, "cache"))
+	}
+	return nil
 }
 
 // project writes a generated module and a config into dir.
@@ -152,12 +177,18 @@ type traceFile struct {
 	OtherData map[string]string `json:"otherData"`
 }
 
-func aot(o options, bin, dir string) error {
+// aotProject writes the AOT fan-out's project into dir: the module of
+// -kernels kernels, split per kernel for spir64_gen.
+func aotProject(o options, dir string) error {
 	c := gen.Config{Kernels: o.kernels, Helpers: max(o.kernels/4, 1), Body: o.body, CallsPerKernel: 2,
 		Sources: 8, SpecConsts: min(8, o.kernels), Unnamed: 4, Typed: true, Seed: 1}
 	devices := strings.Join(strings.Split(o.devices, ","), ", ")
 	config := fmt.Sprintf("inputs: [device.ll]\nsplit: per_kernel\n%stargets:\n  - kind: spir64_gen\n    devices: [%s]\n", toolsYAML(o.tools), devices)
-	if err := project(dir, c, config); err != nil {
+	return project(dir, c, config)
+}
+
+func aot(o options, bin, dir string) error {
+	if err := aotProject(o, dir); err != nil {
 		return err
 	}
 	j := strconv.Itoa(o.jobs)
