@@ -14,7 +14,8 @@
 //
 // The page is a function of the events the report was told (and of the
 // sizes of the files they name, read when it is written): the same events
-// in any order give the same page.
+// in any order give the same page, the build's messages kept in the order
+// they came.
 package report
 
 import (
