@@ -10,31 +10,37 @@ import (
 // FallbackSPIRV is the one value of aot_fallback.
 const FallbackSPIRV = "spirv"
 
-// ParseSize reads a size in bytes with an optional K, M, G or T suffix
-// (powers of 1024; a trailing "B" or "iB" is allowed): "900M", "16G".
+// ParseSize reads a size in bytes as a number with an optional unit: K, M,
+// G or T (powers of 1024, with or without a trailing "B" or "iB"), as in
+// "500M" or "20GiB".
 func ParseSize(s string) (int64, error) {
-	t := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B"), "I")
-	mult := int64(1)
-	if n := len(t); n > 0 {
-		switch t[n-1] {
-		case 'K':
-			mult = 1 << 10
-		case 'M':
-			mult = 1 << 20
-		case 'G':
-			mult = 1 << 30
-		case 'T':
-			mult = 1 << 40
-		}
-		if mult > 1 {
-			t = t[:n-1]
-		}
+	t := strings.TrimSpace(s)
+	num := strings.TrimRight(t, "KMGTkmgtiIbB")
+	unit := strings.ToUpper(strings.TrimSpace(t[len(num):]))
+	unit = strings.TrimSuffix(strings.TrimSuffix(unit, "B"), "I")
+	shift := 0
+	switch unit {
+	case "":
+	case "K":
+		shift = 10
+	case "M":
+		shift = 20
+	case "G":
+		shift = 30
+	case "T":
+		shift = 40
+	default:
+		return 0, fmt.Errorf("size %q: unknown unit %q (K, M, G or T)", s, t[len(num):])
 	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v < 0 || v*float64(mult) > 1<<62 {
-		return 0, fmt.Errorf("%q is not a size (want a number of bytes, with K, M, G or T)", s)
+	n, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || !(n >= 0) {
+		return 0, fmt.Errorf("size %q: not a size (a number with K, M, G or T)", s)
 	}
-	return int64(v * float64(mult)), nil
+	v := n * float64(int64(1)<<shift)
+	if v >= 1<<63 {
+		return 0, fmt.Errorf("size %q: too large", s)
+	}
+	return int64(v), nil
 }
 
 // ParseTimeout reads a positive duration ("90s", "10m").

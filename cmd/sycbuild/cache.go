@@ -3,9 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/sycbuild/sycbuild/configs"
 	"io"
 
-	"github.com/sycbuild/sycbuild/cache"
 	"github.com/sycbuild/sycbuild/cache/local"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 )
@@ -43,7 +43,7 @@ func cacheCommand(args []string, stdio clopt.Stdio) int {
 	var max int64
 	if *maxSize != "" {
 		var err error
-		if max, err = cache.ParseSize(*maxSize); err != nil {
+		if max, err = configs.ParseSize(*maxSize); err != nil {
 			fmt.Fprintf(stdio.Err, "sycbuild cache: -cache-max-size: %v\n", err)
 			return exitUsage
 		}
