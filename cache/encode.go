@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -59,10 +60,14 @@ type Encoded struct {
 }
 
 // Encode writes a as REAPI messages. It fails when a path is absolute or
-// leaves the base directory, or when two inputs of one path differ.
+// leaves the base directory, when two inputs of one path differ, or when a
+// string is not UTF-8 (the messages' strings must be).
 func Encode(a *Action) (*Encoded, error) {
 	if len(a.Argvs) == 0 {
 		return nil, fmt.Errorf("cache: action has no command")
+	}
+	if err := checkUTF8(a); err != nil {
+		return nil, err
 	}
 	outputs := make([]string, 0, len(a.Outputs))
 	for _, o := range a.Outputs {
@@ -222,6 +227,36 @@ func appendDigestField(b []byte, num protowire.Number, d Digest) []byte {
 	}
 	b = protowire.AppendTag(b, num, protowire.BytesType)
 	return protowire.AppendBytes(b, m)
+}
+
+// checkUTF8 reports a string of a that is not UTF-8.
+func checkUTF8(a *Action) error {
+	bad := func(what, s string) error {
+		return fmt.Errorf("cache: %s %q is not UTF-8", what, s)
+	}
+	for _, t := range a.Tools {
+		if !utf8.ValidString(t) {
+			return bad("tool", t)
+		}
+	}
+	for _, argv := range a.Argvs {
+		for _, arg := range argv {
+			if !utf8.ValidString(arg) {
+				return bad("argument", arg)
+			}
+		}
+	}
+	for _, in := range a.Inputs {
+		if !utf8.ValidString(in.Path) || !utf8.ValidString(in.Hash) {
+			return bad("input", in.Path)
+		}
+	}
+	for _, o := range a.Outputs {
+		if !utf8.ValidString(o) {
+			return bad("output", o)
+		}
+	}
+	return nil
 }
 
 // checkPath reports a path that is not clean and relative, or, unless up,

@@ -194,6 +194,8 @@ func TestEncodeKeys(t *testing.T) {
 		func(a *cache.Action) { a.Inputs[1].Path = "in/a"; a.Inputs[1].Size = 9 },
 		func(a *cache.Action) { a.Inputs[1].Hash = "" },
 		func(a *cache.Action) { a.Argvs = nil },
+		func(a *cache.Action) { a.Argvs[0][1] = "\xff" },
+		func(a *cache.Action) { a.Outputs[0] = "out/\xfe" },
 	}
 	for i, f := range bad {
 		a := base()
@@ -204,4 +206,38 @@ func TestEncodeKeys(t *testing.T) {
 			t.Errorf("bad action %d: error %q", i, err)
 		}
 	}
+}
+
+// FuzzEncodeCanonical: whatever cache.Encode accepts parses as the REAPI
+// Command and Action and marshals back to the same bytes.
+func FuzzEncodeCanonical(f *testing.F) {
+	f.Add("in/a.bc", "out/a.o", "llc-19 19.1", "-O2", "in/b/c.bc", int64(3))
+	f.Add("../src/a", "out/x", "", "&&", "z", int64(1<<40))
+	f.Fuzz(func(t *testing.T, in1, out, tool, arg, in2 string, size int64) {
+		a := &cache.Action{
+			Tools:   []string{tool, ""},
+			Argvs:   [][]string{{tool, arg}, {arg, in1}},
+			Inputs:  []cache.Input{{Path: in1, Hash: "ab", Size: size}, {Path: in2, Hash: "cd", Size: 1}},
+			Outputs: []string{out, "o"},
+		}
+		enc, err := cache.Encode(a)
+		if err != nil {
+			return
+		}
+		det := proto.MarshalOptions{Deterministic: true}
+		var cmd repb.Command
+		var act repb.Action
+		for _, m := range []struct {
+			msg proto.Message
+			b   []byte
+		}{{&cmd, enc.Command}, {&act, enc.Action}} {
+			if err := proto.Unmarshal(m.b, m.msg); err != nil {
+				t.Fatalf("does not parse: %v", err)
+			}
+			b, err := det.Marshal(m.msg)
+			if err != nil || !bytes.Equal(b, m.b) {
+				t.Fatalf("not canonical: %x, want %x (%v)", m.b, b, err)
+			}
+		}
+	})
 }
