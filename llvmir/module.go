@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 )
 
 // Kind says what a top-level entity is.
@@ -111,6 +112,7 @@ type Entity struct {
 	mark   int32    // scratch: dedup while collecting references
 	numAt  bool     // the text holds an @N reference (renumbering must rewrite it)
 	groups []int32  // attribute groups (#N) the entity references, each once
+	comdat *Entity  // the comdat a function or variable is in
 	refs   []rawRef // @-references, resolved into Globals after the parse
 	mdRefs []rawMD  // !N references, resolved into Metadata after the parse
 	mark2  int32    // scratch: dedup of callees
@@ -153,6 +155,9 @@ type Module struct {
 
 	referrers     []*Entity // OtherReferrers, built on demand
 	referrersOnce sync.Once
+
+	addedParses  sync.Map // added text → *outEntity, its parse (write.go)
+	addedParsesN atomic.Int32
 }
 
 // Parse reads a module from src; file names it in messages. On error the

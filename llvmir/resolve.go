@@ -70,7 +70,11 @@ func (p *parser) resolve() {
 }
 
 func (p *parser) checkComdat(e *Entity, name string) {
-	if name != "" && p.m.comdats[name] == nil {
+	if name == "" {
+		return
+	}
+	e.comdat = p.m.comdats[name]
+	if e.comdat == nil {
 		p.addErr(p.errorAt(e.Off, "use of undefined comdat '$"+name+"'"))
 	}
 }

@@ -219,8 +219,13 @@ func (wr *writer) collectAdded() error {
 	wr.addedMD = map[int]bool{}
 	for _, a := range wr.p.added {
 		o := wr.alloc()
-		if err := wr.p.reparse(o, []byte(a.text)); err != nil {
-			return wr.fail("added entity: %v", err)
+		if t := wr.m.parsedAdded(a.text); t != nil {
+			*o = *t
+		} else {
+			if err := wr.p.reparse(o, []byte(a.text)); err != nil {
+				return wr.fail("added entity: %v", err)
+			}
+			wr.m.keepParsedAdded(a.text, o)
 		}
 		switch {
 		case o.rp.numbered && o.kind.IsGlobalValue():
@@ -233,6 +238,37 @@ func (wr *writer) collectAdded() error {
 		wr.added = append(wr.added, o)
 	}
 	return nil
+}
+
+// Most plans of a split add the same few entities (the split status
+// metadata): the parse of a short added text is kept in the module, for
+// the plans after (up to maxParsedAdded texts).
+const (
+	maxParsedAddedLen = 256
+	maxParsedAdded    = 1024
+)
+
+// parsedAdded returns the kept parse of added text, or nil.
+func (m *Module) parsedAdded(text string) *outEntity {
+	if len(text) > maxParsedAddedLen {
+		return nil
+	}
+	if o, ok := m.addedParses.Load(text); ok {
+		return o.(*outEntity)
+	}
+	return nil
+}
+
+// keepParsedAdded keeps the parse o of added text (read-only from then
+// on: plans share it).
+func (m *Module) keepParsedAdded(text string, o *outEntity) {
+	if len(text) > maxParsedAddedLen || m.addedParsesN.Load() >= maxParsedAdded {
+		return
+	}
+	t := *o
+	if _, loaded := m.addedParses.LoadOrStore(text, &t); !loaded {
+		m.addedParsesN.Add(1)
+	}
 }
 
 // written reports whether module global value g is written.
@@ -414,17 +450,15 @@ func (wr *writer) reachAllMD() error {
 // keepUsedComdats writes only the comdats a written global value is in:
 // a full plan leaves the others out, a sparse plan adds the used ones.
 func (wr *writer) keepUsedComdats() error {
-	usedComdat := map[string]bool{}
-	var usedOrder []string
-	for _, list := range [2][]*outEntity{wr.first, wr.added} {
-		for _, o := range list {
-			if o.comdat != "" && !usedComdat[o.comdat] {
-				usedComdat[o.comdat] = true
-				usedOrder = append(usedOrder, o.comdat)
+	if wr.p.sp == nil {
+		usedComdat := map[string]bool{}
+		for _, list := range [2][]*outEntity{wr.first, wr.added} {
+			for _, o := range list {
+				if o.comdat != "" {
+					usedComdat[o.comdat] = true
+				}
 			}
 		}
-	}
-	if wr.p.sp == nil {
 		for i, o := range wr.outs.dense {
 			if o != nil && o.kind == KindComdat && !usedComdat[o.e.Name] {
 				wr.outs.dense[i] = nil
@@ -432,17 +466,25 @@ func (wr *writer) keepUsedComdats() error {
 		}
 		return nil
 	}
-	for _, name := range usedOrder {
-		c := wr.m.comdats[name]
-		if c == nil || !wr.p.sp.kept(c) || wr.outs.get(c.Index) != nil {
-			continue
-		}
-		o, err := wr.newOut(c)
-		if err != nil {
-			return err
-		}
-		if o != nil {
-			wr.outs.set(int32(c.Index), o)
+	for _, list := range [2][]*outEntity{wr.first, wr.added} {
+		for _, o := range list {
+			if o.comdat == "" {
+				continue
+			}
+			c := wr.m.comdats[o.comdat]
+			if o.rp == nil {
+				c = o.e.comdat // the same, found once by the parse
+			}
+			if c == nil || wr.outs.get(c.Index) != nil || !wr.p.sp.kept(c) {
+				continue
+			}
+			co, err := wr.newOut(c)
+			if err != nil {
+				return err
+			}
+			if co != nil {
+				wr.outs.set(int32(c.Index), co)
+			}
 		}
 	}
 	return nil
