@@ -2,7 +2,8 @@
 // (no network, no external script, font or image) with the build's
 // timeline per job slot, the slowest commands, per-target and per-module
 // image sizes and times, what was up to date and what ran, the memory and
-// CPU time of each job, and the build's failures, fallbacks and messages.
+// CPU time of each job, the memory held by the running jobs against the
+// build's budget, and the build's failures, fallbacks and messages.
 //
 // A Report is a graph.Observer: give it to graph.Build among the build's
 // observers, then write it when the build is over.

@@ -96,25 +96,13 @@ const (
 // nil when nothing ran.
 func layoutTimeline(events []record, budget int64) *timeline {
 	var ran []*record
-	slots := map[int]bool{}
-	tools := map[string]bool{}
 	var t0, t1 time.Time
-	tl := &timeline{Width: timelineWidth, Label: labelWidth}
 	for i := range events {
 		e := &events[i]
-		if !e.ran() {
-			continue
-		}
-		if e.kind != graph.KindFanout && e.slot < 0 {
-			continue // nothing to draw it on
+		if !e.ran() || (e.kind != graph.KindFanout && e.slot < 0) {
+			continue // nothing to draw, or nothing to draw it on
 		}
 		ran = append(ran, e)
-		if e.kind != graph.KindFanout {
-			slots[e.slot] = true
-		}
-		if e.kind == graph.KindAction || e.kind == graph.KindCommand {
-			tools[e.tool] = true
-		}
 		if t0.IsZero() || e.start.Before(t0) {
 			t0 = e.start
 		}
@@ -125,133 +113,174 @@ func layoutTimeline(events []record, budget int64) *timeline {
 	if len(ran) == 0 {
 		return nil
 	}
-	// A big build's commands are not drawn one by one: each job is drawn
-	// in the colour of its slowest command, its tooltip listing them all.
-	var commandsOf map[jobKey][]*record
-	if n := countKind(ran, graph.KindCommand); n > maxCommandBars {
-		commandsOf = map[jobKey][]*record{}
-		kept := ran[:0]
-		for _, e := range ran {
-			if e.kind == graph.KindCommand {
-				k := jobKey{e.action, e.item}
-				commandsOf[k] = append(commandsOf[k], e)
-				continue
-			}
-			kept = append(kept, e)
-		}
-		ran = kept
-		tl.Note = strconv.Itoa(n) + " commands are drawn as their jobs, in the colour of each job's slowest command."
-	}
 	span := max(t1.Sub(t0), time.Millisecond)
 	scale := float64(timelineWidth-labelWidth-rightPad) / float64(span)
-	x := func(t time.Time) float64 { return labelWidth + float64(t.Sub(t0))*scale }
-	tl.Memory = layoutMemory(ran, x, budget)
+	d := &drawing{
+		tl: &timeline{Width: timelineWidth, Label: labelWidth},
+		x:  func(t time.Time) float64 { return labelWidth + float64(t.Sub(t0))*scale },
+	}
+	d.tl.Memory = layoutMemory(ran, d.x, budget)
+	d.colours(ran)
+	ran = d.foldCommands(ran)
+	d.lanes(ran)
+	for _, e := range ran {
+		d.tl.Bars = append(d.tl.Bars, d.bar(e))
+	}
+	step := tickStep(span)
+	for t := time.Duration(0); t <= span; t += step {
+		x := d.x(t0.Add(t))
+		tk := tick{X: coord(x), Label: formatDuration(t), Anchor: "middle"}
+		if x > timelineWidth-30 {
+			tk.Anchor = "end"
+		}
+		d.tl.Ticks = append(d.tl.Ticks, tk)
+	}
+	return d.tl
+}
 
-	// Lanes: the slots in order, then as many fan-out lanes as fan-outs
-	// overlap (each fan-out on the first lane free when it starts).
-	laneY := map[int]int{}
+// drawing is a timeline being laid out.
+type drawing struct {
+	tl         *timeline
+	x          func(time.Time) float64 // where a time is
+	laneY      map[int]int             // the top of each slot's lane
+	fanoutLane map[*record]int         // the lane of each fan-out
+	colourOf   map[string]string       // each tool's fill
+	commandsOf map[jobKey][]*record    // the commands of each job, when not drawn
+}
+
+// colours gives each tool that ran a colour, and writes the legend.
+func (d *drawing) colours(ran []*record) {
+	tools := map[string]bool{}
+	for _, e := range ran {
+		if e.kind == graph.KindAction || e.kind == graph.KindCommand {
+			tools[e.tool] = true
+		}
+	}
+	d.colourOf = map[string]string{}
+	for i, name := range sortedKeys(tools) {
+		d.colourOf[name] = toolColors[i%len(toolColors)]
+		d.tl.Legend = append(d.tl.Legend, swatch{d.colourOf[name], name})
+	}
+	d.tl.Legend = append(d.tl.Legend, swatch{jobColor, "module job"}, swatch{fanoutColor, "fan-out"}, swatch{failColor, "failed"})
+	if slices.ContainsFunc(ran, func(e *record) bool { return e.fallback != "" }) {
+		d.tl.Legend = append(d.tl.Legend, swatch{fallbackColor, "fell back (outlined)"})
+	}
+	if slices.ContainsFunc(ran, func(e *record) bool { return e.outcome == graph.Restored }) {
+		d.tl.Legend = append(d.tl.Legend, swatch{restoredColor, "restored from the shared cache"})
+	}
+}
+
+// foldCommands leaves a big build's commands out of ran: each job is then
+// drawn in the colour of its slowest command, its tooltip listing them all.
+func (d *drawing) foldCommands(ran []*record) []*record {
+	n := countKind(ran, graph.KindCommand)
+	if n <= maxCommandBars {
+		return ran
+	}
+	d.commandsOf = map[jobKey][]*record{}
+	var kept []*record
+	for _, e := range ran {
+		if e.kind == graph.KindCommand {
+			k := jobKey{e.action, e.item}
+			d.commandsOf[k] = append(d.commandsOf[k], e)
+			continue
+		}
+		kept = append(kept, e)
+	}
+	d.tl.Note = strconv.Itoa(n) + " commands are drawn as their jobs, in the colour of each job's slowest command."
+	return kept
+}
+
+// lanes lays out one lane per job slot, in order, then as many fan-out
+// lanes as fan-outs overlap (each fan-out on the first lane free when it
+// starts).
+func (d *drawing) lanes(ran []*record) {
+	slots := map[int]bool{}
+	for _, e := range ran {
+		if e.kind != graph.KindFanout {
+			slots[e.slot] = true
+		}
+	}
+	d.laneY = map[int]int{}
 	y := axisHeight
 	for i, s := range sortedKeys(slots) {
-		laneY[s] = y
-		tl.Lanes = append(tl.Lanes, lane{Y: y, H: slotLane, Label: "slot " + strconv.Itoa(s), Odd: i%2 == 1})
+		d.laneY[s] = y
+		d.tl.Lanes = append(d.tl.Lanes, lane{Y: y, H: slotLane, Label: "slot " + strconv.Itoa(s), Odd: i%2 == 1})
 		y += slotLane
 	}
-	var fanoutEnds []time.Time
-	fanoutLaneOf := map[*record]int{}
+	var ends []time.Time
+	d.fanoutLane = map[*record]int{}
 	for _, e := range ran {
 		if e.kind != graph.KindFanout {
 			continue
 		}
-		k := slices.IndexFunc(fanoutEnds, func(end time.Time) bool { return !end.After(e.start) })
+		k := slices.IndexFunc(ends, func(end time.Time) bool { return !end.After(e.start) })
 		if k < 0 {
-			k = len(fanoutEnds)
-			fanoutEnds = append(fanoutEnds, e.end)
+			k = len(ends)
+			ends = append(ends, e.end)
 			label := ""
 			if k == 0 {
 				label = "fan-outs"
 			}
-			tl.Lanes = append(tl.Lanes, lane{Y: y, H: fanoutLane, Label: label, Odd: (len(slots)+k)%2 == 1})
+			d.tl.Lanes = append(d.tl.Lanes, lane{Y: y, H: fanoutLane, Label: label, Odd: (len(slots)+k)%2 == 1})
 			y += fanoutLane
 		}
-		fanoutEnds[k] = e.end
-		fanoutLaneOf[e] = len(slots) + k
+		ends[k] = e.end
+		d.fanoutLane[e] = len(slots) + k
 	}
-	tl.Height = y + 4
+	d.tl.Height = y + 4
+}
 
-	colorOf := map[string]string{}
-	for i, name := range sortedKeys(tools) {
-		colorOf[name] = toolColors[i%len(toolColors)]
-		tl.Legend = append(tl.Legend, swatch{colorOf[name], name})
-	}
-	tl.Legend = append(tl.Legend, swatch{jobColor, "module job"}, swatch{fanoutColor, "fan-out"}, swatch{failColor, "failed"})
-	if slices.ContainsFunc(ran, func(e *record) bool { return e.fallback != "" }) {
-		tl.Legend = append(tl.Legend, swatch{fallbackColor, "fell back (outlined)"})
-	}
-	if slices.ContainsFunc(ran, func(e *record) bool { return e.outcome == graph.Restored }) {
-		tl.Legend = append(tl.Legend, swatch{restoredColor, "restored from the shared cache"})
-	}
-
-	for _, e := range ran {
-		x0, x1 := x(e.start), x(e.end)
-		b := bar{Kind: kindName(e.kind), X: coord(x0), W: coord(max(x1-x0, 0.6)), Failed: e.outcome == graph.Failed,
-			FellBack: e.fallback != "", Title: tooltip(e)}
-		var top, h float64
-		switch e.kind {
-		case graph.KindAction:
-			top, h = float64(laneY[e.slot])+4, slotLane-8
-			b.Fill = colorOf[e.tool]
-			b.Text = e.desc
-		case graph.KindJob:
-			top, h = float64(laneY[e.slot])+2, slotLane-4
-			b.Fill, b.Dark = jobColor, true
-			if cmds := commandsOf[jobKey{e.action, e.item}]; len(cmds) > 0 {
-				slowest := cmds[0]
-				var list strings.Builder
-				for _, c := range cmds {
-					if c.wall() > slowest.wall() {
-						slowest = c
-					}
-					list.WriteString("\n  " + c.tool + " " + formatDuration(c.wall()))
+// bar draws one event on its lane.
+func (d *drawing) bar(e *record) bar {
+	x0, x1 := d.x(e.start), d.x(e.end)
+	b := bar{Kind: kindName(e.kind), X: coord(x0), W: coord(max(x1-x0, 0.6)), Failed: e.outcome == graph.Failed,
+		FellBack: e.fallback != "", Title: tooltip(e)}
+	var top, h float64
+	switch e.kind {
+	case graph.KindAction:
+		top, h = float64(d.laneY[e.slot])+4, slotLane-8
+		b.Fill = d.colourOf[e.tool]
+		b.Text = e.desc
+	case graph.KindJob:
+		top, h = float64(d.laneY[e.slot])+2, slotLane-4
+		b.Fill, b.Dark = jobColor, true
+		if cmds := d.commandsOf[jobKey{e.action, e.item}]; len(cmds) > 0 {
+			slowest := cmds[0]
+			var list strings.Builder
+			for _, c := range cmds {
+				if c.wall() > slowest.wall() {
+					slowest = c
 				}
-				top, h = float64(laneY[e.slot])+4, slotLane-8
-				b.Fill, b.Dark = colorOf[slowest.tool], false
-				b.Title += list.String()
+				list.WriteString("\n  " + c.tool + " " + formatDuration(c.wall()))
 			}
-		case graph.KindCommand:
-			top, h = float64(laneY[e.slot])+6, slotLane-12
-			b.Fill = colorOf[e.tool]
-			b.Text = e.tool
-		case graph.KindFanout:
-			l := tl.Lanes[fanoutLaneOf[e]]
-			top, h = float64(l.Y)+3, fanoutLane-6
-			b.Fill, b.Dark = fanoutColor, true
-			b.Text = e.desc + " · " + plural(e.jobs, "job")
+			top, h = float64(d.laneY[e.slot])+4, slotLane-8
+			b.Fill, b.Dark = d.colourOf[slowest.tool], false
+			b.Title += list.String()
 		}
-		switch {
-		case b.Failed:
-			b.Fill, b.Dark = failColor, false
-		case e.outcome == graph.Restored:
-			b.Fill, b.Dark = restoredColor, true
-		}
-		b.Y, b.H = coord(top), coord(h)
-		if n := int((x1 - x0 - 6) / charWidth); b.Text != "" && n >= 4 {
-			b.Text = cut(b.Text, n)
-			b.TX, b.TY = coord(x0+3), coord(top+h/2+4)
-		} else {
-			b.Text = ""
-		}
-		tl.Bars = append(tl.Bars, b)
+	case graph.KindCommand:
+		top, h = float64(d.laneY[e.slot])+6, slotLane-12
+		b.Fill = d.colourOf[e.tool]
+		b.Text = e.tool
+	case graph.KindFanout:
+		top, h = float64(d.tl.Lanes[d.fanoutLane[e]].Y)+3, fanoutLane-6
+		b.Fill, b.Dark = fanoutColor, true
+		b.Text = e.desc + " · " + plural(e.jobs, "job")
 	}
-
-	step := tickStep(span)
-	for t := time.Duration(0); t <= span; t += step {
-		tk := tick{X: coord(x(t0.Add(t))), Label: formatDuration(t), Anchor: "middle"}
-		if x(t0.Add(t)) > timelineWidth-30 {
-			tk.Anchor = "end"
-		}
-		tl.Ticks = append(tl.Ticks, tk)
+	switch {
+	case b.Failed:
+		b.Fill, b.Dark = failColor, false
+	case e.outcome == graph.Restored:
+		b.Fill, b.Dark = restoredColor, true
 	}
-	return tl
+	b.Y, b.H = coord(top), coord(h)
+	if n := int((x1 - x0 - 6) / charWidth); b.Text != "" && n >= 4 {
+		b.Text = cut(b.Text, n)
+		b.TX, b.TY = coord(x0+3), coord(top+h/2+4)
+	} else {
+		b.Text = ""
+	}
+	return b
 }
 
 func countKind(events []*record, k graph.Kind) int {
