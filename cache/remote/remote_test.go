@@ -48,7 +48,6 @@ type job struct {
 // newJob returns the action number n: a small output, an executable one
 // and, if big, one that goes through ByteStream.
 func newJob(n int, big bool) *job {
-	r := rand.New(rand.NewPCG(uint64(n), 7))
 	j := &job{
 		a: &cache.Action{
 			Tools:  []string{"ocloc 25.1"},
@@ -64,9 +63,9 @@ func newJob(n int, big bool) *job {
 	}
 	if big {
 		b := make([]byte, bigSize)
-		for i := range b {
-			b[i] = byte(r.Uint32())
-		}
+		var seed [32]byte
+		seed[0] = byte(n)
+		rand.NewChaCha8(seed).Read(b)
 		j.outputs[fmt.Sprintf("out/%d/big.bin", n)] = b
 	}
 	for p := range j.outputs {
