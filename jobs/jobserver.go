@@ -57,12 +57,8 @@ func OpenJobserver(auth string) (Pool, error) {
 			return nil, fmt.Errorf("malformed jobserver description %q", auth)
 		}
 		for _, fd := range []int{r, w} {
-			var st syscall.Stat_t
-			if err := syscall.Fstat(fd, &st); err != nil {
-				return nil, fmt.Errorf("jobserver file descriptor %d: %w", fd, err)
-			}
-			if st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
-				return nil, fmt.Errorf("jobserver file descriptor %d is not a pipe", fd)
+			if err := checkPipe(fd); err != nil {
+				return nil, err
 			}
 		}
 		// Reopening the pipe through /proc gives this process its own open

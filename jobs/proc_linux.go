@@ -21,26 +21,6 @@ func setProcAttr(cmd *exec.Cmd) *int {
 	return &pidfd
 }
 
-// stopGroup asks the child's process group to stop: SIGTERM when gentle,
-// else SIGKILL.
-func stopGroup(cmd *exec.Cmd, gentle bool) error {
-	sig := syscall.SIGKILL
-	if gentle {
-		sig = syscall.SIGTERM
-	}
-	return syscall.Kill(-cmd.Process.Pid, sig)
-}
-
-// killGroup kills what is left of the child's process group.
-func killGroup(cmd *exec.Cmd) { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-
-func signalOf(ee *exec.ExitError) int {
-	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return int(ws.Signal())
-	}
-	return 0
-}
-
 // usageOf reads a finished command's usage; nil if it did not start.
 func usageOf(cmd *exec.Cmd, wall time.Duration) *Usage {
 	ps := cmd.ProcessState

@@ -1,4 +1,4 @@
-//go:build unix && !linux
+//go:build unix
 
 package jobs
 
@@ -7,8 +7,12 @@ import (
 	"syscall"
 )
 
+// setGroup starts the child in a process group of its own, so that
+// stopping it also stops whatever it started.
 func setGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
 
+// stopGroup asks the child's process group to stop: SIGTERM when gentle,
+// else SIGKILL.
 func stopGroup(cmd *exec.Cmd, gentle bool) error {
 	sig := syscall.SIGKILL
 	if gentle {
@@ -17,8 +21,10 @@ func stopGroup(cmd *exec.Cmd, gentle bool) error {
 	return syscall.Kill(-cmd.Process.Pid, sig)
 }
 
+// killGroup kills what is left of the child's process group.
 func killGroup(cmd *exec.Cmd) { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 
+// signalOf is the signal that ended a child, or 0.
 func signalOf(ee *exec.ExitError) int {
 	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return int(ws.Signal())
