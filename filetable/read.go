@@ -3,6 +3,7 @@ package filetable
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/sycbuild/sycbuild/diag"
@@ -13,12 +14,26 @@ import (
 type SyntaxError = diag.Error
 
 // ReadFile reads the table in the file called name.
-func ReadFile(name string) (*Table, error) {
-	data, err := os.ReadFile(name)
+func ReadFile(name string) (*Table, error) { return ReadFileIn("", name) }
+
+// ReadFileIn reads the table in the file called name, relative to dir when
+// it is relative ("" is the working directory). Messages and positions name
+// the file as given.
+func ReadFileIn(dir, name string) (*Table, error) {
+	data, err := os.ReadFile(resolve(dir, name))
 	if err != nil {
 		return nil, fmt.Errorf("can't read %s: %w", name, underlying(err))
 	}
 	return Parse(name, data)
+}
+
+// resolve is path relative to dir, or path itself when it is absolute or
+// dir is "".
+func resolve(dir, path string) string {
+	if dir == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
 }
 
 // underlying strips the *PathError wrapper, whose text repeats the path.

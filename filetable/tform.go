@@ -76,6 +76,11 @@ type Tform struct {
 	DropTitles bool
 	// Stdout receives the output when Output is "-".
 	Stdout io.Writer
+	// Dir is the directory relative paths are relative to: those of Inputs
+	// and Output, and those the tables name (merge, copy_single_file); ""
+	// is the working directory. Paths written into the output table, and
+	// named in messages, stay as given.
+	Dir string
 }
 
 // step is a parsed command.
@@ -94,7 +99,7 @@ func (t *Tform) Run() error {
 	if err != nil {
 		return err
 	}
-	table, err := ReadFile(t.Inputs[0])
+	table, err := ReadFileIn(t.Dir, t.Inputs[0])
 	if err != nil {
 		return err
 	}
@@ -102,7 +107,7 @@ func (t *Tform) Run() error {
 		if s.Kind == CopySingleFile {
 			return t.copySingleFile(table, s)
 		}
-		if table, err = s.apply(table); err != nil {
+		if table, err = s.apply(t.Dir, table); err != nil {
 			if ce, ok := err.(*ColumnError); ok {
 				// Name the table: the one edited, or the one that replaces
 				// a column of it.
@@ -117,7 +122,7 @@ func (t *Tform) Run() error {
 	if t.Output == "-" {
 		return table.Write(t.Stdout, !t.DropTitles)
 	}
-	return table.WriteFile(t.Output, !t.DropTitles)
+	return table.WriteFile(resolve(t.Dir, t.Output), !t.DropTitles)
 }
 
 // plan parses every command's argument, checks the command order and assigns
@@ -150,7 +155,7 @@ func (t *Tform) plan() ([]step, error) {
 		}
 		s.input = t.Inputs[next]
 		next++
-		if _, err := os.Stat(s.input); err != nil {
+		if _, err := os.Stat(resolve(t.Dir, s.input)); err != nil {
 			return nil, &SystemError{Msg: "file not found: " + s.input}
 		}
 	}
@@ -207,11 +212,12 @@ func parseRowIndex(kind OpKind, v string) (int, error) {
 	return n, nil
 }
 
-// apply runs one command on table and returns the resulting table.
-func (s *step) apply(table *Table) (*Table, error) {
+// apply runs one command on table and returns the resulting table; files
+// are read relative to dir.
+func (s *step) apply(dir string, table *Table) (*Table, error) {
 	switch s.Kind {
 	case Replace:
-		src, err := ReadFile(s.input)
+		src, err := ReadFileIn(dir, s.input)
 		if err != nil {
 			return nil, err
 		}
@@ -223,21 +229,21 @@ func (s *step) apply(table *Table) (*Table, error) {
 	case Extract:
 		return table, table.Extract(s.names)
 	case Merge:
-		return mergeTables(table, s.a)
+		return mergeTables(dir, table, s.a)
 	}
 	return nil, fmt.Errorf("unknown command %s", s.Kind)
 }
 
 // mergeTables reads the tables named in column col, in row order, and merges
-// them into one.
-func mergeTables(table *Table, col string) (*Table, error) {
+// them into one; the paths are relative to dir.
+func mergeTables(dir string, table *Table, col string) (*Table, error) {
 	paths, ok := table.Column(col)
 	if !ok {
 		return nil, table.columnError("column not found: %s", col)
 	}
 	out := &Table{}
 	for i, p := range paths {
-		t, err := ReadFile(p)
+		t, err := ReadFileIn(dir, p)
 		if err != nil {
 			return nil, err
 		}
@@ -271,7 +277,7 @@ func (t *Tform) copySingleFile(table *Table, s step) error {
 	if path == "" {
 		return usagef("no file found in specified column")
 	}
-	in, err := os.Open(path)
+	in, err := os.Open(resolve(t.Dir, path))
 	if err != nil {
 		return fmt.Errorf("'%s': %w", path, underlying(err))
 	}
@@ -280,7 +286,7 @@ func (t *Tform) copySingleFile(table *Table, s step) error {
 		_, err = io.Copy(t.Stdout, in)
 		return err
 	}
-	return WriteFileAtomic(t.Output, func(w io.Writer) error {
+	return WriteFileAtomic(resolve(t.Dir, t.Output), func(w io.Writer) error {
 		if _, err := io.Copy(w, in); err != nil {
 			return fmt.Errorf("copying '%s' to '%s': %w", path, t.Output, err)
 		}

@@ -34,14 +34,19 @@ func (p *planner) inputs() (*inputSet, error) {
 	var errs errorList
 	for i, path := range p.cfg.Inputs {
 		ipath := fmt.Sprintf("inputs[%d]", i)
-		info, err := p.opt.Versions.ScanIR(path)
+		info, err := p.opt.Versions.ScanIR(p.path(path))
 		if err != nil {
 			var pe *fs.PathError
 			var se *tools.ScanError
 			switch {
 			case errors.As(err, &se):
-				// The input's own position; the config's says which input.
-				errs = append(errs, &diag.Error{File: se.File, Line: se.Line, Col: se.Col,
+				// The input's own position, named as the config names it;
+				// the config's position says which input.
+				file := se.File
+				if file == p.path(path) {
+					file = path
+				}
+				errs = append(errs, &diag.Error{File: file, Line: se.Line, Col: se.Col,
 					Msg: fmt.Sprintf("%s (%s: %s)", se.Msg, p.cfg.Position(ipath), ipath)})
 				continue
 			case errors.As(err, &pe):

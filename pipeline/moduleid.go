@@ -8,6 +8,7 @@ import (
 
 	"github.com/sycbuild/sycbuild/configs"
 	"github.com/sycbuild/sycbuild/graph"
+	"github.com/sycbuild/sycbuild/tools/clopt"
 	"github.com/sycbuild/sycbuild/tools/moduleid"
 )
 
@@ -28,11 +29,13 @@ func (p *planner) moduleIDInputs(in *inputSet) []string {
 	out := make([]string, len(in.files))
 	for i, f := range in.files {
 		out[i] = f
-		if hasModuleID(f) {
+		if hasModuleID(p.path(f)) {
 			continue
 		}
 		o := p.g.File(filepath.Join(p.cfg.BuildDir, fmt.Sprintf("linked.%d.ll", i)), graph.Plain)
-		p.add(p.inProcess("sycl-module-id "+f, "sycl-module-id", []string{"-o", o.Path, f},
+		opt := moduleid.Options{Input: f, Output: o.Path}
+		p.add(p.inProcess("sycl-module-id "+f, "sycl-module-id", moduleid.Args(opt),
+			func(dir string, stdio clopt.Stdio) int { return moduleid.Run("sycl-module-id", dir, opt, stdio) },
 			[]*graph.Node{p.g.File(f, graph.Plain)}, []*graph.Node{o}))
 		out[i] = o.Path
 	}

@@ -38,7 +38,7 @@ type owned struct {
 func (p *planner) checkPaths() error {
 	var errs errorList
 	abs := func(path string) string {
-		a, err := filepath.Abs(path)
+		a, err := filepath.Abs(p.path(path))
 		if err != nil {
 			return filepath.Clean(path)
 		}

@@ -11,9 +11,13 @@
 //
 // (llvm_ir targets embed the post-linked modules themselves: T0 goes to the
 // wrapper directly.) Every path in the graph is the config's, relative to
-// the config's directory, and the graph must run with that directory as
-// the working directory: commands then name files the same way wherever
-// the project lives, which keeps their outputs byte-identical.
+// the config's directory, and the graph runs with that directory as its
+// base (graph.Options.Dir, which external commands get as their working
+// directory and in-process tools resolve their paths against): commands
+// then name files the same way wherever the project lives, which keeps
+// their outputs byte-identical. Planning reads the inputs and probes the
+// tools relative to that directory too; it never changes the process's
+// working directory.
 package pipeline
 
 import (
@@ -27,10 +31,6 @@ import (
 	"github.com/sycbuild/sycbuild/graph"
 	"github.com/sycbuild/sycbuild/tools"
 	"github.com/sycbuild/sycbuild/tools/clopt"
-	"github.com/sycbuild/sycbuild/tools/filetabletform"
-	"github.com/sycbuild/sycbuild/tools/moduleid"
-	"github.com/sycbuild/sycbuild/tools/offloadwrapper"
-	"github.com/sycbuild/sycbuild/tools/syclpostlink"
 )
 
 // Options are the inputs of Plan besides the config.
@@ -38,9 +38,6 @@ type Options struct {
 	// Versions captures and caches tool versions, and the scans of the
 	// inputs.
 	Versions *tools.VersionCache
-	// Mains are the in-process tools by name; nil means sycbuild's own
-	// (tests may substitute fakes).
-	Mains map[string]clopt.Main
 	// Warn receives warnings and notes (skipped inputs, skipped optional
 	// targets, no spirv-val), each one line without the "sycbuild: "
 	// prefix.
@@ -73,16 +70,6 @@ const StateDirName = configs.StateDirName
 // Stem names the split modules and every per-module file: module_<i>.*.
 const Stem = "module"
 
-// DefaultMains are sycbuild's in-process tools.
-func DefaultMains() map[string]clopt.Main {
-	return map[string]clopt.Main{
-		"sycl-post-link":        syclpostlink.Main,
-		"file-table-tform":      filetabletform.Main,
-		"clang-offload-wrapper": offloadwrapper.Main,
-		"sycl-module-id":        moduleid.Main,
-	}
-}
-
 // planner builds one Plan.
 type planner struct {
 	cfg    *configs.Config
@@ -105,9 +92,6 @@ func New(cfg *configs.Config, opt Options) (*Plan, error) {
 	if opt.Versions == nil {
 		opt.Versions = tools.LoadVersionCache("")
 	}
-	if opt.Mains == nil {
-		opt.Mains = DefaultMains()
-	}
 	if opt.Warn == nil {
 		opt.Warn = func(string) {}
 	}
@@ -119,7 +103,7 @@ func New(cfg *configs.Config, opt Options) (*Plan, error) {
 		cfg:    cfg,
 		opt:    opt,
 		g:      graph.New(),
-		finder: &tools.Finder{Configured: cfg.Tools, Versions: opt.Versions},
+		finder: &tools.Finder{Configured: cfg.Tools, Versions: opt.Versions, Dir: cfg.Dir},
 		self:   &graph.Tool{Name: "sycbuild", Path: "sycbuild", Version: selfVersion},
 		warn:   opt.Warn,
 	}
@@ -138,10 +122,14 @@ func (p *planner) plan() (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	posts, err := p.postLinkOptions(targets)
+	if err != nil {
+		return nil, err
+	}
 	linked := p.link(in, linkTool)
 	var tables []wrapInput
-	for _, t := range targets {
-		tables = append(tables, p.target(t, linked, in))
+	for i, t := range targets {
+		tables = append(tables, p.target(t, posts[i], linked, in))
 	}
 	p.wrap(tables)
 	if p.addErr != nil {
@@ -189,17 +177,29 @@ func (p *planner) add(a *graph.Action) {
 	}
 }
 
-// inProcess makes an action running one of sycbuild's own tools.
-func (p *planner) inProcess(desc, tool string, args []string, in, out []*graph.Node) *graph.Action {
-	main := p.opt.Mains[tool]
+// inProcess makes an action running one of sycbuild's own tools: run runs
+// it from its typed options, in the build's directory dir; args are those
+// options rendered as the tool's command line, which the build prints and
+// keys the action on.
+func (p *planner) inProcess(desc, tool string, args []string, run func(dir string, stdio clopt.Stdio) int, in, out []*graph.Node) *graph.Action {
 	return &graph.Action{
 		Desc: desc,
 		Tool: &graph.Tool{Name: tool, Path: p.self.Path, Version: p.self.Version},
 		Argv: append([]string{"sycbuild", tool}, args...),
-		Main: func(_ string, args []string, stdio clopt.Stdio) int { return main(tool, args, stdio) },
+		Main: func(dir string, _ []string, stdio clopt.Stdio) int { return run(dir, stdio) },
 		In:   in,
 		Out:  out,
 	}
+}
+
+// path is a path of the config (relative to its directory, or absolute)
+// as the planner opens it: relative to the working directory, which is not
+// the config's.
+func (p *planner) path(name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(p.cfg.Dir, name)
 }
 
 func graphTool(t *tools.Tool) *graph.Tool {

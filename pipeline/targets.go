@@ -7,8 +7,14 @@ import (
 	"strings"
 
 	"github.com/sycbuild/sycbuild/configs"
+	"github.com/sycbuild/sycbuild/filetable"
 	"github.com/sycbuild/sycbuild/graph"
+	"github.com/sycbuild/sycbuild/postlink"
 	"github.com/sycbuild/sycbuild/tools"
+	"github.com/sycbuild/sycbuild/tools/clopt"
+	"github.com/sycbuild/sycbuild/tools/filetabletform"
+	"github.com/sycbuild/sycbuild/tools/offloadwrapper"
+	"github.com/sycbuild/sycbuild/tools/syclpostlink"
 )
 
 // target is a config target with the tools found for it.
@@ -111,27 +117,68 @@ type wrapInput struct {
 	target, format string
 }
 
-// postLinkArgs are the sycl-post-link options the DPC++ driver passes
-// (clang/test/Driver/sycl-post-link-options.cpp), except the ESIMD
-// lowering sycbuild does not have, with text output (-S): the external
-// tools read it, and the modules stay readable.
-func postLinkArgs(cfg *configs.Config, t *configs.Target) []string {
-	args := []string{"-device-globals", "-properties", "-spec-const=" + string(t.SpecConstants)}
-	switch cfg.Split {
-	case configs.SplitPerSource:
-		args = append(args, "-split=source")
-	case configs.SplitPerKernel:
-		args = append(args, "-split=kernel")
-	case configs.SplitAuto:
-		args = append(args, "-split=auto")
+// postLinkOptions returns each target's sycl-post-link options, without
+// its outputs and input. A bad extra option is reported at its options:
+// key, all of them together.
+func (p *planner) postLinkOptions(targets []*target) ([]postlink.Options, error) {
+	var errs errorList
+	out := make([]postlink.Options, len(targets))
+	for i, t := range targets {
+		o, err := postLinkOptions(p.cfg, t.cfg)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		out[i] = o
 	}
-	args = append(args, "-emit-only-kernels-as-entry-points", "-emit-param-info", "-symbols",
-		"-emit-exported-symbols", "-emit-imported-symbols", "-split-esimd", "-S")
-	return append(args, t.Options[configs.ToolPostLink]...)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
 }
 
-// target adds one target's actions and returns the table for the wrapper.
-func (p *planner) target(t *target, linked *graph.Node, in *inputSet) wrapInput {
+// postLinkOptions are the sycl-post-link options the DPC++ driver passes
+// (clang/test/Driver/sycl-post-link-options.cpp), except the ESIMD
+// lowering sycbuild does not have, with text output (-S): the external
+// tools read it, and the modules stay readable. The target's extra options
+// (options: sycl-post-link:) are read by sycl-post-link's own parser, as
+// if they followed the driver's on its command line; outputs and the input
+// are the build's to name.
+func postLinkOptions(cfg *configs.Config, t *configs.Target) (postlink.Options, error) {
+	o := syclpostlink.Defaults()
+	o.DeviceGlobals, o.Properties = true, true
+	o.SpecConst, _ = postlink.ParseSpecConstMode(string(t.SpecConstants))
+	switch cfg.Split {
+	case configs.SplitPerSource:
+		o.Split, o.SplitGiven = postlink.SplitSource, true
+	case configs.SplitPerKernel:
+		o.Split, o.SplitGiven = postlink.SplitKernel, true
+	case configs.SplitAuto:
+		o.Split, o.SplitGiven = postlink.SplitAuto, true
+	}
+	o.EmitOnlyKernelsAsEPs, o.EmitParamInfo, o.Symbols = true, true, true
+	o.EmitExportedSymbols, o.EmitImportedSymbols = true, true
+	o.SplitESIMD, o.Assembly = true, true
+	extra := t.Options[configs.ToolPostLink]
+	if len(extra) == 0 {
+		return o, nil
+	}
+	key := fmt.Sprintf("targets[%d].options.%s", t.Index, configs.ToolPostLink)
+	var help strings.Builder
+	parsed, err := syclpostlink.Parse(string(configs.ToolPostLink), append(syclpostlink.Args(o), extra...), &help)
+	switch {
+	case errors.Is(err, clopt.ErrHelp):
+		return o, cfg.ErrorAt(key, "%s: --help and --version are not options for a build", key)
+	case err != nil:
+		return o, cfg.ErrorAt(key, "%s: %v", key, err)
+	case len(parsed.Outputs) > 0 || parsed.Input != "-":
+		return o, cfg.ErrorAt(key, "%s: the build names sycl-post-link's outputs (-o) and input itself", key)
+	}
+	return parsed, nil
+}
+
+// target adds one target's actions and returns the table for the wrapper;
+// post are its sycl-post-link options (postLinkOptions).
+func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, in *inputSet) wrapInput {
 	tc := t.cfg
 	dir := filepath.Join(p.cfg.BuildDir, tc.Name)
 	at := func(name string) string { return filepath.Join(dir, name) }
@@ -139,16 +186,17 @@ func (p *planner) target(t *target, linked *graph.Node, in *inputSet) wrapInput 
 
 	// The split of a target whose sycl-post-link options equal an earlier
 	// target's is that target's: one run serves both.
-	postArgs := postLinkArgs(p.cfg, tc)
-	key := strings.Join(postArgs, "\x00")
+	key := strings.Join(syclpostlink.Args(post), "\x00")
 	t0 := p.postLinked[key]
 	if t0 == nil {
 		t0 = p.g.File(at(Stem+".table"), graph.Table)
-		post := p.inProcess(label+"sycl-post-link", "sycl-post-link",
-			append(postArgs, "-o", t0.Path, linked.Path),
+		post.Outputs = []postlink.Output{{File: t0.Path}}
+		post.Input = linked.Path
+		a := p.inProcess(label+"sycl-post-link", "sycl-post-link", syclpostlink.Args(post),
+			func(dir string, stdio clopt.Stdio) int { return syclpostlink.Run("sycl-post-link", dir, post, stdio) },
 			[]*graph.Node{linked}, []*graph.Node{t0})
-		post.OwnsNamed = true
-		p.add(post)
+		a.OwnsNamed = true
+		p.add(a)
 		if p.postLinked == nil {
 			p.postLinked = map[string]*graph.Node{}
 		}
@@ -163,8 +211,8 @@ func (p *planner) target(t *target, linked *graph.Node, in *inputSet) wrapInput 
 	}
 
 	code := p.g.File(at("code.list"), graph.List)
-	p.add(p.inProcess(label+"file-table-tform --extract=Code", "file-table-tform",
-		[]string{"--extract=Code", "--drop_titles", "-o", code.Path, t0.Path},
+	p.add(p.tform(label+"file-table-tform --extract=Code", filetable.Tform{
+		Ops: []filetable.Op{{Kind: filetable.Extract, Arg: "Code"}}, DropTitles: true, Output: code.Path, Inputs: []string{t0.Path}},
 		[]*graph.Node{t0}, []*graph.Node{code}))
 
 	f := &graph.Fanout{List: code, Dir: dir}
@@ -227,10 +275,17 @@ func (p *planner) target(t *target, linked *graph.Node, in *inputSet) wrapInput 
 	images := fan.Out[len(fan.Out)-1]
 
 	t1 := p.g.File(at("images.table"), graph.Table)
-	p.add(p.inProcess(label+"file-table-tform --replace=Code,Code", "file-table-tform",
-		[]string{"--replace=Code,Code", "-o", t1.Path, t0.Path, images.Path},
+	p.add(p.tform(label+"file-table-tform --replace=Code,Code", filetable.Tform{
+		Ops: []filetable.Op{{Kind: filetable.Replace, Arg: "Code,Code"}}, Output: t1.Path, Inputs: []string{t0.Path, images.Path}},
 		[]*graph.Node{t0, images}, []*graph.Node{t1}))
 	return wrapInput{table: t1, target: targetName, format: format}
+}
+
+// tform makes a file-table-tform action.
+func (p *planner) tform(desc string, t filetable.Tform, in, out []*graph.Node) *graph.Action {
+	return p.inProcess(desc, "file-table-tform", filetabletform.Args(t),
+		func(dir string, stdio clopt.Stdio) int { return filetabletform.Run("file-table-tform", dir, t, stdio) },
+		in, out)
 }
 
 // ph is the fan-out placeholder of a per-module file with extension ext:
@@ -242,17 +297,20 @@ func ph(ext string) string { return Stem + "." + ext }
 func (p *planner) wrap(in []wrapInput) {
 	out := p.g.File(p.cfg.Output, graph.Plain)
 	// The build's product is the host object itself, whatever it is named.
-	args := []string{"-o", out.Path, "--output-format=elf", "-host=" + p.cfg.Host, "-batch", "-kind=sycl"}
-	if p.cfg.Wrapper == configs.WrapperOffloadBinary {
-		args = append(args, "--offload-binary")
-	}
-	if p.fallsBack() {
-		args = append(args, "--spirv-fallback")
-	}
+	o := offloadwrapper.Defaults()
+	o.Output, o.OutputFormat, o.Host, o.Batch = out.Path, "elf", p.cfg.Host, true
+	o.OffloadBinary = p.cfg.Wrapper == configs.WrapperOffloadBinary
+	o.SPIRVFallback = p.fallsBack()
 	var ins []*graph.Node
 	for _, w := range in {
-		args = append(args, "-target="+w.target, "-format="+w.format, w.table.Path)
+		o.Inputs = append(o.Inputs, offloadwrapper.Input{
+			Annotation: offloadwrapper.Annotation{Kind: "sycl", Target: w.target, Format: w.format},
+			Files:      []string{w.table.Path}})
 		ins = append(ins, w.table)
 	}
-	p.add(p.inProcess("clang-offload-wrapper "+out.Path, "clang-offload-wrapper", args, ins, []*graph.Node{out}))
+	p.add(p.inProcess("clang-offload-wrapper "+out.Path, "clang-offload-wrapper", offloadwrapper.Args(o),
+		func(dir string, stdio clopt.Stdio) int {
+			return offloadwrapper.Run("clang-offload-wrapper", dir, o, stdio)
+		},
+		ins, []*graph.Node{out}))
 }

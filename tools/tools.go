@@ -80,8 +80,12 @@ func (e *NotFoundError) Error() string {
 // Finder finds tools.
 type Finder struct {
 	// Configured maps roles to the executables the config names (paths
-	// relative to the working directory, or names to look up on PATH).
+	// relative to Dir, or names to look up on PATH).
 	Configured map[configs.Tool]string
+	// Dir is the directory configured paths are relative to (the config's,
+	// where the build runs its commands); "" is the working directory.
+	// Commands name a configured tool as configured.
+	Dir string
 	// Versions captures and caches versions.
 	Versions *VersionCache
 }
@@ -96,10 +100,17 @@ func (f *Finder) Find(role configs.Tool, llvm int) (*Tool, error) {
 	}
 	look := exec.LookPath
 	if c := f.Configured[role]; c != "" {
-		if _, err := lookConfigured(look, c); err != nil {
+		at := c
+		if strings.Contains(c, "/") && f.Dir != "" && !filepath.IsAbs(c) {
+			at = filepath.Join(f.Dir, c)
+			if !strings.Contains(at, "/") {
+				at = "./" + at // a path, not a name to look up on PATH
+			}
+		}
+		if _, err := lookConfigured(look, at); err != nil {
 			return nil, fmt.Errorf("tools.%s: %s: %w", name, c, err)
 		}
-		return f.tool(role, c, c)
+		return f.tool(role, c, at)
 	}
 	var tried []string
 	if r.llvm {

@@ -160,7 +160,7 @@ func layOut(images []prepared, opt Options) *desc {
 		link := str(fmt.Sprintf("%sopts.link.%d", tag, i), img.LinkOptions)
 		manifest := nullBounds()
 		if img.Manifest != "" {
-			manifest = bounds(d.add(&global{name: fmt.Sprintf("%s%d.manifest", tag, i), kind: gManifest, file: img.Manifest, size: img.manifestSize, symbol: true}))
+			manifest = bounds(d.add(&global{name: fmt.Sprintf("%s%d.manifest", tag, i), kind: gManifest, file: img.manifest, size: img.manifestSize, symbol: true}))
 		}
 		props := nullBounds()
 		if img.PropertySets != nil {

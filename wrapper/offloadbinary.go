@@ -94,8 +94,8 @@ func (img *prepared) imageKind() offloadbin.ImageKind {
 // whole container.
 func (img *prepared) container() ([]byte, uint64, error) {
 	props := ""
-	if img.PropertiesFile != "" {
-		b, err := os.ReadFile(img.PropertiesFile)
+	if img.props != "" {
+		b, err := os.ReadFile(img.props)
 		if err != nil {
 			return nil, 0, err
 		}

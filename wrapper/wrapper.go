@@ -50,6 +50,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
@@ -128,6 +129,10 @@ type Options struct {
 	// images in OffloadBinary containers in .llvm.offloading, registered
 	// with LLVM 22's descriptor. Only an ELF object can be written so.
 	OffloadBinary bool
+	// Dir is the directory the relative paths of the images' files and of
+	// WriteFile's name are relative to; "" is the working directory.
+	// Messages name the files as given.
+	Dir string
 }
 
 // Write writes the object (or module) for images to w.
@@ -177,7 +182,7 @@ func Write(w io.Writer, images []Image, opt Options) error {
 // temporary file in the same directory renamed into place, so that a failure
 // leaves no partial output.
 func WriteFile(name string, images []Image, opt Options) error {
-	return atomicfile.Write(name, func(w io.Writer) error { return Write(w, images, opt) })
+	return atomicfile.Write(resolve(opt.Dir, name), func(w io.Writer) error { return Write(w, images, opt) })
 }
 
 // check reports what in img cannot be wrapped.
@@ -209,10 +214,13 @@ func (o Options) host() string {
 }
 
 // prepared is an image ready to be laid out: its data file (the input, or
-// its compressed copy) and the sizes of its files.
+// its compressed copy) and the sizes of its files. data, manifest and props
+// are paths to open (resolved against Options.Dir).
 type prepared struct {
 	Image
 	data         string
+	manifest     string
+	props        string
 	size         uint64
 	format       BinaryFormat
 	manifestSize uint64
@@ -229,19 +237,25 @@ func prepare(images []Image, opt Options) ([]prepared, func(), error) {
 	}
 	out := make([]prepared, len(images))
 	for i, img := range images {
-		p := prepared{Image: img, data: img.File, format: img.Format}
-		size, err := fileSize(img.File)
+		p := prepared{Image: img, data: resolve(opt.Dir, img.File), format: img.Format}
+		if img.Manifest != "" {
+			p.manifest = resolve(opt.Dir, img.Manifest)
+		}
+		if img.PropertiesFile != "" {
+			p.props = resolve(opt.Dir, img.PropertiesFile)
+		}
+		size, err := fileSize(p.data)
 		if err != nil {
 			return nil, cleanup, err
 		}
 		p.size = size
 		if img.Manifest != "" {
-			if p.manifestSize, err = fileSize(img.Manifest); err != nil {
+			if p.manifestSize, err = fileSize(p.manifest); err != nil {
 				return nil, cleanup, err
 			}
 		}
 		if opt.Compress && size > 0 && int64(size) >= opt.CompressionThreshold {
-			tmp, csize, err := compressFile(img.File, size, opt.CompressionLevel)
+			tmp, csize, err := compressFile(p.data, size, opt.CompressionLevel)
 			if tmp != "" {
 				temps = append(temps, tmp)
 			}
@@ -265,6 +279,15 @@ func prepare(images []Image, opt Options) ([]prepared, func(), error) {
 		out[i] = p
 	}
 	return out, cleanup, nil
+}
+
+// resolve is path relative to dir, or path itself when it is absolute or
+// dir is "".
+func resolve(dir, path string) string {
+	if dir == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
 }
 
 // fileSize returns the size of the regular file called name.

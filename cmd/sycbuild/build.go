@@ -199,8 +199,8 @@ func flagStatus(err error, stderr io.Writer) int {
 	return exitUsage
 }
 
-// session is a planned build: the config's directory is the working
-// directory until restore.
+// session is a planned build; restore releases what setUp took (the job
+// pool, the caches).
 type session struct {
 	cfg      *configs.Config
 	plan     *pipeline.Plan
@@ -210,10 +210,13 @@ type session struct {
 	restore  func()
 }
 
-// setUp loads the config, moves into its directory (every path of the
-// build is relative to it, so commands and outputs do not depend on where
-// the project lives), picks the job pool and plans the build. On failure it
-// has printed why and returns the exit status.
+// setUp loads the config, picks the job pool and plans the build. Every
+// path of the build is relative to the config's directory, which the
+// build runs in (graph.Options.Dir: commands get it as their working
+// directory, in-process tools resolve their paths against it), so that
+// commands and outputs do not depend on where the project lives; the
+// process's own working directory never changes. On failure it has printed
+// why and returns the exit status.
 func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 	errf := func(format string, args ...any) { fmt.Fprintf(stdio.Err, "sycbuild: "+format+"\n", args...) }
 	cfg, err := configs.Load(f.config)
@@ -245,22 +248,15 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 			}
 		}
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		errf("%v", err)
-		return nil, exitUsage
-	}
 	restore := func() {}
-	if cfg.Dir != "." {
-		if err := os.Chdir(cfg.Dir); err != nil {
-			errf("%v", err)
-			return nil, exitUsage
-		}
-		restore = func() { os.Chdir(wd) }
-	}
 	fail := func(code int) (*session, int) { restore(); return nil, code }
 
-	stateDir := filepath.Join(cfg.BuildDir, pipeline.StateDirName)
+	// The build directory as this process names it.
+	buildDir := cfg.BuildDir
+	if !filepath.IsAbs(buildDir) {
+		buildDir = filepath.Join(cfg.Dir, buildDir)
+	}
+	stateDir := filepath.Join(buildDir, pipeline.StateDirName)
 	if f.host.noCache {
 		stateDir = "" // nothing cached, no state kept: the host caches
 	}
@@ -295,8 +291,9 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 		Verbose:   f.verbose,
 		Observer:  observers,
 		StateDir:  stateDir,
-		LockDir:   cfg.BuildDir,
+		LockDir:   buildDir,
 		Self:      self,
+		Dir:       cfg.Dir,
 	}
 	if f.dryRun {
 		if cfg.Dir != "." {

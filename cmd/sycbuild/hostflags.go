@@ -17,8 +17,8 @@ import (
 //	         [-targets a,b] [-M out.d [-MP]] [--no-cache] [in1.ll in2.ll …]
 //
 // Paths on the command line are relative to the directory sycbuild was
-// started in, as with any command; the build itself runs in the config's
-// directory, so they are rewritten relative to it.
+// started in, as with any command; the build's paths are relative to the
+// config's directory, so they are rewritten relative to it.
 type hostFlags struct {
 	output   string
 	buildDir string
@@ -48,8 +48,7 @@ func (h *hostFlags) register(fs *flag.FlagSet) {
 }
 
 // apply rewrites the command-line paths relative to the config's directory
-// and applies them and the other overrides to cfg. It runs before sycbuild
-// moves into that directory.
+// and applies them and the other overrides to cfg.
 func (h *hostFlags) apply(cfg *configs.Config) error {
 	h.given = map[string]string{}
 	rel := func(p string) (string, error) {
@@ -162,12 +161,12 @@ func (h *hostFlags) asGiven(dir, p string) string {
 
 // writeDepfile writes the -M depfile after a successful build: the output
 // object depends on the config, every device input, and every file a source
-// list or table names. It runs in the config's directory.
+// list or table names (read relative to the config's directory).
 func (h *hostFlags) writeDepfile(cfg *configs.Config, output string, g *graph.Graph) error {
 	if h.depfile == "" {
 		return nil
 	}
-	sources, err := g.Sources("")
+	sources, err := g.Sources(cfg.Dir)
 	if err != nil {
 		return fmt.Errorf("depfile: %w", err)
 	}

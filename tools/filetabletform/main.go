@@ -6,6 +6,7 @@ package filetabletform
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/sycbuild/sycbuild/filetable"
 	"github.com/sycbuild/sycbuild/tools/clopt"
@@ -33,8 +34,20 @@ var commands = []struct {
 	{filetable.Merge, "column", "Output the tables named in <column> (one per row, same titles), rows appended in order"},
 }
 
-// Main runs file-table-tform.
+// Main runs file-table-tform with its DPC++ command line: the adapter from
+// that command line to filetable.Tform and Run.
 func Main(argv0 string, args []string, stdio clopt.Stdio) int {
+	t, err := Parse(argv0, args, stdio.Out)
+	if err != nil {
+		return clopt.Report(stdio.Err, err)
+	}
+	return Run(argv0, "", t, stdio)
+}
+
+// Parse parses a file-table-tform command line (without the program name)
+// into the run it describes; argv0 names the tool in errors. On --help it
+// prints to out and returns clopt.ErrHelp.
+func Parse(argv0 string, args []string, out io.Writer) (filetable.Tform, error) {
 	s := clopt.New(argv0, overview, "[options] <input filenames>")
 	s.Category = "file-table-tform options"
 	output := s.String("o", "filename", "", "Output filename (\"-\" for standard output)")
@@ -42,24 +55,46 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 	for _, c := range commands {
 		s.List(c.kind.String(), c.valueDesc, c.help)
 	}
-	if err := s.Parse(args, stdio.Out); err != nil {
-		return clopt.Report(stdio.Err, err)
+	if err := s.Parse(args, out); err != nil {
+		return filetable.Tform{}, err
 	}
 	if !s.Given("o") {
-		fmt.Fprintf(stdio.Err, "%s: for the -o option: must be specified at least once!\n", argv0)
-		return 1
+		return filetable.Tform{}, &clopt.Error{Msg: argv0 + ": for the -o option: must be specified at least once!"}
 	}
 	t := filetable.Tform{
 		Inputs:     s.PositionalValues(),
 		Output:     *output,
 		DropTitles: *dropTitles,
-		Stdout:     stdio.Out,
 	}
 	for _, occ := range s.Occurrences() {
 		if k, ok := filetable.OpKindByName(occ.Name); ok {
 			t.Ops = append(t.Ops, filetable.Op{Kind: k, Arg: occ.Value})
 		}
 	}
+	return t, nil
+}
+
+// Args renders t as the command line (without the program name) that
+// Parse reads back as t: the commands in order, --drop_titles, -o and the
+// inputs.
+func Args(t filetable.Tform) []string {
+	var a []string
+	for _, op := range t.Ops {
+		a = append(a, "--"+op.Kind.String()+"="+op.Arg)
+	}
+	if t.DropTitles {
+		a = append(a, "--drop_titles")
+	}
+	a = append(a, "-o", t.Output)
+	return append(a, t.Inputs...)
+}
+
+// Run runs file-table-tform as t says, its relative paths relative to dir
+// ("" is the working directory; t.Stdout and t.Dir are set from stdio and
+// dir), and returns the exit status, printing errors to stdio.Err as the
+// DPC++ tool does, argv0 naming the tool.
+func Run(argv0, dir string, t filetable.Tform, stdio clopt.Stdio) int {
+	t.Stdout, t.Dir = stdio.Out, dir
 	err := t.Run()
 	if err == nil {
 		return 0

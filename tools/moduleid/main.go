@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/llvmir"
@@ -36,19 +37,47 @@ after linking. An input that already has the attribute is written unchanged.`
 // kernelCC are the calling conventions of kernels.
 var kernelCC = map[string]bool{"spir_kernel": true, "ptx_kernel": true, "amdgpu_kernel": true}
 
-// Main runs sycl-module-id.
+// Options are what one run is told: the input (textual IR or bitcode) and
+// the output file (textual IR).
+type Options struct {
+	Input, Output string
+}
+
+// Main runs sycl-module-id with its command line: the adapter from that
+// command line to Options and Run.
 func Main(argv0 string, args []string, stdio clopt.Stdio) int {
+	o, err := Parse(argv0, args, stdio.Out)
+	if err != nil {
+		return clopt.Report(stdio.Err, err)
+	}
+	return Run(argv0, "", o, stdio)
+}
+
+// Parse parses a sycl-module-id command line (without the program name);
+// argv0 names the tool in errors. On --help it prints to out and returns
+// clopt.ErrHelp.
+func Parse(argv0 string, args []string, out io.Writer) (Options, error) {
 	s := clopt.New(argv0, overview, "-o <output.ll> <input>")
 	output := s.String("o", "filename", "", "Output filename (textual IR)")
-	if err := s.Parse(args, stdio.Out); err != nil {
-		return clopt.Report(stdio.Err, err)
+	if err := s.Parse(args, out); err != nil {
+		return Options{}, err
 	}
 	in := s.PositionalValues()
 	if !s.Given("o") || len(in) != 1 {
-		fmt.Fprintf(stdio.Err, "%s: need -o and exactly one input\n", argv0)
-		return 1
+		return Options{}, &clopt.Error{Msg: argv0 + ": need -o and exactly one input"}
 	}
-	if err := AnnotateFile(in[0], *output); err != nil {
+	return Options{Input: in[0], Output: *output}, nil
+}
+
+// Args renders o as the command line (without the program name) that
+// Parse reads back as o.
+func Args(o Options) []string { return []string{"-o", o.Output, o.Input} }
+
+// Run runs sycl-module-id with options o, whose paths are relative to dir
+// ("" is the working directory), and returns the exit status, printing
+// errors to stdio.Err after argv0.
+func Run(argv0, dir string, o Options, stdio clopt.Stdio) int {
+	if err := AnnotateFile(dir, o.Input, o.Output); err != nil {
 		fmt.Fprintf(stdio.Err, "%s: %v\n", argv0, err)
 		return 1
 	}
@@ -56,23 +85,42 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 }
 
 // AnnotateFile annotates the module in the file in and writes it to out
-// (through a temporary file renamed into place).
-func AnnotateFile(in, out string) error {
-	data, err := os.ReadFile(in)
+// (through a temporary file renamed into place). Relative paths are
+// relative to dir ("" is the working directory); the module is named in
+// and messages name the files as given.
+func AnnotateFile(dir, in, out string) error {
+	data, err := os.ReadFile(resolve(dir, in))
 	if err != nil {
-		return err
+		return fmt.Errorf("open %s: %w", in, underlying(err))
 	}
 	m, err := llvmir.Load(in, data)
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(out, func(w io.Writer) error {
+	return atomicfile.Write(resolve(dir, out), func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		if err := Annotate(m, in).Write(bw); err != nil {
 			return err
 		}
 		return bw.Flush()
 	})
+}
+
+// resolve is path relative to dir, or path itself when it is absolute or
+// dir is "".
+func resolve(dir, path string) string {
+	if dir == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
+}
+
+// underlying strips the *PathError wrapper, whose text repeats the path.
+func underlying(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
 }
 
 // Annotate returns the plan writing m with the attribute added (m itself,

@@ -29,7 +29,7 @@ func TestSPIRVFallback(t *testing.T) {
 		{Format: wrapper.SYCL_DEVICE_BINARY_TYPE_NATIVE, File: short},
 		{Format: wrapper.SYCL_DEVICE_BINARY_TYPE_NONE, File: spv},
 	}
-	if err := markFallbacks(images); err != nil {
+	if err := markFallbacks("", images); err != nil {
 		t.Fatal(err)
 	}
 	want := []wrapper.BinaryFormat{wrapper.SYCL_DEVICE_BINARY_TYPE_SPIRV, wrapper.SYCL_DEVICE_BINARY_TYPE_NATIVE,

@@ -2,12 +2,13 @@ package offloadwrapper
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/sycbuild/sycbuild/filetable"
 	"github.com/sycbuild/sycbuild/props"
-	"github.com/sycbuild/sycbuild/tools/clopt"
 	"github.com/sycbuild/sycbuild/wrapper"
 )
 
@@ -26,84 +27,52 @@ var annotations = map[string]bool{
 	"link-opts": true, "entries": true, "properties": true,
 }
 
-// annotation is the value of every annotation option at one point of the
-// command line.
-type annotation struct {
-	kind, target, format, compileOpts, linkOpts, entries, properties string
-}
-
-func (a *annotation) set(name, value string) {
+func (a *Annotation) set(name, value string) {
 	switch name {
 	case "kind":
-		a.kind = value
+		a.Kind = value
 	case "target":
-		a.target = value
+		a.Target = value
 	case "format":
-		a.format = value
+		a.Format = value
 	case "compile-opts":
-		a.compileOpts = value
+		a.CompileOpts = value
 	case "link-opts":
-		a.linkOpts = value
+		a.LinkOpts = value
 	case "entries":
-		a.entries = value
+		a.Entries = value
 	case "properties":
-		a.properties = value
+		a.Properties = value
 	}
 }
 
-// collectImages returns the images the command line describes, in
-// command-line order (and row order within a table).
-func collectImages(occs []clopt.Occurrence, batch bool) ([]wrapper.Image, error) {
+// collectImages returns the images of the input groups, in order (and row
+// order within a table); files are relative to dir.
+func collectImages(dir string, groups []Input, batch bool) ([]wrapper.Image, error) {
 	var images []wrapper.Image
-	cur := annotation{format: "none"}
-	var group []string
-	var groupAnn annotation
-	flush := func() error {
-		files := group
-		group = nil
-		if len(files) == 0 {
-			return nil
-		}
+	for _, g := range groups {
 		if batch {
-			for _, table := range files {
-				imgs, err := imagesFromTable(table, groupAnn)
+			for _, table := range g.Files {
+				imgs, err := imagesFromTable(dir, table, g.Annotation)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				images = append(images, imgs...)
 			}
-			return nil
+			continue
 		}
-		if len(files) > 2 {
-			return fmt.Errorf("too many inputs for a single binary image, <binary file> <manifest file>{opt}expected")
+		if len(g.Files) > 2 {
+			return nil, fmt.Errorf("too many inputs for a single binary image, <binary file> <manifest file>{opt}expected")
 		}
 		manifest := ""
-		if len(files) == 2 {
-			manifest = files[1]
+		if len(g.Files) == 2 {
+			manifest = g.Files[1]
 		}
-		img, err := groupAnn.image(files[0], manifest, groupAnn.entries, groupAnn.properties)
+		img, err := g.image(dir, g.Files[0], manifest, g.Entries, g.Properties)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		images = append(images, img)
-		return nil
-	}
-	for _, o := range occs {
-		switch {
-		case o.Name == "":
-			if len(group) == 0 {
-				groupAnn = cur
-			}
-			group = append(group, o.Value)
-		case annotations[o.Name]:
-			if err := flush(); err != nil {
-				return nil, err
-			}
-			cur.set(o.Name, o.Value)
-		}
-	}
-	if err := flush(); err != nil {
-		return nil, err
 	}
 	return images, nil
 }
@@ -121,35 +90,40 @@ var formats = map[string]wrapper.BinaryFormat{
 }
 
 // image describes one image under the annotation a, reading its entries
-// and properties files ("" for none).
-func (a annotation) image(file, manifest, entriesFile, propsFile string) (wrapper.Image, error) {
-	if a.kind == "" {
+// and properties files ("" for none) relative to dir.
+func (a Annotation) image(dir, file, manifest, entriesFile, propsFile string) (wrapper.Image, error) {
+	if a.Kind == "" {
 		return wrapper.Image{}, fmt.Errorf("offload model not set")
 	}
 	if file == "" {
 		return wrapper.Image{}, fmt.Errorf("image file name missing")
 	}
-	if a.kind != "sycl" {
-		return wrapper.Image{}, fmt.Errorf("%s: -kind=%s is not supported: sycbuild wraps -kind=sycl images only", file, a.kind)
+	if a.Kind != "sycl" {
+		return wrapper.Image{}, fmt.Errorf("%s: -kind=%s is not supported: sycbuild wraps -kind=sycl images only", file, a.Kind)
 	}
 	img := wrapper.Image{
-		Kind:           kinds[a.kind],
-		Target:         a.target,
-		Format:         formats[a.format],
-		CompileOptions: a.compileOpts,
-		LinkOptions:    a.linkOpts,
+		Kind:           kinds[a.Kind],
+		Target:         a.Target,
+		Format:         formats[a.Format],
+		CompileOptions: a.CompileOpts,
+		LinkOptions:    a.LinkOpts,
 		File:           file,
 		Manifest:       manifest,
 	}
 	if entriesFile != "" {
-		entries, err := readEntries(entriesFile)
+		entries, err := readEntries(dir, entriesFile)
 		if err != nil {
 			return img, err
 		}
 		img.Entries = entries
 	}
 	if propsFile != "" {
-		reg, err := props.ReadFile(propsFile)
+		f, err := open(dir, propsFile)
+		if err != nil {
+			return img, err
+		}
+		reg, err := props.Read(propsFile, f)
+		f.Close()
 		if err != nil {
 			return img, err
 		}
@@ -159,9 +133,10 @@ func (a annotation) image(file, manifest, entriesFile, propsFile string) (wrappe
 	return img, nil
 }
 
-// imagesFromTable returns the images of one -batch table under a.
-func imagesFromTable(table string, a annotation) ([]wrapper.Image, error) {
-	t, err := filetable.ReadFile(table)
+// imagesFromTable returns the images of one -batch table under a; the
+// table and the files it names are relative to dir.
+func imagesFromTable(dir, table string, a Annotation) ([]wrapper.Image, error) {
+	t, err := filetable.ReadFileIn(dir, table)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +152,7 @@ func imagesFromTable(table string, a annotation) ([]wrapper.Image, error) {
 	}
 	images := make([]wrapper.Image, 0, len(t.Rows))
 	for i, row := range t.Rows {
-		img, err := a.image(row[code], cell(row, "Manifest"), cell(row, "Symbols"), cell(row, "Properties"))
+		img, err := a.image(dir, row[code], cell(row, "Manifest"), cell(row, "Symbols"), cell(row, "Properties"))
 		if err != nil {
 			return nil, fmt.Errorf("%s: row %d: %w", table, i+1, err)
 		}
@@ -186,10 +161,16 @@ func imagesFromTable(table string, a annotation) ([]wrapper.Image, error) {
 	return images, nil
 }
 
-// readEntries reads an entries (.sym) file: one name per line, blank lines
-// skipped, "\r\n" accepted. An empty file gives an empty, non-nil list.
-func readEntries(name string) ([]string, error) {
-	data, err := os.ReadFile(name)
+// readEntries reads an entries (.sym) file, relative to dir: one name per
+// line, blank lines skipped, "\r\n" accepted. An empty file gives an empty,
+// non-nil list.
+func readEntries(dir, name string) ([]string, error) {
+	f, err := open(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		return nil, err
 	}
@@ -224,4 +205,18 @@ func propertySets(reg *props.Registry) []wrapper.PropertySet {
 		sets = append(sets, ps)
 	}
 	return sets
+}
+
+// open opens the file called name, relative to dir when it is relative
+// ("" is the working directory); an error names the file as given.
+func open(dir, name string) (*os.File, error) {
+	path := name
+	if dir != "" && !filepath.IsAbs(name) {
+		path = filepath.Join(dir, name)
+	}
+	f, err := os.Open(path)
+	if pe, ok := err.(*os.PathError); ok {
+		pe.Path = name
+	}
+	return f, err
 }

@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -183,24 +182,22 @@ func newFlags(argv0 string) *flags {
 	return f
 }
 
-// Main runs clang-offload-wrapper.
+// Main runs clang-offload-wrapper with its DPC++ command line: the adapter
+// from that command line to Options and Run.
 func Main(argv0 string, args []string, stdio clopt.Stdio) int {
-	f := newFlags(argv0)
-	if err := f.set.Parse(args, stdio.Out); err != nil {
+	o, err := Parse(argv0, args, stdio.Out)
+	if err != nil {
 		return clopt.Report(stdio.Err, err)
 	}
-	if !f.set.Given("o") {
-		fmt.Fprintf(stdio.Err, "%s: for the -o option: must be specified at least once!\n", argv0)
-		return 1
-	}
-	if len(f.set.Positional()) == 0 {
-		fmt.Fprintf(stdio.Err, "%s: Not enough positional command line arguments specified!\nMust specify at least 1 positional argument: See: %s --help\n", argv0, argv0)
-		return 1
-	}
-	opt, err := f.options(stdio.Err)
-	if err == nil {
-		err = f.run(opt, stdio.Out)
-	}
+	return Run(argv0, "", o, stdio)
+}
+
+// Run wraps the images o names and writes the object, its relative paths
+// (and those the tables name) relative to dir ("" is the working
+// directory), and returns the exit status, printing errors to stdio.Err as
+// the DPC++ tool does, argv0 naming the tool.
+func Run(argv0, dir string, o Options, stdio clopt.Stdio) int {
+	err := wrap(argv0, dir, o, stdio)
 	if err != nil {
 		var ue *usageError
 		if errors.As(err, &ue) {
@@ -218,60 +215,49 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-// options turns the global options into wrapper.Options.
-func (f *flags) options(stderr io.Writer) (wrapper.Options, error) {
+// wrap collects the images and writes the object.
+func wrap(argv0, dir string, o Options, stdio clopt.Stdio) error {
 	opt := wrapper.Options{
-		Host:       *f.host,
-		NoRegFuncs: !*f.emitRegFuncs,
-		DescName:   *f.descName,
-		Compress:   *f.compress,
+		Host:                 o.Host,
+		NoRegFuncs:           o.NoRegFuncs,
+		DescName:             o.DescName,
+		Compress:             o.Compress,
+		CompressionLevel:     o.CompressionLevel,
+		CompressionThreshold: o.CompressionThreshold,
+		Output:               outputForm(o.OutputFormat, o.Output),
+		Dir:                  dir,
 	}
-	if *f.nativeCPU {
-		return opt, fmt.Errorf("-native-cpu is not supported: sycbuild wraps SYCL device images only")
+	if o.NativeCPU {
+		return fmt.Errorf("-native-cpu is not supported: sycbuild wraps SYCL device images only")
 	}
 	if opt.Host == "" {
 		opt.Host = wrapper.DefaultHost()
-		if *f.verbose {
-			fmt.Fprintf(stderr, "warning: -host option is omitted, using host triple '%s'\n", opt.Host)
+		if o.Verbose {
+			fmt.Fprintf(stdio.Err, "warning: -host option is omitted, using host triple '%s'\n", opt.Host)
 		}
 	}
-	level, err := strconv.Atoi(*f.level)
-	if err != nil {
-		return opt, &usageError{fmt.Sprintf("%s: for the --offload-compression-level option: '%s' value invalid for integer argument!", f.set.Tool, *f.level)}
-	}
-	threshold, err := strconv.ParseInt(*f.threshold, 10, 64)
-	if err != nil {
-		return opt, &usageError{fmt.Sprintf("%s: for the --offload-compression-threshold option: '%s' value invalid for integer argument!", f.set.Tool, *f.threshold)}
-	}
-	opt.CompressionLevel, opt.CompressionThreshold = level, threshold
-	opt.Output = outputForm(*f.outForm, *f.output)
-	if *f.offloadBinary {
-		if *f.outForm == "bitcode" {
-			return opt, &usageError{fmt.Sprintf("%s: --offload-binary writes an ELF object, not --output-format=bitcode", f.set.Tool)}
+	if o.OffloadBinary {
+		if o.OutputFormat == "bitcode" {
+			return &usageError{fmt.Sprintf("%s: --offload-binary writes an ELF object, not --output-format=bitcode", argv0)}
 		}
 		opt.OffloadBinary, opt.Output = true, wrapper.ELFObject
 	}
-	if *f.verbose {
-		opt.Verbose = stderr
+	if o.Verbose {
+		opt.Verbose = stdio.Err
 	}
-	return opt, nil
-}
-
-// run collects the images and writes the object.
-func (f *flags) run(opt wrapper.Options, stdout io.Writer) error {
-	images, err := collectImages(f.set.Occurrences(), *f.batch)
+	images, err := collectImages(dir, o.Inputs, o.Batch)
 	if err != nil {
 		return err
 	}
-	if *f.spirvFallback {
-		if err := markFallbacks(images); err != nil {
+	if o.SPIRVFallback {
+		if err := markFallbacks(dir, images); err != nil {
 			return err
 		}
 	}
-	if *f.output == "-" {
-		return wrapper.Write(stdout, images, opt)
+	if o.Output == "-" {
+		return wrapper.Write(stdio.Out, images, opt)
 	}
-	return wrapper.WriteFile(*f.output, images, opt)
+	return wrapper.WriteFile(o.Output, images, opt)
 }
 
 // outputForm returns the form of the output: the one named by
@@ -290,13 +276,14 @@ func outputForm(format, output string) wrapper.Output {
 }
 
 // markFallbacks gives the native images that are SPIR-V the SPIR-V format.
-func markFallbacks(images []wrapper.Image) error {
+// Image files are relative to dir.
+func markFallbacks(dir string, images []wrapper.Image) error {
 	for i := range images {
 		img := &images[i]
 		if img.Format != wrapper.SYCL_DEVICE_BINARY_TYPE_NATIVE {
 			continue
 		}
-		f, err := os.Open(img.File)
+		f, err := open(dir, img.File)
 		if err != nil {
 			return err
 		}

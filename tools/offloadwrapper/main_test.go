@@ -333,7 +333,7 @@ func FuzzBatchInputs(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		images, err := imagesFromTable("f.table", annotation{kind: "sycl", target: "spir64", format: "none"})
+		images, err := imagesFromTable("", "f.table", Annotation{Kind: "sycl", Target: "spir64", Format: "none"})
 		if err != nil {
 			return
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,9 +23,10 @@ import (
 // assembler returns the function that writes a module's text to a path as
 // bitcode, through the llvm-as that suits input ("-" is standard input,
 // whose generation is not known: any llvm-as found will do). llvm-as is
-// looked for when the first module is written.
-func assembler(input string, stdout io.Writer) func(text []byte, path string) error {
-	find := sync.OnceValues(func() (string, error) { return findAssembler(input) })
+// looked for when the first module is written. Relative paths, the input's
+// and the modules', are relative to dir ("" is the working directory).
+func assembler(dir, input string, stdout io.Writer) func(text []byte, path string) error {
+	find := sync.OnceValues(func() (string, error) { return findAssembler(dir, input) })
 	return func(text []byte, path string) error {
 		as, err := find()
 		if err != nil {
@@ -44,18 +46,18 @@ func assembler(input string, stdout io.Writer) func(text []byte, path string) er
 		if path == "-" {
 			return run(stdout)
 		}
-		return atomicfile.Write(path, run)
+		return atomicfile.Write(resolve(dir, path), run)
 	}
 }
 
 // findAssembler finds llvm-as for the input's LLVM generation: the producer
 // of bitcode, 15 for typed-pointer text, 19 for text only newer LLVMs
 // read; for text any generation reads, the oldest installed of 15, 19, 22.
-func findAssembler(input string) (string, error) {
+func findAssembler(dir, input string) (string, error) {
 	wanted := []int{15, 19, 22}
 	why := ""
 	if input != "-" {
-		info, err := tools.ScanIR(input)
+		info, err := tools.ScanIR(resolve(dir, input))
 		if err != nil {
 			return "", err
 		}
@@ -82,4 +84,13 @@ func joinInts(v []int) string {
 		s[i] = fmt.Sprint(n)
 	}
 	return strings.Join(s, " or ")
+}
+
+// resolve is path relative to dir, or path itself when it is absolute or
+// dir is "".
+func resolve(dir, path string) string {
+	if dir == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
 }

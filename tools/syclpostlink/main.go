@@ -177,17 +177,37 @@ func optLevel(f *flags) int {
 	return 2
 }
 
-// Main runs sycl-post-link.
+// Main runs sycl-post-link with its DPC++ command line: the adapter from
+// that command line to postlink.Options and Run. Only the command does what
+// touches the whole process (limitMemory); the build runs Run itself.
 func Main(argv0 string, args []string, stdio clopt.Stdio) int {
-	f := newFlags(argv0)
-	if err := f.set.Parse(args, stdio.Out); err != nil {
+	o, err := Parse(argv0, args, stdio.Out)
+	if err != nil {
 		return clopt.Report(stdio.Err, err)
 	}
-	o := f.options()
 	limitMemory(o.Input)
-	rio := postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0}
+	return Run(argv0, "", o, stdio)
+}
+
+// Parse parses a sycl-post-link command line (without the program name)
+// into options; argv0 names the tool in errors. On --help or --version it
+// prints to out and returns clopt.ErrHelp.
+func Parse(argv0 string, args []string, out io.Writer) (postlink.Options, error) {
+	f := newFlags(argv0)
+	if err := f.set.Parse(args, out); err != nil {
+		return postlink.Options{}, err
+	}
+	return f.options(), nil
+}
+
+// Run runs sycl-post-link with options o, whose relative paths are
+// relative to dir ("" is the working directory), and returns the exit
+// status; errors are printed to stdio.Err as the DPC++ tool prints them,
+// argv0 naming the tool.
+func Run(argv0, dir string, o postlink.Options, stdio clopt.Stdio) int {
+	rio := postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0, Dir: dir}
 	if !o.Assembly {
-		rio.Assemble = assembler(o.Input, stdio.Out)
+		rio.Assemble = assembler(dir, o.Input, stdio.Out)
 	}
 	if err := postlink.Run(&o, rio); err != nil {
 		return clopt.Report(stdio.Err, err)
