@@ -19,52 +19,66 @@ type failure struct {
 	Kind, Desc, Command, Exit, Err string
 }
 
-// failures lists what failed with its own error: commands, jobs whose
-// error is not their failed command's, and actions; a fan-out that failed
-// because of its jobs is not listed again. The jobs that fell back are
-// listed apart, with the commands that failed in them.
+// failures lists what failed with its own error: actions, jobs (with
+// the command of theirs that failed, and the job's error, which says more:
+// which kernels fail alone), commands outside a failed job; a fan-out that
+// failed because of its jobs is not listed again. The jobs that fell back
+// are listed apart, with the commands that failed in them.
 func failures(events []record) ([]failure, []fallback) {
 	saved := map[jobKey]int{} // index in fellBack
 	var fellBack []fallback
+	failedJob := map[jobKey]bool{}
 	for i := range events {
 		e := &events[i]
-		if e.kind == graph.KindJob && e.fallback != "" {
-			saved[jobKey{e.action, e.item}] = len(fellBack)
+		if e.kind != graph.KindJob {
+			continue
+		}
+		k := jobKey{e.action, e.item}
+		if e.fallback != "" {
+			saved[k] = len(fellBack)
 			fellBack = append(fellBack, fallback{Target: e.target, Desc: e.desc, Module: e.item, What: e.fallback})
 		}
+		if e.outcome == graph.Failed {
+			failedJob[k] = true
+		}
 	}
-	commandErr := map[jobKey]string{}
+	failedCommand := map[jobKey]*record{}
 	for i := range events {
 		e := &events[i]
 		if e.kind == graph.KindCommand && e.err != "" {
 			k := jobKey{e.action, e.item}
 			if j, ok := saved[k]; ok {
 				fellBack[j].Failed = append(fellBack[j].Failed, failureOf(e))
-			} else {
-				commandErr[k] = e.err
+			} else if failedCommand[k] == nil {
+				failedCommand[k] = e
 			}
 		}
 	}
 	var list []failure
 	for i := range events {
 		e := &events[i]
-		if e.kind == graph.KindCommand {
-			if _, ok := saved[jobKey{e.action, e.item}]; ok {
-				continue
+		k := jobKey{e.action, e.item}
+		switch {
+		case e.outcome != graph.Failed && e.err == "":
+		case e.kind == graph.KindFanout && e.err == "":
+		case e.kind == graph.KindCommand && (failedJob[k] || hasKey(saved, k)):
+		case e.kind == graph.KindJob && failedCommand[k] != nil:
+			f, c := failureOf(e), failureOf(failedCommand[k])
+			f.Command, f.Exit = c.Command, c.Exit
+			if f.Err == "" {
+				f.Err = c.Err
 			}
+			list = append(list, f)
+		default:
+			list = append(list, failureOf(e))
 		}
-		if e.outcome != graph.Failed && e.err == "" {
-			continue
-		}
-		if e.kind == graph.KindJob && e.err == commandErr[jobKey{e.action, e.item}] {
-			continue
-		}
-		if e.kind == graph.KindFanout && e.err == "" {
-			continue
-		}
-		list = append(list, failureOf(e))
 	}
 	return list, fellBack
+}
+
+func hasKey[K comparable, V any](m map[K]V, k K) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // failureOf describes a failed event.

@@ -237,6 +237,42 @@ func TestFallback(t *testing.T) {
 	}
 }
 
+// TestIsolatedFailure: a job whose command failed is one failure, with
+// the command's line and the job's error, which names the kernels that
+// fail alone.
+func TestIsolatedFailure(t *testing.T) {
+	r := New(Options{})
+	job := "[spir64_gen] ocloc out/module_0.ll"
+	cmdErr := "FAILED: " + job + " (ocloc) (exit status 245)"
+	long := strings.Repeat("-spirv-ext=SPV_INTEL_x,", 20)
+	r.Finished(graph.Event{Kind: graph.KindCommand, Action: 1, Desc: job + " (ocloc)", Tool: "ocloc", Item: "out/module_0.ll",
+		Argv: []string{"ocloc", "compile", "-file", "out/module_0.spv", long}, Slot: 0, Start: at(0), End: at(30), Outcome: graph.Failed,
+		Err: errors.New(cmdErr), Usage: &graph.Usage{ExitCode: 245}})
+	r.Finished(graph.Event{Kind: graph.KindJob, Action: 1, Desc: job, Tool: "llvm-as", Item: "out/module_0.ll", Slot: 0,
+		Start: at(0), End: at(90), Outcome: graph.Failed, Err: errors.New(cmdErr + "\n  isolated: 1 of its 2 kernels fail alone: _ZTS6VecAdd")})
+	page := render(t, r)
+	failures := section(t, page, "failures")
+	if n := strings.Count(failures, `data-failure="1"`); n != 1 {
+		t.Errorf("%d failures listed, want the job's alone:\n%s", n, failures)
+	}
+	for _, want := range []string{
+		`<div class="what">[spir64_gen] ocloc out/module_0.ll <span class="none">(job, exit status 245)</span></div>`,
+		"<code>ocloc compile -file out/module_0.spv ",
+		"isolated: 1 of its 2 kernels fail alone: _ZTS6VecAdd</pre>",
+	} {
+		if !strings.Contains(failures, want) {
+			t.Errorf("the failure lacks %q:\n%s", want, failures)
+		}
+	}
+	// The slowest commands show a long command line cut, whole in its
+	// tooltip.
+	slow := section(t, page, "slowest")
+	full := "ocloc compile -file out/module_0.spv " + long
+	if !strings.Contains(slow, `<code title="`+full+`">`+cut(full, maxCommandText)+`</code>`) {
+		t.Errorf("the long command is not cut with a tooltip:\n%s", slow)
+	}
+}
+
 // TestUpToDate: a build with nothing to do still counts the jobs of its
 // fan-outs, which report only how many they have.
 func TestUpToDate(t *testing.T) {

@@ -42,6 +42,7 @@ type moduleRow struct {
 // commandRow is one command (an action's or a job's).
 type commandRow struct {
 	Desc, Command      string
+	Full               string // the whole command, when Command is cut
 	Time, PeakRSS, CPU sortable
 	Failed             bool
 }
@@ -227,6 +228,10 @@ func modules(events []record, sizes map[string]int64) []moduleRow {
 	return list
 }
 
+// maxCommandText is the most of a command line a table shows; the rest
+// is in its tooltip.
+const maxCommandText = 240
+
 // slowest lists the n slowest commands: actions that ran, and the
 // commands of jobs.
 func slowest(events []record, n int) []commandRow {
@@ -241,14 +246,19 @@ func slowest(events []record, n int) []commandRow {
 	cmds = cmds[:min(n, len(cmds))]
 	list := make([]commandRow, 0, len(cmds))
 	for _, e := range cmds {
-		list = append(list, commandRow{
+		full := graph.ShellQuote(e.argv)
+		row := commandRow{
 			Desc:    e.desc,
-			Command: graph.ShellQuote(e.argv),
+			Command: cut(full, maxCommandText),
 			Time:    durationValue(e.wall()),
 			PeakRSS: bytesValue(e.maxRSS()),
 			CPU:     durationValue(e.cpu()),
 			Failed:  e.outcome == graph.Failed,
-		})
+		}
+		if row.Command != full {
+			row.Full = full
+		}
+		list = append(list, row)
 	}
 	return list
 }
