@@ -117,6 +117,7 @@ func targets(events []record, sizes map[string]int64) []targetRow {
 		peak, images  int64
 		used          bool // some of it ran child processes
 		fellBack      int
+		sized         bool // some of its images were found
 	}
 	by := map[string]*sums{}
 	silent := silentJobs(events)
@@ -141,8 +142,9 @@ func targets(events []record, sizes map[string]int64) []targetRow {
 			if e.fallback != "" {
 				s.fellBack++
 			}
-			if n := sizes[e.image()]; n > 0 {
+			if n, ok := sizes[e.image()]; ok && n >= 0 {
 				s.images += n
+				s.sized = true
 			}
 		}
 		if e.ran() {
@@ -183,11 +185,14 @@ func targets(events []record, sizes map[string]int64) []targetRow {
 		if name == "" {
 			row.Target = "(all)"
 		}
-		if row.Modules == 0 {
+		if !s.sized {
 			row.Images = none
 		}
 		if !s.used {
 			row.CPU, row.PeakRSS = none, none
+		}
+		if s.first.IsZero() {
+			row.Span, row.Busy = none, none // nothing of it ran
 		}
 		list = append(list, row)
 	}
