@@ -16,7 +16,7 @@ type streamer struct {
 	strip    bool
 	comments []uint8
 	f        stripper
-	scratch  []byte // renumbered text on its way through the filter
+	scratch  []byte // renumbered text on its way through the line filter
 }
 
 const flushAt = 256 << 10
@@ -44,7 +44,7 @@ func (s *streamer) put(b, rest []byte, rewrite, clean bool) {
 		return
 	}
 	if s.needNL && !isSpace(b[0]) {
-		s.emit(newline, false, false)
+		s.emit(newline)
 	}
 	last := b
 	for k, c := range [2][]byte{b, rest} {
@@ -52,31 +52,46 @@ func (s *streamer) put(b, rest []byte, rewrite, clean bool) {
 			continue
 		}
 		last = c
-		if rewrite && s.renum != nil {
-			if !s.strip {
-				s.buf = appendRenumbered(s.buf, c, s.renum)
-				s.flush()
-				continue
-			}
-			s.scratch = appendRenumbered(s.scratch[:0], c, s.renum)
-			c = s.scratch
+		var renum map[int]int
+		if rewrite {
+			renum = s.renum
 		}
-		s.emit(c, clean, suffix || k == 1)
+		done := !s.strip
+		if done {
+			s.buf = appendText(s.buf, c, renum)
+		} else if clean {
+			s.buf, done = s.f.clean(s.buf, c, suffix || k == 1, renum)
+		}
+		if !done {
+			if renum != nil {
+				// Renumbering neither makes nor breaks a comment line.
+				s.scratch = appendRenumbered(s.scratch[:0], c, renum)
+				c = s.scratch
+			}
+			s.buf = s.f.filter(s.buf, c)
+		}
+		s.flush()
 	}
 	s.needNL = !isSpace(last[len(last)-1])
+}
+
+// appendText appends p to dst, with its @N references renumbered when
+// renum is set.
+func appendText(dst, p []byte, renum map[int]int) []byte {
+	if renum != nil {
+		return appendRenumbered(dst, p, renum)
+	}
+	return append(dst, p...)
 }
 
 var newline = []byte{'\n'}
 
 // emit appends c, through the comment filter when stripping.
-func (s *streamer) emit(c []byte, clean, suffix bool) {
-	switch {
-	case !s.strip:
-		s.buf = append(s.buf, c...)
-	case clean:
-		s.buf = s.f.clean(s.buf, c, suffix)
-	default:
+func (s *streamer) emit(c []byte) {
+	if s.strip {
 		s.buf = s.f.filter(s.buf, c)
+	} else {
+		s.buf = append(s.buf, c...)
 	}
 	s.flush()
 }
@@ -84,7 +99,7 @@ func (s *streamer) emit(c []byte, clean, suffix bool) {
 // endLine ends the current line if the last chunk did not.
 func (s *streamer) endLine() {
 	if s.needNL {
-		s.emit(newline, false, false)
+		s.emit(newline)
 		s.needNL = false
 	}
 }

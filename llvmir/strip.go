@@ -123,36 +123,39 @@ func (f *stripper) filter(dst, p []byte) []byte {
 }
 
 // clean appends p, known to hold no comment line, to dst: what filter
-// would append, without looking at every line. suffix says p may begin in
-// the middle of a source line (the unedited end of an entity): its first
-// line is then known to be no comment line only when it continues a kept
-// line.
-func (f *stripper) clean(dst, p []byte, suffix bool) []byte {
+// would append, without looking at every line; with renum, p's @N
+// references are renumbered on the way (which neither makes nor breaks a
+// comment line). suffix says p may begin in the middle of a source line
+// (the unedited end of an entity): its first line is then known to be no
+// comment line only when it continues a kept line. When clean cannot tell
+// what filter would do without reading p line by line, it appends nothing
+// and reports false.
+func (f *stripper) clean(dst, p []byte, suffix bool, renum map[int]int) ([]byte, bool) {
 	if len(p) == 0 {
-		return dst
+		return dst, true
 	}
 	switch f.state {
 	case inComment:
-		return f.filter(dst, p)
+		return dst, false
 	case lineStart:
 		if suffix || onlyBlanks(p) {
-			return f.filter(dst, p)
+			return dst, false
 		}
 		dst = append(dst, f.pending...)
 		f.pending = f.pending[:0]
 	}
 	nl := bytes.LastIndexByte(p, '\n')
-	if nl < 0 {
-		f.state = inLine
-		return append(dst, p...)
-	}
-	if tail := p[nl+1:]; onlyBlanks(tail) {
+	if nl >= 0 && onlyBlanks(p[nl+1:]) {
 		f.state = lineStart
-		f.pending = append(f.pending[:0], tail...)
-		return append(dst, p[:nl+1]...)
+		f.pending = append(f.pending[:0], p[nl+1:]...)
+		p = p[:nl+1]
+	} else {
+		f.state = inLine
 	}
-	f.state = inLine
-	return append(dst, p...)
+	if renum != nil {
+		return appendRenumbered(dst, p, renum), true
+	}
+	return append(dst, p...), true
 }
 
 // onlyBlanks reports whether b holds nothing but ' ' and '\t'.

@@ -108,7 +108,7 @@ func (wr *writer) fail(format string, args ...any) error {
 // alloc returns a new zero outEntity.
 func (wr *writer) alloc() *outEntity {
 	if len(wr.slab) == cap(wr.slab) {
-		wr.slab = make([]outEntity, 0, 64)
+		wr.slab = make([]outEntity, 0, 16)
 	}
 	wr.slab = wr.slab[:len(wr.slab)+1]
 	return &wr.slab[len(wr.slab)-1]
@@ -170,6 +170,9 @@ func (wr *writer) collect() error {
 	gvs := sp.keptGlobals()
 	fixed := sp.ix.fixed
 	wr.outs.sparse = make(map[int32]*outEntity, len(gvs)+len(gvs)/2+8)
+	// Room for the global values, the added entities and a few edited
+	// module-level ones; metadata, comdats and groups take more chunks.
+	wr.slab = make([]outEntity, 0, len(gvs)+len(p.added)+8)
 	wr.first = make([]*outEntity, 0, len(gvs)+4)
 	wr.shared = make([]int32, 0, len(fixed))
 	// Merge the two sorted lists, leaving out dropped fixed entities.
