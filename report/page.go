@@ -69,22 +69,16 @@ func classify(texts []string) []message {
 	return list
 }
 
-// page builds the page from what the report was told.
+// page builds the page from what the report was told. The events are
+// sorted in place; the report is locked meanwhile.
 func (r *Report) page() *page {
 	r.mu.Lock()
-	events := slices.Clone(r.events)
-	messages := slices.Clone(r.messages)
+	defer r.mu.Unlock()
+	events, messages, res := r.events, r.messages, r.result
 	reasons := make([]reasonRow, 0, len(r.reasons))
 	for why, n := range r.reasons {
 		reasons = append(reasons, reasonRow{why, n})
 	}
-	var res *graph.Result
-	if r.result != nil {
-		c := *r.result
-		res = &c
-	}
-	r.mu.Unlock()
-
 	slices.SortFunc(events, compareRecords)
 	slices.SortFunc(reasons, func(a, b reasonRow) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Reason, b.Reason))
@@ -111,13 +105,14 @@ func (r *Report) page() *page {
 	return p
 }
 
-// sizes stats the images of the jobs that ran or were up to date.
+// sizes stats the images of the jobs that made one (ran, were up to
+// date, were restored).
 func (r *Report) sizes(events []record) map[string]int64 {
 	sizes := map[string]int64{}
 	for i := range events {
 		e := &events[i]
-		if e.kind != graph.KindJob || (e.outcome != graph.Ran && e.outcome != graph.UpToDate) {
-			continue
+		if e.kind != graph.KindJob || e.outcome == graph.Failed || e.outcome == graph.NotRun {
+			continue // no image
 		}
 		name := e.image()
 		if name == "" {
