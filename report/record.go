@@ -86,8 +86,9 @@ func (e *record) image() string {
 }
 
 // compareRecords orders events by start, parents before children, then by
-// what they are: a total order, so that the page does not depend on the
-// order the events came in.
+// what they are. It compares every field the page shows, so that events it
+// finds equal look the same, and the page does not depend on the order the
+// events came in.
 func compareRecords(a, b record) int {
 	return cmp.Or(
 		a.start.Compare(b.start),
@@ -103,6 +104,11 @@ func compareRecords(a, b record) int {
 		strings.Compare(a.err, b.err),
 		slices.Compare(a.argv, b.argv),
 		slices.Compare(a.outputs, b.outputs),
+		strings.Compare(a.tool, b.tool),
+		strings.Compare(a.target, b.target),
+		cmp.Compare(a.jobs, b.jobs),
+		cmp.Compare(a.maxRSS(), b.maxRSS()),
+		cmp.Compare(a.cpu(), b.cpu()),
 	)
 }
 
