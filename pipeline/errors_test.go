@@ -158,7 +158,8 @@ func TestMissingTools(t *testing.T) {
 }
 
 // TestFailingTool: a failing command shows what ran, how it ended and the
-// end of its output; nothing of it is left behind.
+// end of its output, and which of its module's kernels fail alone (the
+// module is split per kernel to find out); nothing of it is left behind.
 func TestFailingTool(t *testing.T) {
 	needTools(t, "llvm-as-15", "llvm-spirv-15", "spirv-val", "ocloc")
 	p := newProject(t, "p", "inputs: [vector_ops.ll]\nsplit: per_source\ntools: {ocloc: ./fake/ocloc}\ntargets:\n  - kind: spir64_gen\n    devices: [pvc]\n", "vector_ops.ll")
@@ -170,6 +171,12 @@ func TestFailingTool(t *testing.T) {
 		"  $ ./fake/ocloc compile -file out/spir64_gen/module_0.spv -spirv_input -device pvc -output out/spir64_gen/module_0.bin -output_no_suffix\n"+
 		"  | compiling out/spir64_gen/module_0.spv\n"+
 		"  | error: no GPU compiler for pvc\n"+
+		"  isolated: 2 of its 2 kernels fail alone: _ZTSZ4mainE8VecScale, _ZTSZ4mainE6VecAdd\n"+
+		"  the first alone:\n"+
+		"    FAILED: [spir64_gen] ocloc out/spir64_gen/module_0.ll _ZTSZ4mainE8VecScale (exit status 3)\n"+
+		"      $ ./fake/ocloc compile -file out/spir64_gen/.isolate_0/module_0.spv -spirv_input -device pvc -output out/spir64_gen/.isolate_0/module_0.bin -output_no_suffix\n"+
+		"      | compiling out/spir64_gen/.isolate_0/module_0.spv\n"+
+		"      | error: no GPU compiler for pvc\n"+
 		"[4/6] [spir64_gen] ocloc\n"+
 		"sycbuild: build failed: 1 of 5 actions failed\n")
 	if p.exists("out/spir64_gen/module_0.bin") || p.exists("out/device_images.o") {
