@@ -57,6 +57,7 @@
 //
 // --merge=<column> and "-o -" exist only in newer versions of the reference,
 // known from its tests: merge reads the tables named in the column (paths
-// relative to the working directory), requires identical titles and appends
-// their rows in row order; "-o -" writes the result to standard output.
+// relative to Tform.Dir, by default the working directory), requires
+// identical titles and appends their rows in row order; "-o -" writes the
+// result to standard output.
 package filetable
