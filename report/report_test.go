@@ -289,6 +289,7 @@ func TestUpToDate(t *testing.T) {
 		{"summary", `<div class="n">on 1 job slot</div>`},
 		{"targets", `<td class="num">4</td><td class="none">4 up to date</td>`},
 		{"targets", `<td class="num">3</td><td class="none">1 failed · 2 not run</td>`},
+		{"outcomes", `<tr><td>jobs</td><td class="num">4</td><td class="num">1</td><td class="num">2</td></tr>`},
 		{"targets", `<tr data-target="spir64"><td>spir64</td><td class="num">2</td><td class="none">2 up to date</td><td class="num">4</td><td class="none">4 up to date</td><td class="num" data-v="-1">–</td><td class="num" data-v="-1">–</td><td class="num" data-v="-1">–</td>`},
 	} {
 		if !strings.Contains(section(t, page, c.where), c.what) {

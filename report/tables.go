@@ -79,28 +79,35 @@ func bytesValue(n int64) sortable {
 	return sortable{formatBytes(n), strconv.FormatInt(n, 10)}
 }
 
-// outcomes counts events by kind and outcome; its columns are the
-// outcomes that occur, whatever they are.
+// outcomes counts events by kind and outcome (and the jobs of fan-outs
+// that report no events of their own); its columns are the outcomes that
+// occur, whatever they are.
 func outcomes(events []record) outcomeTable {
 	seen := map[graph.Outcome]bool{}
-	counts := map[graph.Kind]map[graph.Outcome]int{}
+	byKind := map[graph.Kind]counts{}
+	add := func(k graph.Kind, o graph.Outcome, n int) {
+		seen[o] = true
+		c := byKind[k]
+		c.addN(o, n)
+		byKind[k] = c
+	}
+	silent := silentJobs(events)
 	for i := range events {
 		e := &events[i]
-		seen[e.outcome] = true
-		if counts[e.kind] == nil {
-			counts[e.kind] = map[graph.Outcome]int{}
+		add(e.kind, e.outcome, 1)
+		if n := silent[e.action]; n > 0 && e.kind == graph.KindFanout {
+			add(graph.KindJob, e.silentOutcome(), n)
 		}
-		counts[e.kind][e.outcome]++
 	}
 	var t outcomeTable
 	seenOutcomes := sortedKeys(seen)
 	for _, o := range seenOutcomes {
 		t.Outcomes = append(t.Outcomes, outcomeName(o))
 	}
-	for _, k := range sortedKeys(counts) {
+	for _, k := range sortedKeys(byKind) {
 		row := outcomeRow{Kind: kindName(k) + "s"}
 		for _, o := range seenOutcomes {
-			row.Counts = append(row.Counts, counts[k][o])
+			row.Counts = append(row.Counts, byKind[k][o])
 		}
 		t.Kinds = append(t.Kinds, row)
 	}
