@@ -25,7 +25,11 @@ type cleanBuild struct {
 	local, remote int
 	// spans is the time of the in-process actions and of the fan-out (s),
 	// by the trace's category: where a restored build spends its time.
-	spans   map[string]float64
+	spans map[string]float64
+	// jobs and jobTime are the fan-out's jobs and the sum of their spans
+	// (s): a restored job's span is its lookup and restore.
+	jobs    int
+	jobTime float64
 	summary string
 }
 
@@ -246,8 +250,13 @@ func traceBuild(bin, dir string, args []string) (*cleanBuild, error) {
 	r := &cleanBuild{wall: wall, tools: map[string]int{}, spans: map[string]float64{}}
 	r.build, _ = strconv.ParseFloat(tr.OtherData["wall_seconds"], 64)
 	for _, e := range tr.TraceEvents {
-		if e.Ph != "X" || e.Cat == "job" {
-			continue // a job's span holds its commands' rusage too
+		if e.Ph != "X" {
+			continue
+		}
+		if e.Cat == "job" { // its span holds its commands' rusage too
+			r.jobs++
+			r.jobTime += e.Dur / 1e6
+			continue
 		}
 		if _, child := e.Args["user_seconds"]; child {
 			r.commands++
@@ -296,11 +305,10 @@ func where(r *cleanBuild) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "process %s, of which the build %s", seconds(r.wall), seconds(time.Duration(r.build*1e9)))
 	for _, cat := range slices.Sorted(maps.Keys(r.spans)) {
-		name := cat
-		if cat == "fan-out" {
-			name = "the fan-out (restoring the modules' outputs)"
+		fmt.Fprintf(&b, "; %s %.0f ms", cat, 1000*r.spans[cat])
+		if cat == "fan-out" && r.jobs > 0 {
+			fmt.Fprintf(&b, " (%d jobs of %.1f ms on average)", r.jobs, 1000*r.jobTime/float64(r.jobs))
 		}
-		fmt.Fprintf(&b, "; %s %.0f ms", name, 1000*r.spans[cat])
 	}
 	return b.String()
 }
