@@ -7,6 +7,7 @@ package syclpostlink
 import (
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 
 	"github.com/sycbuild/sycbuild/bitcode"
@@ -186,7 +187,7 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 		return clopt.Report(stdio.Err, err)
 	}
 	limitMemory(o.Input)
-	return Run(argv0, "", o, stdio)
+	return runWith(argv0, "", o, stdio, raiseMemoryLimit)
 }
 
 // Parse parses a sycl-post-link command line (without the program name)
@@ -205,7 +206,13 @@ func Parse(argv0 string, args []string, out io.Writer) (postlink.Options, error)
 // status; errors are printed to stdio.Err as the DPC++ tool prints them,
 // argv0 naming the tool.
 func Run(argv0, dir string, o postlink.Options, stdio clopt.Stdio) int {
-	rio := postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0, Dir: dir}
+	return runWith(argv0, dir, o, stdio, nil)
+}
+
+// runWith is Run; parsed, if set, is called once the input is parsed
+// (postlink.IO.Parsed).
+func runWith(argv0, dir string, o postlink.Options, stdio clopt.Stdio, parsed func()) int {
+	rio := postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0, Dir: dir, Parsed: parsed}
 	if !o.Assembly {
 		rio.Assemble = assembler(dir, o.Input, stdio.Out)
 	}
@@ -243,4 +250,28 @@ func limitMemory(input string) {
 		size *= 4
 	}
 	debug.SetMemoryLimit(size*5/2 + 32<<20)
+}
+
+// raiseMemoryLimit makes room, once the input is parsed, for an input
+// whose parsed entities take more than the limit of limitMemory expects
+// (dense IR: many small functions, metadata): under a limit close to the
+// live heap the collector would run all the time. The limit becomes at
+// least 1.75 times the live heap; measuring it costs one collection, made
+// only when the heap in use could be that large. GOMEMLIMIT, when set,
+// wins.
+func raiseMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	limit := debug.SetMemoryLimit(-1)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if int64(ms.HeapAlloc)*7/4+32<<20 <= limit {
+		return
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	if l := int64(ms.HeapAlloc)*7/4 + 32<<20; l > limit {
+		debug.SetMemoryLimit(l)
+	}
 }
