@@ -31,10 +31,9 @@ func TestQuickstartInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The in-process tools resolve the config's paths against the working
-	// directory.
-	t.Chdir(dir)
-	cfg, err := configs.Load("targets.yaml")
+	// The build runs in the config's directory, the test's process stays
+	// where it is: the report finds the images through Options.Dir.
+	cfg, err := configs.Load(filepath.Join(dir, "targets.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,12 +46,14 @@ func TestQuickstartInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := New(Options{Title: "examples/quickstart → " + plan.Output})
+	r := New(Options{Title: "examples/quickstart → " + plan.Output, Dir: cfg.Dir})
 	for _, w := range warnings {
 		r.Message(w)
 	}
+	buildDir := filepath.Join(cfg.Dir, cfg.BuildDir)
 	if _, err := plan.Graph.Build(context.Background(), graph.Options{
-		Pool: jobs.NewPool(2), Observer: r, StateDir: plan.StateDir, LockDir: cfg.BuildDir,
+		Pool: jobs.NewPool(2), Observer: r, Dir: cfg.Dir,
+		StateDir: filepath.Join(buildDir, pipeline.StateDirName), LockDir: buildDir,
 	}); err != nil {
 		t.Fatalf("build: %v", err)
 	}
