@@ -31,6 +31,12 @@ type record struct {
 	target   string
 }
 
+// jobKey names a fan-out job.
+type jobKey struct {
+	action int
+	item   string
+}
+
 var kindNames = map[graph.Kind]string{
 	graph.KindAction: "action", graph.KindFanout: "fan-out", graph.KindJob: "job", graph.KindCommand: "command",
 }

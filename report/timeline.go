@@ -25,11 +25,6 @@ type timeline struct {
 	Memory        *memChart
 }
 
-// jobKey names a fan-out job.
-type jobKey struct {
-	action int
-	item   string
-}
 
 type lane struct {
 	Y, H  int
