@@ -25,7 +25,6 @@ type timeline struct {
 	Memory        *memChart
 }
 
-
 type lane struct {
 	Y, H  int
 	Label string
