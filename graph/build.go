@@ -108,6 +108,7 @@ type builder struct {
 	swept    map[string]bool  // directories cleared of stale temporary files
 	stopAll  func()           // stops the starting of new work
 	warnOnce sync.Once        // the cache's warning
+	pool     jobs.Pool        // the job tokens
 	mem      *memBudget       // nil without a budget
 	model    memModel         // recorded peaks, for the budget
 }
@@ -164,6 +165,7 @@ func (b *builder) run(ctx context.Context) error {
 		pool = jobs.NewPool(defaultJobs())
 		defer pool.Close()
 	}
+	b.pool = pool
 	// stop ends the starting of new work after a failure (without -k);
 	// running commands finish. ctx (interrupts) kills them.
 	stop, stopAll := context.WithCancel(ctx)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/sycbuild/sycbuild/cache"
@@ -66,7 +67,9 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 			b.obs.Message(ShellQuote(e.Argv))
 		}
 		out := newTail()
-		err := runMain(e.Desc, b.opt.Dir, u.argvs[0], u.main, out)
+		l := &lender{pool: b.pool}
+		err := runMain(e.Desc, Env{Dir: b.opt.Dir, Tokens: l}, u.argvs[0], u.main, out)
+		l.returnAll()
 		b.log.forget() // it may write files the graph does not name
 		return out.Bytes(), err
 	}
@@ -223,4 +226,43 @@ func paths(ns []*Node) []string {
 		out[i] = n.Path
 	}
 	return out
+}
+
+// lender lends tokens of the build's pool to an in-process tool's workers
+// (Env.Tokens).
+type lender struct {
+	pool jobs.Pool
+	mu   sync.Mutex
+	held []jobs.Token
+}
+
+func (l *lender) TryAcquire() bool {
+	if l.pool == nil {
+		return false
+	}
+	t, ok := l.pool.TryAcquire()
+	if ok {
+		l.mu.Lock()
+		l.held = append(l.held, t)
+		l.mu.Unlock()
+	}
+	return ok
+}
+
+func (l *lender) Release() {
+	l.mu.Lock()
+	t := l.held[len(l.held)-1]
+	l.held = l.held[:len(l.held)-1]
+	l.mu.Unlock()
+	l.pool.Release(t)
+}
+
+// returnAll gives back what a tool did not (a tool that panicked).
+func (l *lender) returnAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, t := range l.held {
+		l.pool.Release(t)
+	}
+	l.held = nil
 }

@@ -90,12 +90,29 @@ func (t *Tool) identity() string {
 	return t.Path + "\x00" + t.Version
 }
 
-// MainFunc runs an in-process tool: dir is the directory the action's
-// relative paths are relative to (Options.Dir; "" is the current one), and
-// args its command-line arguments after the tool's name. A tool planned
-// from typed options may ignore args: they are its options written as the
-// DPC++ tool's command line, which the build prints and keys on.
-type MainFunc func(dir string, args []string, stdio clopt.Stdio) int
+// MainFunc runs an in-process tool: args are its command-line arguments
+// after the tool's name. A tool planned from typed options may ignore
+// them: they are its options written as the DPC++ tool's command line,
+// which the build prints and keys on.
+type MainFunc func(env Env, args []string, stdio clopt.Stdio) int
+
+// Env is what an in-process tool is given besides its arguments.
+type Env struct {
+	// Dir is the directory the action's relative paths are relative to
+	// (Options.Dir; "" is the current one).
+	Dir string
+	// Tokens lends the build's free job tokens to the tool's extra
+	// workers: its action holds one token already, and -j N stays N jobs
+	// in all.
+	Tokens Lender
+}
+
+// A Lender lends job tokens: TryAcquire takes one if one is free at once,
+// and never waits; Release gives one back.
+type Lender interface {
+	TryAcquire() bool
+	Release()
+}
 
 // Action is one step of the build.
 type Action struct {

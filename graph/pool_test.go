@@ -86,7 +86,7 @@ func peakConcurrency(t *testing.T, pool jobs.Pool, n, want int) int {
 	for i := range n {
 		name := filepath.Join(dir, fmt.Sprintf("o%d", i))
 		g.Add(&Action{Desc: name, Tool: shTool, Argv: []string{"sycbuild", "w"}, Out: []*Node{g.File(name, Plain)},
-			Main: func(string, []string, clopt.Stdio) int {
+			Main: func(Env, []string, clopt.Stdio) int {
 				b.run()
 				os.WriteFile(name, nil, 0o644)
 				return 0

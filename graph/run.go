@@ -316,14 +316,14 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 
 // runMain runs an in-process tool. A panic in it is a failure of the
 // action, not a crash of the build.
-func runMain(desc, dir string, argv []string, main MainFunc, output *tailBuffer) (err error) {
+func runMain(desc string, env Env, argv []string, main MainFunc, output *tailBuffer) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(output, "panic: %v\n%s", r, toolStack(debug.Stack()))
 			err = &CommandError{Desc: desc, Argv: argv, Status: "panic (a bug in sycbuild)", Output: output.Bytes()}
 		}
 	}()
-	code := main(dir, argv[2:], clopt.Stdio{In: strings.NewReader(""), Out: output, Err: output})
+	code := main(env, argv[2:], clopt.Stdio{In: strings.NewReader(""), Out: output, Err: output})
 	if code != 0 {
 		return &CommandError{Desc: desc, Argv: argv, Status: fmt.Sprintf("exit status %d", code), Output: output.Bytes()}
 	}

@@ -35,7 +35,7 @@ func (p *planner) moduleIDInputs(in *inputSet) []string {
 		o := p.g.File(filepath.Join(p.cfg.BuildDir, fmt.Sprintf("linked.%d.ll", i)), graph.Plain)
 		opt := moduleid.Options{Input: f, Output: o.Path}
 		p.add(p.inProcess("sycl-module-id "+f, "sycl-module-id", moduleid.Args(opt),
-			func(dir string, stdio clopt.Stdio) int { return moduleid.Run("sycl-module-id", dir, opt, stdio) },
+			func(env graph.Env, stdio clopt.Stdio) int { return moduleid.Run("sycl-module-id", env.Dir, opt, stdio) },
 			[]*graph.Node{p.g.File(f, graph.Plain)}, []*graph.Node{o}))
 		out[i] = o.Path
 	}

@@ -181,12 +181,12 @@ func (p *planner) add(a *graph.Action) {
 // it from its typed options, in the build's directory dir; args are those
 // options rendered as the tool's command line, which the build prints and
 // keys the action on.
-func (p *planner) inProcess(desc, tool string, args []string, run func(dir string, stdio clopt.Stdio) int, in, out []*graph.Node) *graph.Action {
+func (p *planner) inProcess(desc, tool string, args []string, run func(env graph.Env, stdio clopt.Stdio) int, in, out []*graph.Node) *graph.Action {
 	return &graph.Action{
 		Desc: desc,
 		Tool: &graph.Tool{Name: tool, Path: p.self.Path, Version: p.self.Version},
 		Argv: append([]string{"sycbuild", tool}, args...),
-		Main: func(dir string, _ []string, stdio clopt.Stdio) int { return run(dir, stdio) },
+		Main: func(env graph.Env, _ []string, stdio clopt.Stdio) int { return run(env, stdio) },
 		In:   in,
 		Out:  out,
 	}

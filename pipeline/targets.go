@@ -193,7 +193,9 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 		post.Outputs = []postlink.Output{{File: t0.Path}}
 		post.Input = linked.Path
 		a := p.inProcess(label+"sycl-post-link", "sycl-post-link", syclpostlink.Args(post),
-			func(dir string, stdio clopt.Stdio) int { return syclpostlink.Run("sycl-post-link", dir, post, stdio) },
+			func(env graph.Env, stdio clopt.Stdio) int {
+				return syclpostlink.Run("sycl-post-link", env.Dir, post, env.Tokens, stdio)
+			},
 			[]*graph.Node{linked}, []*graph.Node{t0})
 		a.OwnsNamed = true
 		p.add(a)
@@ -284,7 +286,7 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 // tform makes a file-table-tform action.
 func (p *planner) tform(desc string, t filetable.Tform, in, out []*graph.Node) *graph.Action {
 	return p.inProcess(desc, "file-table-tform", filetabletform.Args(t),
-		func(dir string, stdio clopt.Stdio) int { return filetabletform.Run("file-table-tform", dir, t, stdio) },
+		func(env graph.Env, stdio clopt.Stdio) int { return filetabletform.Run("file-table-tform", env.Dir, t, stdio) },
 		in, out)
 }
 
@@ -309,8 +311,8 @@ func (p *planner) wrap(in []wrapInput) {
 		ins = append(ins, w.table)
 	}
 	p.add(p.inProcess("clang-offload-wrapper "+out.Path, "clang-offload-wrapper", offloadwrapper.Args(o),
-		func(dir string, stdio clopt.Stdio) int {
-			return offloadwrapper.Run("clang-offload-wrapper", dir, o, stdio)
+		func(env graph.Env, stdio clopt.Stdio) int {
+			return offloadwrapper.Run("clang-offload-wrapper", env.Dir, o, stdio)
 		},
 		ins, []*graph.Node{out}))
 }

@@ -34,16 +34,20 @@ type IO struct {
 	// Tokens, if set, lends extra job tokens: the caller already holds one
 	// (the first worker uses it); every further worker needs one from
 	// TryAcquire, and gives it back with Release when it stops.
-	Tokens interface {
-		TryAcquire() bool
-		Release()
-	}
+	Tokens Tokens
 	// Assemble writes a module's textual IR to path (as the table names
 	// it: relative to Dir) as LLVM bitcode. Run
 	// uses it for every module file when -S is not given (module files
 	// then end in .bc, as the reference's do); nil means module files are
 	// written as text (.ll) whether or not -S is given.
 	Assemble func(text []byte, path string) error
+}
+
+// Tokens lends job tokens (a build's pool): TryAcquire takes one if one
+// is free at once, and never waits.
+type Tokens interface {
+	TryAcquire() bool
+	Release()
 }
 
 // Run performs one sycl-post-link invocation: check the options, read and

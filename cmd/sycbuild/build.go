@@ -109,7 +109,7 @@ func build(args []string, stdio clopt.Stdio) int {
 	}
 	var rep *report.Report
 	if f.run.report != "" && !f.dryRun {
-		rep = report.New(report.Options{Title: "sycbuild: " + s.plan.Output, Dir: s.opt.Dir})
+		rep = report.New(report.Options{Title: "sycbuild: " + s.plan.Output, Dir: s.opt.Dir, Budget: s.opt.Memory})
 		s.opt.Observer = graph.Observers{s.opt.Observer, rep}
 	}
 	ctx, stop := interruptible()

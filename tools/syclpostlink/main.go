@@ -187,7 +187,7 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 		return clopt.Report(stdio.Err, err)
 	}
 	limitMemory(o.Input)
-	return runWith(argv0, "", o, stdio, raiseMemoryLimit)
+	return runWith(argv0, "", o, nil, stdio, raiseMemoryLimit)
 }
 
 // Parse parses a sycl-post-link command line (without the program name)
@@ -205,14 +205,14 @@ func Parse(argv0 string, args []string, out io.Writer) (postlink.Options, error)
 // relative to dir ("" is the working directory), and returns the exit
 // status; errors are printed to stdio.Err as the DPC++ tool prints them,
 // argv0 naming the tool.
-func Run(argv0, dir string, o postlink.Options, stdio clopt.Stdio) int {
-	return runWith(argv0, dir, o, stdio, nil)
+func Run(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdio clopt.Stdio) int {
+	return runWith(argv0, dir, o, tokens, stdio, nil)
 }
 
 // runWith is Run; parsed, if set, is called once the input is parsed
 // (postlink.IO.Parsed).
-func runWith(argv0, dir string, o postlink.Options, stdio clopt.Stdio, parsed func()) int {
-	rio := postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0, Dir: dir, Parsed: parsed}
+func runWith(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdio clopt.Stdio, parsed func()) int {
+	rio := postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0, Dir: dir, Parsed: parsed, Tokens: tokens}
 	if !o.Assembly {
 		rio.Assemble = assembler(dir, o.Input, stdio.Out)
 	}

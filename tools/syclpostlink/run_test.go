@@ -43,7 +43,7 @@ func TestRunInDir(t *testing.T) {
 	defer debug.SetMemoryLimit(old)
 	var stderr bytes.Buffer
 	in := project()
-	if rc := Run("sycl-post-link", in, o, clopt.Stdio{In: strings.NewReader(""), Out: &stderr, Err: &stderr}); rc != 0 {
+	if rc := Run("sycl-post-link", in, o, nil, clopt.Stdio{In: strings.NewReader(""), Out: &stderr, Err: &stderr}); rc != 0 {
 		t.Fatalf("Run: exit %d\n%s", rc, stderr.String())
 	}
 	if limit := debug.SetMemoryLimit(-1); limit != sentinel {
