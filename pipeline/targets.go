@@ -286,7 +286,9 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 // tform makes a file-table-tform action.
 func (p *planner) tform(desc string, t filetable.Tform, in, out []*graph.Node) *graph.Action {
 	return p.inProcess(desc, "file-table-tform", filetabletform.Args(t),
-		func(env graph.Env, stdio clopt.Stdio) int { return filetabletform.Run("file-table-tform", env.Dir, t, stdio) },
+		func(env graph.Env, stdio clopt.Stdio) int {
+			return filetabletform.Run("file-table-tform", env.Dir, t, stdio)
+		},
 		in, out)
 }
 
