@@ -13,9 +13,10 @@
 // the best wall time and the best CPU time (user + system) count, peak RSS
 // is the child's ru_maxrss, bytes allocated are counted by running the same
 // split in a child of this program (-alloc). It prints each size's time,
-// memory and allocation per kernel, and how far per-kernel time and memory
-// stray from their mean over the sizes (the split is linear when they do
-// not). At the sizes of -floor it also times bench/floor writing the same
+// memory and allocation per kernel (peak RSS per kernel above that of a
+// 10-kernel module, which is mostly the process's own), and how far the
+// per-kernel figures stray from their mean over the sizes (the split is
+// linear when they do not). At the sizes of -floor it also times bench/floor writing the same
 // files with the same sizes, and at the sizes of -llvm "llvm-as-19" (LLVM's
 // bare parse and write) and "llvm-split-19 -j2" on the same input, run
 // alternately with sycbuild; ratios are sycbuild's time over theirs, wall
@@ -176,16 +177,23 @@ func (b *bench) run(sizes, shapes, floorAt, llvmAt string) error {
 	for _, shape := range strings.Split(shapes, ",") {
 		var rows []row
 		var vsFloor, vsLLVM []string
-		for _, n := range ns {
-			var c gen.Config
-			switch shape {
-			case "scaled":
-				c = gen.Scaled(n)
-			case "quadratic":
-				c = gen.Quadratic(n)
-			default:
-				return fmt.Errorf("unknown shape %q", shape)
+		config := func(n int) gen.Config {
+			if shape == "quadratic" {
+				return gen.Quadratic(n)
 			}
+			return gen.Scaled(n)
+		}
+		if shape != "scaled" && shape != "quadratic" {
+			return fmt.Errorf("unknown shape %q", shape)
+		}
+		// The base: what a module of baseKernels costs, mostly the
+		// process itself; memory per kernel is counted above it.
+		base, _, _, err := b.size(shape, baseKernels, config(baseKernels), false, false)
+		if err != nil {
+			return err
+		}
+		for _, n := range ns {
+			c := config(n)
 			withFloor := shape == "scaled" && slices.Contains(floors, n)
 			withLLVM := shape == "scaled" && slices.Contains(llvms, n)
 			r, f, l, err := b.size(shape, n, c, withFloor, withLLVM)
@@ -197,7 +205,7 @@ func (b *bench) run(sizes, shapes, floorAt, llvmAt string) error {
 			vsLLVM = append(vsLLVM, l...)
 			fmt.Fprintf(os.Stderr, "postlinkbench: %s %d kernels done\n", shape, n)
 		}
-		printRows(shape, rows)
+		printRows(shape, base, rows)
 		if len(vsFloor) > 0 {
 			fmt.Printf("\n| kernels | sycbuild wall | CPU | floor wall | CPU | sycbuild / floor, wall | CPU |\n|---|---|---|---|---|---|---|\n")
 			for _, l := range vsFloor {
@@ -289,23 +297,28 @@ func (b *bench) size(shape string, n int, c gen.Config, withFloor, withLLVM bool
 	return r, vsFloor, vsLLVM, nil
 }
 
+// baseKernels is the size of the base run of each shape.
+const baseKernels = 10
+
 // printRows prints the scaling table of one shape and how far the
-// per-kernel figures stray from their mean.
-func printRows(shape string, rows []row) {
+// per-kernel figures stray from their mean; peak RSS per kernel is counted
+// above the base run's.
+func printRows(shape string, base row, rows []row) {
 	mib := func(b int64) float64 { return float64(b) / (1 << 20) }
-	fmt.Printf("\nshape %s\n\n| kernels | input | outputs | files | wall | CPU | wall / kernel | CPU / kernel | peak RSS | RSS / kernel | allocated / kernel | allocations / kernel |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n", shape)
+	fmt.Printf("\nshape %s (base: %d kernels, peak RSS %.0f MiB)\n\n", shape, base.kernels, mib(base.split.maxRSS))
+	fmt.Printf("| kernels | input | outputs | files | wall | CPU | wall / kernel | CPU / kernel | peak RSS | RSS above base / kernel | allocated / kernel | allocations / kernel |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	var wall, cpu, rss, alloc []float64
 	for _, r := range rows {
 		k := float64(r.kernels)
 		wall = append(wall, r.split.wall.Seconds()/k*1e6)
 		cpu = append(cpu, r.split.cpu.Seconds()/k*1e6)
-		rss = append(rss, float64(r.split.maxRSS)/k/1024)
+		rss = append(rss, float64(r.split.maxRSS-base.split.maxRSS)/float64(r.kernels-base.kernels)/1024)
 		alloc = append(alloc, float64(r.allocBytes)/k/1024)
 		fmt.Printf("| %d | %.1f MiB | %.1f MiB | %d | %.2f s | %.2f s | %.0f µs | %.0f µs | %.0f MiB | %.1f KiB | %.1f KiB | %.0f |\n",
 			r.kernels, mib(r.input), mib(r.outputs), r.files, r.split.wall.Seconds(), r.split.cpu.Seconds(),
 			wall[len(wall)-1], cpu[len(cpu)-1], mib(r.split.maxRSS), rss[len(rss)-1], alloc[len(alloc)-1], float64(r.allocs)/k)
 	}
-	fmt.Printf("\nper kernel, largest deviation from the mean over the sizes: wall %s, CPU %s, peak RSS %s, allocated %s\n",
+	fmt.Printf("\nper kernel, largest deviation from the mean over the sizes: wall %s, CPU %s, peak RSS above base %s, allocated %s\n",
 		spread(wall), spread(cpu), spread(rss), spread(alloc))
 }
 
