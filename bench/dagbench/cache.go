@@ -107,11 +107,21 @@ func cached(o options, bin, dir string) error {
 
 	fmt.Printf("\n== clean builds with the shared caches: %d kernels split per kernel, spir64_gen for %s, -j %d, each in a fresh directory\n",
 		o.kernels, o.devices, o.jobs)
-	a, err := timed()
-	if err != nil {
+	// (a) runs first and, -cold-runs times in all, after (c): the load of
+	// a shared machine changes; the fastest counts.
+	var cold []*cleanBuild
+	coldRun := func() error {
+		r, err := timed()
+		if err != nil {
+			return err
+		}
+		printBuild("(a) no cache", r)
+		cold = append(cold, r)
+		return nil
+	}
+	if err := coldRun(); err != nil {
 		return err
 	}
-	printBuild("(a) no cache", a)
 
 	localDir := filepath.Join(dir, "local-cache")
 	fillLocal, err := timed("-cache-dir", localDir)
@@ -140,6 +150,12 @@ func cached(o options, bin, dir string) error {
 	} else if fillRemote, c, err = remoteBuilds(o, server, dir, timed, execs); err != nil {
 		return err
 	}
+	for len(cold) < o.coldRuns {
+		if err := coldRun(); err != nil {
+			return err
+		}
+	}
+	a := slices.MinFunc(cold, func(x, y *cleanBuild) int { return int(x.wall - y.wall) })
 
 	fmt.Printf("\n| clean build, fresh directory | wall | commands of the build (trace) | processes started (strace) | restored (local / remote) | wall / (a) |\n|---|---|---|---|---|---|\n")
 	row := func(what, part string, r *cleanBuild, extra string) {
@@ -150,7 +166,11 @@ func cached(o options, bin, dir string) error {
 		fmt.Printf("| %s | %s%s | %d | %s | %d / %d | %.2f%% |\n", what, seconds(r.wall), extra, r.commands, procs, r.local, r.remote,
 			100*r.wall.Seconds()/a.wall.Seconds())
 	}
-	row("(a) no cache", "(a)", a, "")
+	what := "(a) no cache"
+	if len(cold) > 1 {
+		what = fmt.Sprintf("(a) no cache (best of %d)", len(cold))
+	}
+	row(what, "(a)", a, "")
 	row("filling the local cache", "", fillLocal, "")
 	if len(b) > 0 {
 		m, lo, hi := spread(b)
@@ -172,19 +192,17 @@ func cached(o options, bin, dir string) error {
 			continue
 		}
 		m, _, _ := spread(part.runs)
-		met := m.commands == 0 && m.wall.Seconds() < 0.05*a.wall.Seconds()
+		ratio := m.wall.Seconds() / a.wall.Seconds()
+		commands := 0
 		for _, r := range part.runs {
-			met = met && r.commands == 0
+			commands = max(commands, r.commands)
 		}
-		verdict := "met"
-		if !met {
-			verdict = "NOT met"
+		fmt.Printf("%s: median %.2f%% of (a), %.0f× faster (goal < 5%%: %s); at most %d commands of the build in a run (goal 0: %s)",
+			part.name, 100*ratio, 1/ratio, verdict(ratio < 0.05), commands, verdict(commands == 0))
+		if n, ok := started[part.name]; ok {
+			fmt.Printf("; %d processes started in all (strace)", n)
 		}
-		if n := started[part.name]; n > 0 {
-			verdict += fmt.Sprintf(" by the build's commands; %d processes started besides them", n)
-		}
-		fmt.Printf("%s: median %.2f%% of (a), %.0f× faster; goal (no external command, < 5%% of (a)) %s.\n",
-			part.name, 100*m.wall.Seconds()/a.wall.Seconds(), a.wall.Seconds()/m.wall.Seconds(), verdict)
+		fmt.Println()
 		fmt.Printf("%s, median run: %s\n", part.name, where(m))
 	}
 	return nil
@@ -272,6 +290,13 @@ func traceBuild(bin, dir string, args []string) (*cleanBuild, error) {
 		r.remote, _ = strconv.Atoi(m[2])
 	}
 	return r, nil
+}
+
+func verdict(met bool) string {
+	if met {
+		return "met"
+	}
+	return "NOT met"
 }
 
 func printBuild(what string, r *cleanBuild) {

@@ -22,7 +22,8 @@
 //	    cache (-cache-dir) that a build in another directory filled, (c) with
 //	    an empty local cache and a bazel-remote server (started on a
 //	    loopback port, restarted on its store) that a build in another
-//	    directory filled; (b) and (c) -cache-runs times. For each, the wall
+//	    directory filled; (a) -cold-runs times, first and last, the best
+//	    counting; (b) and (c) -cache-runs times. For each, the wall
 //	    time and the external commands run, counted in the build's -trace
 //	    (goal for (b) and (c): none, in under 5% of (a)'s time); one more
 //	    untimed build of (b) and of (c) under strace counts every process
@@ -50,9 +51,9 @@ import (
 )
 
 type options struct {
-	kernels, body, jobs, noop, runs, aotRuns, cacheRuns int
-	devices, noopKind, dir, binary, tools               string
-	only, bazelRemote                                   string
+	kernels, body, jobs, noop, runs, aotRuns, cacheRuns, coldRuns int
+	devices, noopKind, dir, binary, tools                         string
+	only, bazelRemote                                             string
 }
 
 func main() {
@@ -68,6 +69,7 @@ func main() {
 	flag.StringVar(&o.dir, "dir", "", "work directory (default: a temporary one, removed)")
 	flag.StringVar(&o.binary, "sycbuild", "", "sycbuild binary (default: built from this tree)")
 	flag.StringVar(&o.only, "only", "", "run only one part: aot, noop or cache")
+	flag.IntVar(&o.coldRuns, "cold-runs", 2, "timed clean builds with no cache, the first before the cached ones, the others after (the best counts)")
 	flag.IntVar(&o.cacheRuns, "cache-runs", 5, "timed clean builds from each warm cache (the median and best are printed)")
 	flag.StringVar(&o.bazelRemote, "bazel-remote", ".cache/bin/bazel-remote", "bazel-remote binary of the remote cache builds (relative: to the repository root)")
 	flag.StringVar(&o.tools, "tools", "", "tools: entries of the configs, role=path,… (e.g. stand-ins built from standin/standin.c)")
