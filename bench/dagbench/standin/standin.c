@@ -9,7 +9,10 @@
  *   spirv-val:             <in>              (no output)
  * The time is N milliseconds when the program is called through a name
  * ending in -N (ln -s standin ocloc-195), else STANDIN_MS, else 100.
- * --version prints a version, so that sycbuild can identify it.
+ * --version prints a version, so that sycbuild can identify it. The output
+ * starts with the header sycbuild checks the real tool's output for, by
+ * the name called: LLVM bitcode's magic (llvm-as), a SPIR-V header
+ * (llvm-spirv), an ELF header (ocloc).
  *
  *   cc -O2 -o standin standin.c
  */
@@ -17,6 +20,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* header writes the start of the real tool's output for the name called. */
+static void header(const char *argv0, FILE *w) {
+  static const unsigned char bitcode[4] = {'B', 'C', 0xc0, 0xde};
+  /* Magic, version 1.0, generator, bound, schema: little-endian words. */
+  static const unsigned char spirv[20] = {0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+  /* A 64-bit little-endian ELF header with no section header table. */
+  static const unsigned char elf[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+  const char *name = strrchr(argv0, '/');
+  name = name ? name + 1 : argv0;
+  if (strncmp(name, "llvm-spirv", 10) == 0)
+    fwrite(spirv, 1, sizeof spirv, w);
+  else if (strncmp(name, "llvm-as", 7) == 0)
+    fwrite(bitcode, 1, sizeof bitcode, w);
+  else if (strncmp(name, "ocloc", 5) == 0)
+    fwrite(elf, 1, sizeof elf, w);
+}
 
 static double now(void) {
   struct timespec ts;
@@ -57,6 +77,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "standin: cannot copy %s to %s\n", in ? in : "(none)", out);
     return 1;
   }
+  header(argv[0], w);
   char buf[65536];
   size_t n;
   while ((n = fread(buf, 1, sizeof buf, r)) > 0)
