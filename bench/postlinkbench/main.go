@@ -100,7 +100,8 @@ type bench struct {
 // measurement is one command's best run.
 type measurement struct {
 	wall, cpu time.Duration
-	maxRSS    int64 // bytes
+	user, sys time.Duration // of the run with the least CPU time
+	maxRSS    int64         // bytes
 }
 
 func (b *bench) setUp(dir, bin string) error {
@@ -267,7 +268,7 @@ func (b *bench) size(shape string, n int, c gen.Config, withFloor, withLLVM bool
 				best[i].wall = m.wall
 			}
 			if run == 0 || m.cpu < best[i].cpu {
-				best[i].cpu = m.cpu
+				best[i].cpu, best[i].user, best[i].sys = m.cpu, m.user, m.sys
 			}
 			best[i].maxRSS = max(best[i].maxRSS, m.maxRSS)
 		}
@@ -306,20 +307,23 @@ const baseKernels = 10
 func printRows(shape string, base row, rows []row) {
 	mib := func(b int64) float64 { return float64(b) / (1 << 20) }
 	fmt.Printf("\nshape %s (base: %d kernels, peak RSS %.0f MiB)\n\n", shape, base.kernels, mib(base.split.maxRSS))
-	fmt.Printf("| kernels | input | outputs | files | wall | CPU | wall / kernel | CPU / kernel | peak RSS | RSS above base / kernel | allocated / kernel | allocations / kernel |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
-	var wall, cpu, rss, alloc []float64
+	fmt.Printf("| kernels | input | outputs | files | wall | CPU | wall / kernel | CPU / kernel | user / kernel | system / kernel | peak RSS | RSS above base / kernel | allocated / kernel | allocations / kernel |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	var wall, cpu, user, sys, rss, alloc []float64
 	for _, r := range rows {
 		k := float64(r.kernels)
 		wall = append(wall, r.split.wall.Seconds()/k*1e6)
 		cpu = append(cpu, r.split.cpu.Seconds()/k*1e6)
+		user = append(user, r.split.user.Seconds()/k*1e6)
+		sys = append(sys, r.split.sys.Seconds()/k*1e6)
 		rss = append(rss, float64(r.split.maxRSS-base.split.maxRSS)/float64(r.kernels-base.kernels)/1024)
 		alloc = append(alloc, float64(r.allocBytes)/k/1024)
-		fmt.Printf("| %d | %.1f MiB | %.1f MiB | %d | %.2f s | %.2f s | %.0f µs | %.0f µs | %.0f MiB | %.1f KiB | %.1f KiB | %.0f |\n",
+		fmt.Printf("| %d | %.1f MiB | %.1f MiB | %d | %.2f s | %.2f s | %.0f µs | %.0f µs | %.0f µs | %.0f µs | %.0f MiB | %.1f KiB | %.1f KiB | %.0f |\n",
 			r.kernels, mib(r.input), mib(r.outputs), r.files, r.split.wall.Seconds(), r.split.cpu.Seconds(),
-			wall[len(wall)-1], cpu[len(cpu)-1], mib(r.split.maxRSS), rss[len(rss)-1], alloc[len(alloc)-1], float64(r.allocs)/k)
+			wall[len(wall)-1], cpu[len(cpu)-1], user[len(user)-1], sys[len(sys)-1], mib(r.split.maxRSS), rss[len(rss)-1],
+			alloc[len(alloc)-1], float64(r.allocs)/k)
 	}
-	fmt.Printf("\nper kernel, largest deviation from the mean over the sizes: wall %s, CPU %s, peak RSS above base %s, allocated %s\n",
-		spread(wall), spread(cpu), spread(rss), spread(alloc))
+	fmt.Printf("\nper kernel, largest deviation from the mean over the sizes: wall %s, CPU %s (user %s, system %s), peak RSS above base %s, allocated %s\n",
+		spread(wall), spread(cpu), spread(user), spread(sys), spread(rss), spread(alloc))
 }
 
 // spread is the largest deviation of vs from their mean, in percent.
@@ -423,7 +427,8 @@ func measure(argv []string) (measurement, error) {
 	if err != nil {
 		return measurement{}, fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, tail(stderr.String()))
 	}
-	m := measurement{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+	user, sys := cmd.ProcessState.UserTime(), cmd.ProcessState.SystemTime()
+	m := measurement{wall: wall, cpu: user + sys, user: user, sys: sys}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		m.maxRSS = ru.Maxrss * 1024 // Linux reports KiB
 	}
