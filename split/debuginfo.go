@@ -75,8 +75,9 @@ func (p *Part) stripDeadDebugInfo(plan *llvmir.Plan) {
 		}
 		if liveExpr == nil {
 			liveExpr = map[*llvmir.Entity]bool{}
-			for _, e := range m.Entities {
-				if e.Var == nil || p.st[e.Index] != stDef {
+			for _, i := range p.written {
+				e := m.Entities[i]
+				if e.Var == nil || p.st[i] != stDef {
 					continue
 				}
 				for _, a := range e.Var.Attachments {
