@@ -209,8 +209,8 @@ type runner struct {
 // run runs job j's child, waits for it (blocking) and prints its output.
 func (r *runner) run(ctx context.Context, j int) {
 	jb := &r.jobs[j]
-	stdout, err1 := captureFile()
-	stderr, err2 := captureFile()
+	stdout, err1 := jobs.CaptureFile()
+	stderr, err2 := jobs.CaptureFile()
 	defer closeAll(stdout, stderr)
 	if err := errors.Join(err1, err2); err != nil {
 		r.finish(jb, j, stdout, stderr, -1, err)
@@ -255,16 +255,6 @@ func (r *runner) name() string {
 		return "foreach"
 	}
 	return r.opt.Name
-}
-
-// captureFile returns an unnamed temporary file to hold a child's output.
-func captureFile() (*os.File, error) {
-	f, err := os.CreateTemp("", "foreach-capture-*")
-	if err != nil {
-		return nil, fmt.Errorf("cannot capture the command's output: %w", err)
-	}
-	os.Remove(f.Name()) // unnamed from now on; removed with the last close on Windows
-	return f, nil
 }
 
 func copyCaptured(w io.Writer, f *os.File) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sycbuild/sycbuild/jobs"
 	"io"
 	"os"
 	"path/filepath"
@@ -79,11 +80,10 @@ func (b *builder) isolate(ctx context.Context, u *unit, k int, cause error) erro
 	if len(parts) < 2 {
 		return cause // one kernel: it is the culprit, and the command says which
 	}
-	out, err := os.CreateTemp("", "sycbuild-isolate-")
+	out, err := jobs.CaptureFile()
 	if err != nil {
 		return cause
 	}
-	os.Remove(out.Name())
 	defer out.Close()
 	var culprits []string
 	var first *CommandError

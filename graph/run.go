@@ -118,10 +118,9 @@ func (b *builder) capture(slot int) (*os.File, error) {
 	b.mu.Unlock()
 	if f == nil {
 		var err error
-		if f, err = os.CreateTemp("", "sycbuild-output-"); err != nil {
+		if f, err = jobs.CaptureFile(); err != nil {
 			return nil, err
 		}
-		os.Remove(f.Name())
 		b.mu.Lock()
 		b.captures[slot] = f
 		b.mu.Unlock()

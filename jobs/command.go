@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -143,4 +144,16 @@ func lookPath(name string) (string, bool) {
 	}
 	lookPaths.Store(name, p)
 	return p, true
+}
+
+// CaptureFile returns an unnamed temporary file for a child's output: the
+// child writes it directly (no pipe, no copying goroutine), and it goes
+// with its last close.
+func CaptureFile() (*os.File, error) {
+	f, err := os.CreateTemp("", "sycbuild-output-")
+	if err != nil {
+		return nil, fmt.Errorf("cannot capture a command's output: %w", err)
+	}
+	os.Remove(f.Name()) // unnamed from now on (on Windows, when closed)
+	return f, nil
 }
