@@ -175,26 +175,33 @@ func (b *bench) run(sizes, shapes, floorAt, llvmAt string) error {
 	}
 	fmt.Printf("machine: %d CPUs, %s/%s; files in %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, b.dir)
 	fmt.Printf("split: sycbuild sycl-post-link %s IN -o OUT/out.table (best of %d)\n", strings.Join(splitArgs, " "), b.runs)
-	for _, shape := range strings.Split(shapes, ",") {
-		var rows []row
-		var vsFloor, vsLLVM []string
-		config := func(n int) gen.Config {
-			if shape == "quadratic" {
-				return gen.Quadratic(n)
-			}
-			return gen.Scaled(n)
+	config := func(shape string, n int) gen.Config {
+		if shape == "quadratic" {
+			return gen.Quadratic(n)
 		}
+		return gen.Scaled(n)
+	}
+	// The base of each shape: what a module of baseKernels costs, mostly
+	// the process itself; memory per kernel is counted above it. It is
+	// measured first: a child's peak RSS counts this program's memory at
+	// the fork, which is small only before the large sizes ran.
+	bases := map[string]row{}
+	for _, shape := range strings.Split(shapes, ",") {
 		if shape != "scaled" && shape != "quadratic" {
 			return fmt.Errorf("unknown shape %q", shape)
 		}
-		// The base: what a module of baseKernels costs, mostly the
-		// process itself; memory per kernel is counted above it.
-		base, _, _, err := b.size(shape, baseKernels, config(baseKernels), false, false)
+		base, _, _, err := b.size(shape, baseKernels, config(shape, baseKernels), false, false)
 		if err != nil {
 			return err
 		}
+		bases[shape] = base
+	}
+	for _, shape := range strings.Split(shapes, ",") {
+		var rows []row
+		var vsFloor, vsLLVM []string
+		base := bases[shape]
 		for _, n := range ns {
-			c := config(n)
+			c := config(shape, n)
 			withFloor := shape == "scaled" && slices.Contains(floors, n)
 			withLLVM := shape == "scaled" && slices.Contains(llvms, n)
 			r, f, l, err := b.size(shape, n, c, withFloor, withLLVM)
