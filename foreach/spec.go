@@ -1,11 +1,8 @@
 package foreach
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -36,39 +33,6 @@ type Spec struct {
 	OutFileList string
 	// Deterministic names the outputs <OutDir>/<stem>_<j>.<OutExt>.
 	Deterministic bool
-}
-
-// ReadList reads a file list: one item per line, "\n" or "\r\n" line ends,
-// blank lines skipped (as LLVM's line_iterator does).
-func ReadList(r io.Reader) ([]string, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	var items []string
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-			line = bytes.TrimSuffix(line, []byte{'\r'})
-		} else {
-			data = nil
-		}
-		if len(line) > 0 {
-			items = append(items, string(line))
-		}
-	}
-	return items, nil
-}
-
-// ReadListFile reads the file list in the file called name.
-func ReadListFile(name string) ([]string, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ReadList(f)
 }
 
 // Template is a command's arguments with their placeholders found, by

@@ -2,7 +2,6 @@ package foreach
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -99,13 +98,6 @@ func TestOutputNames(t *testing.T) {
 		if got := p.deterministicOutput(3); got != c.want {
 			t.Errorf("%q: got %q, want %q", c.replace, got, c.want)
 		}
-	}
-}
-
-func TestReadList(t *testing.T) {
-	got, err := ReadList(strings.NewReader("a\r\n\nb c\n\r\n d \nlast"))
-	if want := []string{"a", "b c", " d ", "last"}; err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("got %q %v, want %q", got, err, want)
 	}
 }
 

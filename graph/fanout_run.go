@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sycbuild/sycbuild/filetable"
 	"github.com/sycbuild/sycbuild/jobs"
 	"io"
 	"os"
@@ -12,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sycbuild/sycbuild/foreach"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
 
@@ -20,13 +20,13 @@ import (
 const fanoutLane = 1000
 
 // readItems reads a fan-out's list as llvm-foreach reads one
-// (foreach.ReadList). Unlike namedFiles it keeps repeats: every line is a
+// (filetable.ReadList). Unlike namedFiles it keeps repeats: every line is a
 // job.
 func readItems(dir, path string) ([]string, error) {
 	if dir != "" && !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
 	}
-	return foreach.ReadListFile(path)
+	return filetable.ReadListFile(path)
 }
 
 // template is what identifies a fan-out's commands independently of its

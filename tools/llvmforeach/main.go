@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sycbuild/sycbuild/filetable"
 	"github.com/sycbuild/sycbuild/jobs"
 	"os"
 	"os/signal"
@@ -92,9 +93,9 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 				return fail("standard input (\"-\") can be only one of the input file lists")
 			}
 			stdinUsed = true
-			items, err = foreach.ReadList(stdio.In)
+			items, err = filetable.ReadList(stdio.In)
 		} else {
-			items, err = foreach.ReadListFile(l.Value)
+			items, err = filetable.ReadListFile(l.Value)
 		}
 		if err != nil {
 			return fail("cannot read the input file list: %v", err)
