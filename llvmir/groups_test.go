@@ -115,3 +115,15 @@ func TestAppendStripsComments(t *testing.T) {
 		t.Errorf("comment lines left in %q", got)
 	}
 }
+
+func TestOtherReferrers(t *testing.T) {
+	m := parsePlanSrc(t)
+	var got []string
+	for _, e := range m.OtherReferrers() {
+		got = append(got, describeEntity(e))
+	}
+	// !sycl.kernels names no global itself; !1 and !2 do.
+	if want := []string{"!1", "!2"}; !slices.Equal(got, want) {
+		t.Errorf("OtherReferrers = %v, want %v", got, want)
+	}
+}
