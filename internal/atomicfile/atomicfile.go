@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 )
@@ -49,8 +50,12 @@ var seq atomic.Uint64
 // directory, that no other call and no other process uses.
 func TempName(name string) string {
 	dir, base := filepath.Split(name)
-	return dir + "." + base + ".tmp" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(seq.Add(1), 10)
+	return dir + "." + base + ".tmp" + pidText() + "-" + strconv.FormatUint(seq.Add(1), 10)
 }
+
+// pidText is the process id in decimal, asked of the system once (a
+// split writes tens of thousands of files).
+var pidText = sync.OnceValue(func() string { return strconv.Itoa(os.Getpid()) })
 
 // tempOwner returns the process id in a temporary name made by TempName.
 func tempOwner(base string) (int, bool) {
@@ -103,16 +108,22 @@ func RemoveStale(dir string) int {
 // writes. The file gets mode 0666 less the umask, as os.Create gives. Errors
 // of fill are returned as they are; file-system errors as *Error.
 func Write(name string, fill func(io.Writer) error) (err error) {
-	var f *os.File
+	// The temporary file is opened with plain system calls: os.OpenFile
+	// would also try (and, for a regular file, fail) to register it with
+	// the network poller.
+	var fd int
+	var temp string
 	for {
-		f, err = os.OpenFile(TempName(name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if !errors.Is(err, os.ErrExist) {
+		temp = TempName(name)
+		fd, err = syscall.Open(temp, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o666)
+		if err != syscall.EEXIST && err != syscall.EINTR {
 			break
 		}
 	}
 	if err != nil {
-		return &Error{name, underlying(err)}
+		return &Error{name, err}
 	}
+	f := os.NewFile(uintptr(fd), temp)
 	defer func() {
 		if err != nil {
 			f.Close()
@@ -125,12 +136,14 @@ func Write(name string, fill func(io.Writer) error) (err error) {
 	if err = f.Close(); err != nil {
 		return &Error{name, underlying(err)}
 	}
-	if err = os.Rename(f.Name(), name); err != nil {
+	// rename(2) itself, not os.Rename, which first asks whether name is
+	// a directory (an lstat per file).
+	if err = syscall.Rename(f.Name(), name); err != nil {
 		if fi, serr := os.Stat(name); serr == nil && fi.IsDir() {
 			// rename(2) says EEXIST ("file exists") for a directory.
 			return &Error{name, syscall.EISDIR}
 		}
-		return &Error{name, underlying(err)}
+		return &Error{name, err}
 	}
 	return nil
 }
