@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/tools/clopt"
@@ -305,9 +306,10 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 		return usage, &CommandError{Desc: desc, Argv: argv, Status: "exit status 0", Output: readTail(output), Missing: missing, Invalid: invalid}
 	}
 	for o, t := range temps {
-		if err := os.Rename(at(t), at(o)); err != nil {
+		// rename(2) itself: os.Rename would first lstat the output.
+		if err := syscall.Rename(at(t), at(o)); err != nil {
 			removeOutputs()
-			return usage, err
+			return usage, &os.LinkError{Op: "rename", Old: t, New: o, Err: err}
 		}
 	}
 	return usage, nil
