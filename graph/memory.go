@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/sycbuild/sycbuild/jobs"
-	"math"
+	"math/bits"
 	"strings"
 	"sync"
 )
@@ -18,8 +18,9 @@ import (
 // memory while nothing runs, so the build cannot deadlock.
 //
 // The prediction is the same tools' history: of the units recorded with
-// the same tool identities, the one whose inputs' size is nearest (by
-// ratio), its peak scaled up when this unit's inputs are larger. Without
+// the same tool identities, the largest peak among those whose inputs'
+// size is nearest (in the same power of two, else the nearest such class
+// recorded), scaled up when this unit's inputs are larger. Without
 // history it is the largest Tool.Memory of the unit's tools, else
 // defaultMemory.
 
@@ -27,19 +28,24 @@ import (
 // tools say anything.
 const defaultMemory = 512 << 20
 
-// memSample is one recorded peak.
+// memSample is a recorded peak.
 type memSample struct {
 	size   int64 // the unit's inputs' total size
 	maxRSS int64
 }
 
-// memModel holds the recorded peaks per tool set.
+// memModel holds the recorded peaks per tool set, by size class (the bit
+// length of the inputs' size: one class per power of two), keeping each
+// class's largest peak. A prediction looks at one class, or the nearest
+// recorded one: its cost does not grow with the number of units recorded.
 type memModel struct {
 	mu      sync.Mutex
-	samples map[string][]memSample
+	classes map[string]*[65]memSample
 }
 
 func toolsKey(tools []string) string { return strings.Join(tools, "\x00") }
+
+func sizeClass(size int64) int { return bits.Len64(uint64(max(size, 0))) }
 
 func (m *memModel) add(tools []string, size, maxRSS int64) {
 	if maxRSS <= 0 {
@@ -47,11 +53,18 @@ func (m *memModel) add(tools []string, size, maxRSS int64) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.samples == nil {
-		m.samples = map[string][]memSample{}
+	if m.classes == nil {
+		m.classes = map[string]*[65]memSample{}
 	}
 	k := toolsKey(tools)
-	m.samples[k] = append(m.samples[k], memSample{size, maxRSS})
+	c := m.classes[k]
+	if c == nil {
+		c = new([65]memSample)
+		m.classes[k] = c
+	}
+	if s := &c[sizeClass(size)]; maxRSS > s.maxRSS {
+		*s = memSample{size, maxRSS}
+	}
 }
 
 // predict returns a unit's predicted peak memory.
@@ -60,17 +73,20 @@ func (m *memModel) predict(u *unit) int64 {
 	for _, in := range u.parts.inputs {
 		size += in.size
 	}
+	var best memSample
 	m.mu.Lock()
-	samples := m.samples[toolsKey(u.parts.tools)]
-	m.mu.Unlock()
-	if len(samples) > 0 {
-		best, dist := samples[0], math.Inf(1)
-		for _, s := range samples {
-			d := math.Abs(math.Log(float64(max(size, 1)) / float64(max(s.size, 1))))
-			if d < dist || d == dist && s.maxRSS > best.maxRSS {
-				best, dist = s, d
+	if c := m.classes[toolsKey(u.parts.tools)]; c != nil {
+		want := sizeClass(size)
+		for d := 0; d < len(c) && best.maxRSS == 0; d++ {
+			for _, i := range []int{want - d, want + d} {
+				if i >= 0 && i < len(c) && c[i].maxRSS > best.maxRSS {
+					best = c[i]
+				}
 			}
 		}
+	}
+	m.mu.Unlock()
+	if best.maxRSS > 0 {
 		if size > best.size && best.size > 0 {
 			return int64(float64(best.maxRSS) * float64(size) / float64(best.size))
 		}

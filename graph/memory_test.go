@@ -162,3 +162,33 @@ func TestTimeout(t *testing.T) {
 		t.Errorf("log:\n%s", tb.log.String())
 	}
 }
+
+// TestPredict: a prediction takes the largest peak of the nearest size
+// class recorded, scales it up for larger inputs, and falls back on the
+// tools' guess.
+func TestPredict(t *testing.T) {
+	var m memModel
+	tools := []string{"t"}
+	m.add(tools, 1100, 10<<20)
+	m.add(tools, 1500, 30<<20) // same class (1024..2047): the larger peak stays
+	m.add(tools, 1<<20, 500<<20)
+	unit := func(size int64) *unit {
+		return &unit{tools: []*Tool{{Memory: 7}}, parts: keyParts{tools: tools, inputs: []fileState{{size: size}}}}
+	}
+	for _, c := range []struct {
+		size, want int64
+	}{
+		{1050, 30 << 20},     // the class's largest
+		{1500, 30 << 20},     // as large as the recorded input: as recorded
+		{3000, 60 << 20},     // class 2048..4095 is empty: the nearest is 1024..2047, scaled by 3000/1500
+		{1 << 20, 500 << 20}, // its own class
+		{600, 30 << 20},      // class 512..1023 is empty: the nearest recorded one above
+	} {
+		if got := m.predict(unit(c.size)); got != c.want {
+			t.Errorf("predict(%d) = %d, want %d", c.size, got, c.want)
+		}
+	}
+	if got := (&memModel{}).predict(unit(5)); got != 7 {
+		t.Errorf("without history: %d, want the tool's 7", got)
+	}
+}
