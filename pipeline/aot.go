@@ -76,13 +76,7 @@ func isolateKernels(dir, item, outDir string) ([]graph.Part, error) {
 	if err := postlink.Run(o, postlink.IO{Argv0: "sycl-post-link", Dir: dir, Stdout: &msgs, Stderr: &msgs, Jobs: 1}); err != nil {
 		return nil, fmt.Errorf("%v %s", err, bytes.TrimSpace(msgs.Bytes()))
 	}
-	at := func(p string) string {
-		if filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(dir, p)
-	}
-	t, err := filetable.ReadFile(at(table))
+	t, err := filetable.ReadFileIn(dir, table)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +86,7 @@ func isolateKernels(dir, item, outDir string) ([]graph.Part, error) {
 	}
 	var parts []graph.Part
 	for _, row := range t.Rows {
-		names, err := os.ReadFile(at(row[syms]))
+		names, err := os.ReadFile(filepath.Join(dir, row[syms])) // relative: made under outDir
 		if err != nil {
 			return nil, err
 		}
