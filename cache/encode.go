@@ -69,13 +69,10 @@ func Encode(a *Action) (*Encoded, error) {
 	if err := checkUTF8(a); err != nil {
 		return nil, err
 	}
-	outputs := make([]string, 0, len(a.Outputs))
-	for _, o := range a.Outputs {
-		if err := checkPath("output", o, false); err != nil {
-			return nil, err
-		}
-		outputs = append(outputs, o)
+	if err := CheckPaths(a); err != nil {
+		return nil, err
 	}
+	outputs := slices.Clone(a.Outputs)
 	slices.Sort(outputs)
 	outputs = slices.Compact(outputs)
 
@@ -146,9 +143,6 @@ type dirNode struct {
 func inputRoot(inputs []Input) (Digest, error) {
 	root := &dirNode{}
 	for _, in := range inputs {
-		if err := checkPath("input", in.Path, true); err != nil {
-			return Digest{}, err
-		}
 		if in.Hash == "" || in.Size < 0 {
 			return Digest{}, fmt.Errorf("cache: input %q has no hash or size", in.Path)
 		}
@@ -254,6 +248,25 @@ func checkUTF8(a *Action) error {
 	for _, o := range a.Outputs {
 		if !utf8.ValidString(o) {
 			return bad("output", o)
+		}
+	}
+	return nil
+}
+
+// CheckPaths says why a cannot be keyed by where its files are, or returns
+// nil: every path must be clean and relative, and no output may leave the
+// base directory (an input may lie beside it, "../src/a.bc"). A build
+// leaves out of the cache the actions it fails, which name a file by its
+// absolute path: their keys would hold where the project lives.
+func CheckPaths(a *Action) error {
+	for _, o := range a.Outputs {
+		if err := checkPath("output", o, false); err != nil {
+			return err
+		}
+	}
+	for _, in := range a.Inputs {
+		if err := checkPath("input", in.Path, true); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"path"
-	"strings"
 
 	"github.com/sycbuild/sycbuild/cache"
 )
@@ -26,29 +25,12 @@ func cacheAction(u *unit) *cache.Action {
 		a.Tools = append(a.Tools, t.identity())
 	}
 	for _, in := range u.parts.inputs {
-		if !relative(in.path, true) {
-			return nil
-		}
 		a.Inputs = append(a.Inputs, cache.Input{Path: in.path, Hash: in.hash, Size: in.size})
 	}
-	for _, o := range a.Outputs {
-		if !relative(o, false) {
-			return nil
-		}
+	if cache.CheckPaths(a) != nil {
+		return nil
 	}
 	return a
-}
-
-// relative reports whether p is a clean relative path, inside the base
-// directory unless up.
-func relative(p string, up bool) bool {
-	switch {
-	case p == "" || path.IsAbs(p) || path.Clean(p) != p || p == ".":
-		return false
-	case !up && (p == ".." || strings.HasPrefix(p, "../")):
-		return false
-	}
-	return true
 }
 
 // restore gets a unit's outputs from the cache. It returns what the unit
