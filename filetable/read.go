@@ -2,8 +2,8 @@ package filetable
 
 import (
 	"fmt"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/sycbuild/sycbuild/diag"
@@ -20,20 +20,11 @@ func ReadFile(name string) (*Table, error) { return ReadFileIn("", name) }
 // it is relative ("" is the working directory). Messages and positions name
 // the file as given.
 func ReadFileIn(dir, name string) (*Table, error) {
-	data, err := os.ReadFile(resolve(dir, name))
+	data, err := os.ReadFile(basedir.Resolve(dir, name))
 	if err != nil {
 		return nil, fmt.Errorf("can't read %s: %w", name, underlying(err))
 	}
 	return Parse(name, data)
-}
-
-// resolve is path relative to dir, or path itself when it is absolute or
-// dir is "".
-func resolve(dir, path string) string {
-	if dir == "" || filepath.IsAbs(path) {
-		return path
-	}
-	return filepath.Join(dir, path)
 }
 
 // underlying strips the *PathError wrapper, whose text repeats the path.

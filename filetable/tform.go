@@ -2,6 +2,7 @@ package filetable
 
 import (
 	"fmt"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"io"
 	"os"
 	"strconv"
@@ -122,7 +123,7 @@ func (t *Tform) Run() error {
 	if t.Output == "-" {
 		return table.Write(t.Stdout, !t.DropTitles)
 	}
-	return table.WriteFile(resolve(t.Dir, t.Output), !t.DropTitles)
+	return table.WriteFile(basedir.Resolve(t.Dir, t.Output), !t.DropTitles)
 }
 
 // plan parses every command's argument, checks the command order and assigns
@@ -155,7 +156,7 @@ func (t *Tform) plan() ([]step, error) {
 		}
 		s.input = t.Inputs[next]
 		next++
-		if _, err := os.Stat(resolve(t.Dir, s.input)); err != nil {
+		if _, err := os.Stat(basedir.Resolve(t.Dir, s.input)); err != nil {
 			return nil, &SystemError{Msg: "file not found: " + s.input}
 		}
 	}
@@ -277,7 +278,7 @@ func (t *Tform) copySingleFile(table *Table, s step) error {
 	if path == "" {
 		return usagef("no file found in specified column")
 	}
-	in, err := os.Open(resolve(t.Dir, path))
+	in, err := os.Open(basedir.Resolve(t.Dir, path))
 	if err != nil {
 		return fmt.Errorf("'%s': %w", path, underlying(err))
 	}
@@ -286,7 +287,7 @@ func (t *Tform) copySingleFile(table *Table, s step) error {
 		_, err = io.Copy(t.Stdout, in)
 		return err
 	}
-	return WriteFileAtomic(resolve(t.Dir, t.Output), func(w io.Writer) error {
+	return WriteFileAtomic(basedir.Resolve(t.Dir, t.Output), func(w io.Writer) error {
 		if _, err := io.Copy(w, in); err != nil {
 			return fmt.Errorf("copying '%s' to '%s': %w", path, t.Output, err)
 		}

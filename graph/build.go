@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"github.com/sycbuild/sycbuild/cache"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"github.com/sycbuild/sycbuild/jobs"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -311,11 +311,6 @@ func (b *builder) printed(a *Action) []string {
 }
 
 // path resolves a graph path against Options.Dir.
-func (b *builder) path(p string) string {
-	if b.opt.Dir != "" && !filepath.IsAbs(p) {
-		return filepath.Join(b.opt.Dir, p)
-	}
-	return p
-}
+func (b *builder) path(p string) string { return basedir.Resolve(b.opt.Dir, p) }
 
 func defaultJobs() int { return max(runtime.NumCPU(), 1) }

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"github.com/sycbuild/sycbuild/filetable"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"github.com/sycbuild/sycbuild/jobs"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -23,10 +23,7 @@ const fanoutLane = 1000
 // (filetable.ReadList). Unlike namedFiles it keeps repeats: every line is a
 // job.
 func readItems(dir, path string) ([]string, error) {
-	if dir != "" && !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
-	}
-	return filetable.ReadListFile(path)
+	return filetable.ReadListFile(basedir.Resolve(dir, path))
 }
 
 // template is what identifies a fan-out's commands independently of its

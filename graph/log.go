@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"io"
 	"io/fs"
 	"maps"
@@ -412,10 +413,7 @@ func (l *buildLog) forget(paths ...string) {
 
 // look stats a file and hashes it unless its size and mtime are known.
 func (l *buildLog) look(dir, path string) (fileState, error) {
-	full := path
-	if dir != "" && !filepath.IsAbs(path) {
-		full = filepath.Join(dir, path)
-	}
+	full := basedir.Resolve(dir, path)
 	fi, err := os.Stat(full)
 	if err != nil {
 		return fileState{}, err

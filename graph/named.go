@@ -1,7 +1,7 @@
 package graph
 
 import (
-	"path/filepath"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 
 	"github.com/sycbuild/sycbuild/filetable"
 )
@@ -9,10 +9,7 @@ import (
 // namedFiles returns the files a list or table names, in order, without
 // repeats, read by package filetable (a table's every cell is a path).
 func namedFiles(dir, path string, kind FileKind) ([]string, error) {
-	full := path
-	if dir != "" && !filepath.IsAbs(path) {
-		full = filepath.Join(dir, path)
-	}
+	full := basedir.Resolve(dir, path)
 	var named []string
 	if kind == Table {
 		t, err := filetable.ReadFile(full)

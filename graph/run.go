@@ -5,11 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"github.com/sycbuild/sycbuild/jobs"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -230,12 +230,7 @@ var errTimedOut = errors.New("timed out")
 // names. The usage is the child's, nil when it did not start.
 func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []string, output *os.File) (*Usage, error) {
 	run, temps := withTempOutputs(argv, outs)
-	at := func(p string) string {
-		if dir != "" && !filepath.IsAbs(p) {
-			return filepath.Join(dir, p)
-		}
-		return p
-	}
+	at := func(p string) string { return basedir.Resolve(dir, p) }
 	removeTemps := func() {
 		for _, t := range temps {
 			os.Remove(at(t))

@@ -22,6 +22,7 @@ package pipeline
 
 import (
 	"fmt"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -195,12 +196,7 @@ func (p *planner) inProcess(desc, tool string, args []string, run func(env graph
 // path is a path of the config (relative to its directory, or absolute)
 // as the planner opens it: relative to the working directory, which is not
 // the config's.
-func (p *planner) path(name string) string {
-	if filepath.IsAbs(name) {
-		return name
-	}
-	return filepath.Join(p.cfg.Dir, name)
-}
+func (p *planner) path(name string) string { return basedir.Resolve(p.cfg.Dir, name) }
 
 func graphTool(t *tools.Tool) *graph.Tool {
 	gt := &graph.Tool{Name: string(t.Role), Path: t.Path, Version: t.Version,

@@ -1,6 +1,7 @@
 package postlink
 
 import (
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,7 +44,7 @@ var bf16Libs = []string{"libsycl-fallback-bfloat16.bc", "libsycl-native-bfloat16
 func (r *run) saveDeviceLibs(id int) error {
 	for k, name := range bf16Libs {
 		path := filepath.Join(r.o.DeviceLibDir, name)
-		src, err := os.ReadFile(resolve(r.io.Dir, path))
+		src, err := os.ReadFile(basedir.Resolve(r.io.Dir, path))
 		var lib *llvmir.Module
 		if err == nil {
 			// As in the reference, a library that does not parse is one

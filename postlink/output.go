@@ -2,9 +2,9 @@ package postlink
 
 import (
 	"errors"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 
@@ -82,7 +82,7 @@ func (o *outputs) writeBytes(path string, data []byte) error {
 		_, err := o.stdout.Write(data)
 		return err
 	}
-	err := atomicfile.Write(resolve(o.dir, path), func(w io.Writer) error {
+	err := atomicfile.Write(basedir.Resolve(o.dir, path), func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
@@ -104,18 +104,9 @@ func (o *outputs) discard() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, p := range o.written {
-		os.Remove(resolve(o.dir, p))
+		os.Remove(basedir.Resolve(o.dir, p))
 	}
 	o.written = nil
-}
-
-// resolve is path relative to dir (IO.Dir), or path itself when it is
-// absolute or dir is "".
-func resolve(dir, path string) string {
-	if dir == "" || filepath.IsAbs(path) {
-		return path
-	}
-	return filepath.Join(dir, path)
 }
 
 // errText is the operating system's text of an error, without Go's

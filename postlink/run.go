@@ -2,6 +2,7 @@ package postlink
 
 import (
 	"errors"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"io"
 	"os"
 	"runtime"
@@ -104,7 +105,7 @@ func readInput(o *Options, rio IO) (*llvmir.Module, error) {
 		name = "<stdin>"
 		src, err = io.ReadAll(rio.Stdin)
 	} else {
-		src, err = os.ReadFile(resolve(rio.Dir, name))
+		src, err = os.ReadFile(basedir.Resolve(rio.Dir, name))
 	}
 	if err != nil {
 		return nil, plainf("%s: %s: error: Could not open input file: %s", rio.Argv0, name, errText(err))

@@ -48,9 +48,9 @@ package wrapper
 
 import (
 	"fmt"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 )
@@ -182,7 +182,7 @@ func Write(w io.Writer, images []Image, opt Options) error {
 // temporary file in the same directory renamed into place, so that a failure
 // leaves no partial output.
 func WriteFile(name string, images []Image, opt Options) error {
-	return atomicfile.Write(resolve(opt.Dir, name), func(w io.Writer) error { return Write(w, images, opt) })
+	return atomicfile.Write(basedir.Resolve(opt.Dir, name), func(w io.Writer) error { return Write(w, images, opt) })
 }
 
 // check reports what in img cannot be wrapped.
@@ -237,12 +237,12 @@ func prepare(images []Image, opt Options) ([]prepared, func(), error) {
 	}
 	out := make([]prepared, len(images))
 	for i, img := range images {
-		p := prepared{Image: img, data: resolve(opt.Dir, img.File), format: img.Format}
+		p := prepared{Image: img, data: basedir.Resolve(opt.Dir, img.File), format: img.Format}
 		if img.Manifest != "" {
-			p.manifest = resolve(opt.Dir, img.Manifest)
+			p.manifest = basedir.Resolve(opt.Dir, img.Manifest)
 		}
 		if img.PropertiesFile != "" {
-			p.props = resolve(opt.Dir, img.PropertiesFile)
+			p.props = basedir.Resolve(opt.Dir, img.PropertiesFile)
 		}
 		size, err := fileSize(p.data)
 		if err != nil {
@@ -279,15 +279,6 @@ func prepare(images []Image, opt Options) ([]prepared, func(), error) {
 		out[i] = p
 	}
 	return out, cleanup, nil
-}
-
-// resolve is path relative to dir, or path itself when it is absolute or
-// dir is "".
-func resolve(dir, path string) string {
-	if dir == "" || filepath.IsAbs(path) {
-		return path
-	}
-	return filepath.Join(dir, path)
 }
 
 // fileSize returns the size of the regular file called name.

@@ -17,9 +17,9 @@ package moduleid
 import (
 	"bufio"
 	"fmt"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/llvmir"
@@ -89,7 +89,7 @@ func Run(argv0, dir string, o Options, stdio clopt.Stdio) int {
 // relative to dir ("" is the working directory); the module is named in
 // and messages name the files as given.
 func AnnotateFile(dir, in, out string) error {
-	data, err := os.ReadFile(resolve(dir, in))
+	data, err := os.ReadFile(basedir.Resolve(dir, in))
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in, underlying(err))
 	}
@@ -97,22 +97,13 @@ func AnnotateFile(dir, in, out string) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(resolve(dir, out), func(w io.Writer) error {
+	return atomicfile.Write(basedir.Resolve(dir, out), func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		if err := Annotate(m, in).Write(bw); err != nil {
 			return err
 		}
 		return bw.Flush()
 	})
-}
-
-// resolve is path relative to dir, or path itself when it is absolute or
-// dir is "".
-func resolve(dir, path string) string {
-	if dir == "" || filepath.IsAbs(path) {
-		return path
-	}
-	return filepath.Join(dir, path)
 }
 
 // underlying strips the *PathError wrapper, whose text repeats the path.

@@ -3,9 +3,9 @@ package syclpostlink
 import (
 	"bytes"
 	"fmt"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"io"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -46,7 +46,7 @@ func assembler(dir, input string, stdout io.Writer) func(text []byte, path strin
 		if path == "-" {
 			return run(stdout)
 		}
-		return atomicfile.Write(resolve(dir, path), run)
+		return atomicfile.Write(basedir.Resolve(dir, path), run)
 	}
 }
 
@@ -57,7 +57,7 @@ func findAssembler(dir, input string) (string, error) {
 	wanted := []int{15, 19, 22}
 	why := ""
 	if input != "-" {
-		info, err := tools.ScanIR(resolve(dir, input))
+		info, err := tools.ScanIR(basedir.Resolve(dir, input))
 		if err != nil {
 			return "", err
 		}
@@ -84,13 +84,4 @@ func joinInts(v []int) string {
 		s[i] = fmt.Sprint(n)
 	}
 	return strings.Join(s, " or ")
-}
-
-// resolve is path relative to dir, or path itself when it is absolute or
-// dir is "".
-func resolve(dir, path string) string {
-	if dir == "" || filepath.IsAbs(path) {
-		return path
-	}
-	return filepath.Join(dir, path)
 }
