@@ -175,6 +175,9 @@ func (r *run) emitAll(st *state) error {
 	r.early = n > 1 && !r.o.DefaultSpecConstImage
 	id := 0
 	bf16 := false
+	if err := r.out.tableFirst(r.tables); err != nil {
+		return err
+	}
 	err := r.produce(n, func(i int, res groupResult) error {
 		for _, w := range res.warnings {
 			r.diag.Warning(w)

@@ -221,7 +221,7 @@ func (r *run) process() error {
 		return err
 	}
 	for _, t := range r.tables {
-		if err := r.out.writeBytes(t.Output.File, []byte(t.String())); err != nil {
+		if err := r.out.writeAtomic(t.Output.File, []byte(t.String())); err != nil {
 			return err
 		}
 	}
