@@ -36,6 +36,9 @@ type IO struct {
 	// (the first worker uses it); every further worker needs one from
 	// TryAcquire, and gives it back with Release when it stops.
 	Tokens Tokens
+	// ReadFile reads the input file (not standard input); nil means
+	// os.ReadFile. A command maps it instead (internal/mapfile).
+	ReadFile func(name string) ([]byte, error)
 	// Assemble writes a module's textual IR to path (as the table names
 	// it: relative to Dir) as LLVM bitcode. Run
 	// uses it for every module file when -S is not given (module files
@@ -105,7 +108,11 @@ func readInput(o *Options, rio IO) (*llvmir.Module, error) {
 		name = "<stdin>"
 		src, err = io.ReadAll(rio.Stdin)
 	} else {
-		src, err = os.ReadFile(basedir.Resolve(rio.Dir, name))
+		read := rio.ReadFile
+		if read == nil {
+			read = os.ReadFile
+		}
+		src, err = read(basedir.Resolve(rio.Dir, name))
 	}
 	if err != nil {
 		return nil, plainf("%s: %s: error: Could not open input file: %s", rio.Argv0, name, errText(err))

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 
 	"github.com/sycbuild/sycbuild/bitcode"
+	"github.com/sycbuild/sycbuild/internal/mapfile"
 	"github.com/sycbuild/sycbuild/postlink"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 )
@@ -187,7 +188,7 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 		return clopt.Report(stdio.Err, err)
 	}
 	limitMemory(o.Input)
-	return runWith(argv0, "", o, nil, stdio, raiseMemoryLimit)
+	return runWith(argv0, "", o, nil, stdio, raiseMemoryLimit, mapfile.Read)
 }
 
 // Parse parses a sycl-post-link command line (without the program name)
@@ -206,13 +207,14 @@ func Parse(argv0 string, args []string, out io.Writer) (postlink.Options, error)
 // status; errors are printed to stdio.Err as the DPC++ tool prints them,
 // argv0 naming the tool.
 func Run(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdio clopt.Stdio) int {
-	return runWith(argv0, dir, o, tokens, stdio, nil)
+	return runWith(argv0, dir, o, tokens, stdio, nil, nil)
 }
 
 // runWith is Run; parsed, if set, is called once the input is parsed
-// (postlink.IO.Parsed).
-func runWith(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdio clopt.Stdio, parsed func()) int {
-	rio := postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0, Dir: dir, Parsed: parsed, Tokens: tokens}
+// (postlink.IO.Parsed), and read, if set, reads the input file
+// (postlink.IO.ReadFile).
+func runWith(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdio clopt.Stdio, parsed func(), read func(string) ([]byte, error)) int {
+	rio := postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0, Dir: dir, Parsed: parsed, Tokens: tokens, ReadFile: read}
 	if !o.Assembly {
 		rio.Assemble = assembler(dir, o.Input, stdio.Out)
 	}
@@ -224,13 +226,15 @@ func runWith(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdi
 
 // limitMemory keeps the heap near what splitting needs. The input text and
 // its parsed entities stay live for the whole run while every module is
-// made and dropped; a soft limit of 2.5 times the input text (plus room for
-// small inputs) makes the collector run before the heap doubles, keeping
-// peak memory under three times the text. Bitcode is read as text about
-// three times its size (2.6 times for the generated 13,000-kernel module),
-// and reading it holds the text twice for a while, so a bitcode input
-// counts four times: a limit on its own size would keep the collector
-// running all the time. GOMEMLIMIT, when set, wins.
+// made and dropped. The command maps its input (internal/mapfile), so the
+// text is not on the heap: a soft limit of 1.5 times the input text (plus
+// room for small inputs) makes the collector run before the heap doubles,
+// keeping peak memory, text included, under three times the text. Bitcode
+// is read as text about three times its size (2.6 times for the generated
+// 13,000-kernel module), on the heap, and reading it holds the text twice
+// for a while, so a bitcode input counts six times: a limit on its own size
+// would keep the collector running all the time. GOMEMLIMIT, when set,
+// wins.
 func limitMemory(input string) {
 	if os.Getenv("GOMEMLIMIT") != "" || input == "-" {
 		return
@@ -247,9 +251,9 @@ func limitMemory(input string) {
 	size := st.Size()
 	head := make([]byte, 4)
 	if n, _ := io.ReadFull(f, head); bitcode.Is(head[:n]) {
-		size *= 4
+		size *= 6
 	}
-	debug.SetMemoryLimit(size*5/2 + 32<<20)
+	debug.SetMemoryLimit(size*3/2 + 32<<20)
 }
 
 // raiseMemoryLimit makes room, once the input is parsed, for an input
