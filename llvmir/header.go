@@ -181,6 +181,13 @@ func (p *parser) parseFunction(e *Entity) {
 	f.headerEnd = int32(p.tok.start)
 	p.scan(headerRefsFrom, p.tok.start, nil)
 	open := p.tok.start
+	if p.bodies != nil {
+		if end := p.deferBody(e, open); end >= 0 {
+			f.body = span{int32(open), int32(end)}
+			p.prevEnd = end
+			return
+		}
+	}
 	end := p.scan(open, len(p.src), f)
 	f.body = span{int32(open), int32(end)}
 	p.prevEnd = end

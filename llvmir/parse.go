@@ -1,5 +1,7 @@
 package llvmir
 
+import "runtime"
+
 // maxErrors bounds how many errors one parse reports.
 const maxErrors = 20
 
@@ -38,21 +40,27 @@ func newModule(file string, src []byte) *Module {
 }
 
 func parseModule(file string, src []byte) (*Module, error) {
-	m := newModule(file, src)
-	p := &parser{m: m, file: file, src: src, lx: lexer{src: src, end: len(src)}, lines: &m.lines}
-	p.parseTop()
-	if len(p.errs) == 0 {
-		p.checkRecursiveStructs()
+	m, ok := (*Module)(nil), false
+	if len(src) >= parallelMin && runtime.GOMAXPROCS(0) > 1 {
+		m, ok = parseParallel(file, src)
 	}
-	if len(p.errs) == 0 {
-		p.resolve()
-	}
-	if len(p.errs) > 0 {
-		p.errs.Sort()
-		if len(p.errs) > maxErrors {
-			p.errs = p.errs[:maxErrors]
+	if !ok {
+		m = newModule(file, src)
+		p := &parser{m: m, file: file, src: src, lx: lexer{src: src, end: len(src)}, lines: &m.lines}
+		p.parseTop()
+		if len(p.errs) == 0 {
+			p.checkRecursiveStructs()
 		}
-		return nil, p.errs
+		if len(p.errs) == 0 {
+			p.resolve()
+		}
+		if len(p.errs) > 0 {
+			p.errs.Sort()
+			if len(p.errs) > maxErrors {
+				p.errs = p.errs[:maxErrors]
+			}
+			return nil, p.errs
+		}
 	}
 	if m.DataLayout == nil {
 		m.DataLayout = defaultDataLayout()
@@ -82,11 +90,19 @@ func (p *parser) parseTop() {
 		p.groups = p.groups[:0]
 		if err := p.guard(func() { p.parseEntity(e) }); err != nil {
 			p.addErr(err)
+			p.pending = nil
 			leadStart = p.resync(start)
 			continue
 		}
 		end := p.lineEnd(p.prevEnd)
 		e.Text = src[start:end]
+		if p.pending != nil {
+			// A worker scans the body and completes the entity.
+			p.sendPending()
+			m.Entities = append(m.Entities, e)
+			leadStart = end
+			continue
+		}
 		if len(p.refs) > 0 {
 			e.refs = append([]rawRef(nil), p.refs...)
 		}

@@ -29,6 +29,11 @@ type parser struct {
 	// depth is how many types, constants and metadata nodes enclose the
 	// current token (see MaxNesting).
 	depth int
+
+	// bodies, when set, are the workers that scan function bodies
+	// (bodies.go); pending is the body the current entity left to them.
+	bodies  *bodies
+	pending *bodyTask
 }
 
 // MaxNesting is how deeply types, constants and metadata nodes may nest:
@@ -261,6 +266,10 @@ func (p *parser) skipBalanced() {
 // namedType returns the module's shared type for %name, creating an
 // (as yet undefined, opaque) named struct on first mention.
 func (p *parser) namedType(name string) *Type {
+	if p.bodies != nil {
+		p.bodies.types.Lock()
+		defer p.bodies.types.Unlock()
+	}
 	t := p.m.types[name]
 	if t == nil && p.m.baseTypes != nil {
 		t = p.m.baseTypes[name]
