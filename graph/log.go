@@ -99,6 +99,10 @@ type buildLog struct {
 	// list and the wrapper's table) is looked at once; what the build
 	// writes is forgotten.
 	seen map[string]fileState
+	// written holds the size and time of outputs a command just wrote, as
+	// runCommand saw them before renaming them into place (a rename keeps
+	// both), so that hashing them needs no second stat.
+	written map[string]fileState
 
 	// pending are records whose files are not yet known to be durable;
 	// flush syncs their files and appends them (group commit).
@@ -406,22 +410,46 @@ func (l *buildLog) forget(paths ...string) {
 	if len(paths) == 0 {
 		clear(l.seen)
 	}
+	if len(paths) == 0 {
+		clear(l.written)
+	}
 	for _, p := range paths {
 		delete(l.seen, p)
+		delete(l.written, p)
 	}
 }
 
-// look stats a file and hashes it unless its size and mtime are known.
+// wrote forgets what this build saw of a file a command has just written
+// and keeps its size and modification time, as stat'ed before its rename
+// into place, for the look that hashes it.
+func (l *buildLog) wrote(path string, fi os.FileInfo) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.seen, path)
+	if l.written == nil {
+		l.written = map[string]fileState{}
+	}
+	l.written[path] = fileState{path: path, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+}
+
+// look stats a file (unless a command just wrote it, see wrote) and
+// hashes it unless its size and mtime are known.
 func (l *buildLog) look(dir, path string) (fileState, error) {
 	full := basedir.Resolve(dir, path)
-	fi, err := os.Stat(full)
-	if err != nil {
-		return fileState{}, err
+	l.mu.Lock()
+	st, ok := l.written[path]
+	delete(l.written, path)
+	l.mu.Unlock()
+	if !ok {
+		fi, err := os.Stat(full)
+		if err != nil {
+			return fileState{}, err
+		}
+		if fi.IsDir() {
+			return fileState{}, fmt.Errorf("%s is a directory", path)
+		}
+		st = fileState{path: path, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 	}
-	if fi.IsDir() {
-		return fileState{}, fmt.Errorf("%s is a directory", path)
-	}
-	st := fileState{path: path, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 	l.mu.Lock()
 	known, ok := l.facts[path]
 	l.mu.Unlock()
@@ -429,7 +457,7 @@ func (l *buildLog) look(dir, path string) (fileState, error) {
 		st.hash = known.hash
 		return st, nil
 	}
-	h, err := hashFile(full)
+	h, err := hashFile(full, st.size)
 	if err != nil {
 		return fileState{}, err
 	}
@@ -444,11 +472,13 @@ func (l *buildLog) look(dir, path string) (fileState, error) {
 // every output it writes, thousands of files in a big fan-out.
 var hashBuffers = sync.Pool{New: func() any { return new([64 << 10]byte) }}
 
-// hashFile returns the first 128 bits of the file's SHA-256, in hex. It
+// hashFile returns the first 128 bits of the file's SHA-256, in hex, of
+// the size bytes stat gave (reading them, it asks no more: a read that
+// fills the last buffer is not followed by one that finds the end). It
 // reads through plain system calls: os.Open would also try (and, for a
 // regular file, fail) to register the file with the network poller, four
 // fcntl and an epoll_ctl per file, in a build that hashes thousands.
-func hashFile(path string) (string, error) {
+func hashFile(path string, size int64) (string, error) {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return "", &fs.PathError{Op: "open", Path: path, Err: err}
@@ -457,8 +487,8 @@ func hashFile(path string) (string, error) {
 	h := sha256.New()
 	buf := hashBuffers.Get().(*[64 << 10]byte)
 	defer hashBuffers.Put(buf)
-	for {
-		n, err := syscall.Read(fd, buf[:])
+	for size > 0 {
+		n, err := syscall.Read(fd, buf[:min(size, int64(len(buf)))])
 		if err == syscall.EINTR {
 			continue
 		}
@@ -466,9 +496,10 @@ func hashFile(path string) (string, error) {
 			return "", &fs.PathError{Op: "read", Path: path, Err: err}
 		}
 		if n == 0 {
-			break
+			break // it shrank since: what it holds now
 		}
 		h.Write(buf[:n])
+		size -= int64(n)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16]), nil
 }

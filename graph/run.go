@@ -227,8 +227,10 @@ var errTimedOut = errors.New("timed out")
 // cancelling ctx kills the group. Every output must be non-empty and pass
 // the tool's Check. On any failure no output of the command is left: its
 // temporary files are removed, and so are outputs it wrote under their own
-// names. The usage is the child's, nil when it did not start.
-func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []string, output *os.File) (*Usage, error) {
+// names. The usage is the child's, nil when it did not start. When it
+// succeeded, wrote (if not nil) is given each output with what stat said
+// of it before its rename into place, which keeps size and time.
+func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []string, output *os.File, wrote func(string, os.FileInfo)) (*Usage, error) {
 	run, temps := withTempOutputs(argv, outs)
 	at := func(p string) string { return basedir.Resolve(dir, p) }
 	removeTemps := func() {
@@ -277,12 +279,14 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 		return usage, &CommandError{Desc: desc, Argv: argv, Status: status, Output: readTail(output)}
 	}
 	var missing, invalid []string
-	for _, o := range outs {
+	infos := make([]os.FileInfo, len(outs))
+	for i, o := range outs {
 		written := at(o)
 		if t, ok := temps[o]; ok {
 			written = at(t)
 		}
 		fi, err := os.Stat(written)
+		infos[i] = fi
 		switch {
 		case err != nil:
 			missing = append(missing, o)
@@ -305,6 +309,11 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 		if err := syscall.Rename(at(t), at(o)); err != nil {
 			removeOutputs()
 			return usage, &os.LinkError{Op: "rename", Old: t, New: o, Err: err}
+		}
+	}
+	if wrote != nil {
+		for i, o := range outs {
+			wrote(o, infos[i])
 		}
 	}
 	return usage, nil

@@ -38,7 +38,9 @@ func usageOf(cmd *exec.Cmd, wall time.Duration) *Usage {
 // waited in Go's network poller, and closes the pidfd. After it, Wait
 // reaps the child at once.
 func awaitExit(pidfd int) {
-	if err := syscall.SetNonblock(pidfd, true); err != nil {
+	// A pidfd's status flags are O_RDWR alone (clone gives no others), so
+	// one fcntl sets them, not a get and a set.
+	if _, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(pidfd), syscall.F_SETFL, syscall.O_RDWR|syscall.O_NONBLOCK); e != 0 {
 		syscall.Close(pidfd)
 		return
 	}
