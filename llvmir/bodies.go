@@ -114,14 +114,17 @@ func (p *parser) scanBody(t bodyTask) bool {
 // ends as LLVM prints it: after the first '}' that starts a line and is
 // the whole line.
 func guessBodyEnd(src []byte, open int) (int, bool) {
-	from := open
+	// '}' is rare inside bodies and newlines are everywhere: look for the
+	// brace, then at its neighbours.
+	from := open + 1
 	for {
-		i := bytes.Index(src[from:], []byte("\n}"))
+		i := bytes.IndexByte(src[from:], '}')
 		if i < 0 {
 			return 0, false
 		}
-		end := from + i + 2
-		if end == len(src) || src[end] == '\n' || (src[end] == '\r' && end+1 < len(src) && src[end+1] == '\n') {
+		at := from + i
+		end := at + 1
+		if src[at-1] == '\n' && (end == len(src) || src[end] == '\n' || (src[end] == '\r' && end+1 < len(src) && src[end+1] == '\n')) {
 			return end, true
 		}
 		from = end
