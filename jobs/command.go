@@ -68,6 +68,9 @@ func (c *Command) Run(ctx context.Context) (*Usage, error) {
 			prog = p // exec.Command would search PATH again
 		}
 	}
+	if usage, ok, err := c.runDirect(ctx, prog); ok {
+		return usage, err
+	}
 	cmd := exec.CommandContext(ctx, prog, c.Argv[1:]...)
 	cmd.Args[0] = c.Argv[0]
 	cmd.Dir, cmd.Env = c.Dir, c.Env
@@ -115,10 +118,11 @@ func ExitCode(err error) int {
 	return 1
 }
 
-// devNull is /dev/null, opened once: children read no input (parallel
-// children cannot share a terminal's).
+// devNull is /dev/null, opened once, for reading and writing: children
+// read no input (parallel children cannot share a terminal's), and output
+// nobody wants goes there.
 var devNull = sync.OnceValue(func() *os.File {
-	f, err := os.Open(os.DevNull)
+	f, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return nil
 	}

@@ -1,0 +1,107 @@
+package jobs
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// runDirect runs the command through os.StartProcess itself, where
+// exec.Cmd would add nothing: an absolute program, the child's output
+// going to files (or discarded), no environment of its own. exec.Cmd
+// costs a goroutine per command watching ctx, and copies and dedups the
+// environment; here a cancelled ctx is watched by context.AfterFunc, and
+// the environment is the one exec.Cmd would give (Environ). ok is
+// false, nothing having been done, for a command it does not run.
+//
+// The errors, the usage and what a cancelled ctx does are exec.Cmd's as
+// Run sets it up: a child that failed is an *exec.ExitError, one that did
+// not start os.StartProcess's error, and when ctx is done the process
+// group is stopped (SIGTERM, SIGKILL after Grace; SIGKILL with no Grace)
+// and the error is ctx's cause.
+func (c *Command) runDirect(ctx context.Context, prog string) (usage *Usage, ok bool, err error) {
+	if !filepath.IsAbs(prog) {
+		return nil, false, nil
+	}
+	if devNull() == nil {
+		return nil, false, nil
+	}
+	stdout, ok := outFile(c.Stdout)
+	if !ok {
+		return nil, false, nil
+	}
+	stderr, ok := outFile(c.Stderr)
+	if !ok {
+		return nil, false, nil
+	}
+	if c.Env != nil {
+		return nil, false, nil // exec.Cmd dedups a given environment
+	}
+	env := (&exec.Cmd{Dir: c.Dir}).Environ()
+	if ctx.Err() != nil {
+		return nil, true, context.Cause(ctx)
+	}
+	pidfd := -1
+	sys := &syscall.SysProcAttr{Setpgid: true, PidFD: &pidfd, Pdeathsig: syscall.SIGKILL}
+	t0 := time.Now()
+	p, err := os.StartProcess(prog, c.Argv, &os.ProcAttr{Dir: c.Dir, Env: env,
+		Files: []*os.File{devNull(), stdout, stderr}, Sys: sys})
+	if err != nil {
+		return nil, true, err
+	}
+	exited := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		if c.Grace <= 0 {
+			syscall.Kill(-p.Pid, syscall.SIGKILL)
+			return
+		}
+		syscall.Kill(-p.Pid, syscall.SIGTERM)
+		t := time.NewTimer(c.Grace)
+		defer t.Stop()
+		select {
+		case <-exited:
+		case <-t.C:
+			p.Kill()
+		}
+	})
+	if pidfd >= 0 {
+		awaitExit(pidfd)
+	}
+	ps, err := p.Wait()
+	close(exited)
+	cancelled := !stop()
+	if ctx.Err() != nil {
+		syscall.Kill(-p.Pid, syscall.SIGKILL) // leave no grandchild behind
+	}
+	var u *Usage
+	if ps != nil {
+		u = &Usage{User: ps.UserTime(), System: ps.SystemTime(), Wall: time.Since(t0), ExitCode: ps.ExitCode()}
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+			u.MaxRSS = int64(ru.Maxrss) * 1024 // kilobytes on Linux
+		}
+		if err == nil && !ps.Success() {
+			err = &exec.ExitError{ProcessState: ps}
+		}
+	}
+	if cancelled || err != nil && ctx.Err() != nil {
+		err = context.Cause(ctx)
+	}
+	return u, true, err
+}
+
+// outFile is the file a child's output goes to: w itself, or /dev/null
+// for nil. It is false for a writer that is not a file.
+func outFile(w io.Writer) (*os.File, bool) {
+	switch f := w.(type) {
+	case nil:
+		null := devNull()
+		return null, null != nil
+	case *os.File:
+		return f, f != nil
+	}
+	return nil, false
+}
