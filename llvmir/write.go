@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // outEntity is one entity of the output that is not written as it is in
@@ -71,12 +72,57 @@ type writer struct {
 	reach []bool
 	work  []*Entity
 	slab  []outEntity // where outEntities are allocated, a chunk at a time
+
+	// Kept from one sparse plan's write to the next (writers): the first
+	// slab, and the storage of outs, first, shared and ordered's lists.
+	slab0     []outEntity
+	idx       []int32
+	order     []item
+	sparseCap int // the largest size outs.sparse was made or used for
+}
+
+// writers keeps writers between writes: a split writes thousands of
+// sparse plans of about the same size, and each would otherwise allocate
+// its table, slab and lists anew (a sixth of what a split allocates).
+var writers = sync.Pool{New: func() any { return new(writer) }}
+
+// newWriter returns a writer for plan p, with the storage of an earlier
+// one when there is one.
+func newWriter(p *Plan) *writer {
+	wr := writers.Get().(*writer)
+	wr.p, wr.m = p, p.m
+	return wr
+}
+
+// free gives wr back for another write, holding nothing of this one.
+func (wr *writer) free() {
+	if wr.outs.dense != nil {
+		// A full plan's storage is the module's size: not kept.
+		*wr = writer{}
+		writers.Put(wr)
+		return
+	}
+	clear(wr.outs.sparse)
+	clear(wr.slab0[:cap(wr.slab0)])
+	clear(wr.first[:cap(wr.first)])
+	clear(wr.order[:cap(wr.order)])
+	*wr = writer{
+		outs:      outTable{sparse: wr.outs.sparse},
+		sparseCap: wr.sparseCap,
+		first:     wr.first[:0],
+		shared:    wr.shared[:0],
+		slab0:     wr.slab0[:0],
+		idx:       wr.idx[:0],
+		order:     wr.order[:0],
+	}
+	writers.Put(wr)
 }
 
 // write is Plan.Write and Plan.Append: the module is rendered into dst,
 // which is handed to w (when set) every 256 KiB.
 func (p *Plan) write(dst []byte, w io.Writer, o WriteOptions) ([]byte, error) {
-	wr := &writer{p: p, m: p.m}
+	wr := newWriter(p)
+	defer wr.free()
 	if err := wr.collect(); err != nil {
 		return dst, err
 	}
@@ -169,12 +215,21 @@ func (wr *writer) collect() error {
 	sp := p.sp
 	gvs := sp.keptGlobals()
 	fixed := sp.ix.fixed
-	wr.outs.sparse = make(map[int32]*outEntity, len(gvs)+len(gvs)/2+8)
+	if n := len(gvs) + len(gvs)/2 + 8; wr.outs.sparse == nil || n < wr.sparseCap/8 {
+		// A table kept from a much larger plan would cost its size to
+		// clear after every write.
+		wr.outs.sparse, wr.sparseCap = make(map[int32]*outEntity, n), n
+	} else {
+		wr.sparseCap = max(wr.sparseCap, n)
+	}
 	// Room for the global values, the added entities and a few edited
 	// module-level ones; metadata, comdats and groups take more chunks.
-	wr.slab = make([]outEntity, 0, len(gvs)+len(p.added)+8)
-	wr.first = make([]*outEntity, 0, len(gvs)+4)
-	wr.shared = make([]int32, 0, len(fixed))
+	if n := len(gvs) + len(p.added) + 8; cap(wr.slab0) < n {
+		wr.slab0 = make([]outEntity, 0, n+n/4)
+	}
+	wr.slab = wr.slab0
+	wr.first = slices.Grow(wr.first, len(gvs)+4)
+	wr.shared = slices.Grow(wr.shared, len(fixed))
 	// Merge the two sorted lists, leaving out dropped fixed entities.
 	for len(fixed) > 0 || len(gvs) > 0 {
 		if len(gvs) == 0 || len(fixed) > 0 && fixed[0] < gvs[0] {
@@ -570,15 +625,17 @@ func (wr *writer) ordered() []item {
 		}
 		return out
 	}
-	idx := make([]int32, 0, len(wr.outs.sparse))
+	idx := slices.Grow(wr.idx, len(wr.outs.sparse))
 	for i, o := range wr.outs.sparse {
 		if o != nil {
 			idx = append(idx, i)
 		}
 	}
 	slices.Sort(idx)
+	wr.idx = idx
 	shared := wr.shared
-	out := make([]item, 0, len(idx)+len(shared))
+	out := slices.Grow(wr.order, len(idx)+len(shared))
+	defer func() { wr.order = out }()
 	for len(idx) > 0 || len(shared) > 0 {
 		if len(idx) == 0 || len(shared) > 0 && shared[0] < idx[0] {
 			out = append(out, item{e: wr.m.Entities[shared[0]]})
