@@ -23,7 +23,14 @@ type info struct {
 	// removed and rewritten are the pre-split changes (Config).
 	removed   map[*llvmir.Entity]bool
 	rewritten map[*llvmir.Entity]Rewrite
+	// attrBits holds, by entity index, which of the attributes every part
+	// asks about (attrKeys) each function has: looked up once, not for
+	// every part the function is in.
+	attrBits []uint8
 }
+
+// attrKeys are the attributes attrBits holds, one bit each.
+var attrKeys = [...]string{attrModuleID, attrIndirectlyCallable, attrReferencedIndirectly}
 
 // refs returns the global values an entity references, after the
 // pre-split rewrites.
@@ -56,7 +63,18 @@ func (in *info) linkage(e *llvmir.Entity) llvmir.Linkage {
 }
 
 func newInfo(m *llvmir.Module) *info {
-	return &info{m: m, nvvmKernels: m.NVVMKernels()}
+	in := &info{m: m, nvvmKernels: m.NVVMKernels(), attrBits: make([]uint8, len(m.Entities))}
+	for i, e := range m.Entities {
+		if e.Func == nil {
+			continue
+		}
+		for k, key := range attrKeys {
+			if _, ok := m.Attr(e, key); ok {
+				in.attrBits[i] |= 1 << k
+			}
+		}
+	}
+	return in
 }
 
 // annotatedFunc returns the function an !nvvm.annotations operand node
@@ -82,6 +100,13 @@ func (in *info) attr(e *llvmir.Entity, key string) (string, bool) {
 }
 
 func (in *info) hasAttr(e *llvmir.Entity, key string) bool {
+	if e.Index < len(in.attrBits) && in.m.Entities[e.Index] == e {
+		for k, ak := range attrKeys {
+			if key == ak {
+				return in.attrBits[e.Index]&(1<<k) != 0
+			}
+		}
+	}
 	_, ok := in.attr(e, key)
 	return ok
 }
