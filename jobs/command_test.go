@@ -1,0 +1,139 @@
+//go:build linux
+
+package jobs
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// run runs sh -c script in dir with its output captured, and returns the
+// output, the usage and the error.
+func run(t *testing.T, ctx context.Context, dir, script string, grace time.Duration) (string, *Usage, error) {
+	t.Helper()
+	out, err := CaptureFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	c := Command{Argv: []string{"sh", "-c", script}, Dir: dir, Stdout: out, Stderr: out, Grace: grace}
+	u, err := c.Run(ctx)
+	if _, serr := out.Seek(0, io.SeekStart); serr != nil {
+		t.Fatal(serr)
+	}
+	b, rerr := io.ReadAll(out)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	return string(b), u, err
+}
+
+func TestCommandRun(t *testing.T) {
+	dir := t.TempDir()
+	out, u, err := run(t, context.Background(), dir, `echo out; echo err >&2; pwd -P; echo "PWD=$PWD"; read x || echo no-input`, 0)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	real, _ := filepath.EvalSymlinks(dir)
+	for _, want := range []string{"out\n", "err\n", real + "\n", "PWD=" + dir + "\n", "no-input\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output %q lacks %q", out, want)
+		}
+	}
+	if u == nil || u.ExitCode != 0 || u.Wall <= 0 {
+		t.Errorf("usage %+v, want exit code 0 and a wall time", u)
+	}
+}
+
+func TestCommandRunExit(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		msg    string
+		code   int // ExitCode's
+		usage  int // Usage.ExitCode
+	}{
+		{"exit 3", "exit status 3", 3, 3},
+		{"kill -KILL $$", "signal: killed", 128 + int(syscall.SIGKILL), -1},
+	} {
+		_, u, err := run(t, context.Background(), "", tc.script, 0)
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || err.Error() != tc.msg {
+			t.Errorf("%s: error %v (%T), want an *exec.ExitError %q", tc.script, err, err, tc.msg)
+			continue
+		}
+		if got := ExitCode(err); got != tc.code {
+			t.Errorf("%s: ExitCode = %d, want %d", tc.script, got, tc.code)
+		}
+		if u == nil || u.ExitCode != tc.usage {
+			t.Errorf("%s: usage %+v, want exit code %d", tc.script, u, tc.usage)
+		}
+	}
+}
+
+func TestCommandRunNotStarted(t *testing.T) {
+	prog := filepath.Join(t.TempDir(), "missing")
+	c := Command{Argv: []string{prog}}
+	u, err := c.Run(context.Background())
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Op != "fork/exec" || pe.Path != prog || u != nil {
+		t.Errorf("Run of a missing program: %v (%T), usage %+v; want a fork/exec error and no usage", err, err, u)
+	}
+	if ExitCode(err) != 1 {
+		t.Errorf("ExitCode = %d, want 1", ExitCode(err))
+	}
+}
+
+// TestCommandRunCancel cancels a child that ignores SIGTERM: it and its
+// own child are gone after Run, which returns the context's cause.
+func TestCommandRunCancel(t *testing.T) {
+	for _, grace := range []time.Duration{0, 50 * time.Millisecond} {
+		dir := t.TempDir()
+		cause := errors.New("stopped by the test")
+		ctx, cancel := context.WithCancelCause(context.Background())
+		pidFile := filepath.Join(dir, "pid")
+		go func() {
+			for {
+				if b, err := os.ReadFile(pidFile); err == nil && strings.HasSuffix(string(b), "\n") {
+					cancel(cause)
+					return
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}()
+		_, u, err := run(t, ctx, dir, `trap '' TERM; sleep 60 & echo $! > pid; wait`, grace)
+		if !errors.Is(err, cause) {
+			t.Errorf("grace %v: Run = %v, want the context's cause", grace, err)
+		}
+		if u == nil {
+			t.Errorf("grace %v: no usage for a child that ran", grace)
+		}
+		b, _ := os.ReadFile(pidFile)
+		pid, perr := strconv.Atoi(strings.TrimSpace(string(b)))
+		if perr != nil {
+			t.Fatalf("grace %v: pid file %q: %v", grace, b, perr)
+		}
+		// The grandchild was killed with its group; it may not be reaped
+		// yet (its parent is gone), so wait for it to be a zombie or gone.
+		for tries := 0; ; tries++ {
+			st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+			if err != nil || strings.Contains(string(st), ") Z ") {
+				break
+			}
+			if tries == 10000 {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("grace %v: the child's child %d outlived the cancelled Run", grace, pid)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
