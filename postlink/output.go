@@ -86,11 +86,7 @@ func (o *outputs) writeModule(path string, plan *llvmir.Plan) error {
 // writeBytes creates path with data: in place when the run writes its
 // files directly, else through internal/atomicfile.
 func (o *outputs) writeBytes(path string, data []byte) error {
-	if path == "-" {
-		_, err := o.stdout.Write(data)
-		return err
-	}
-	if !o.direct {
+	if path == "-" || !o.direct {
 		return o.writeAtomic(path, data)
 	}
 	if err := create(basedir.Resolve(o.dir, path), data); err != nil {
@@ -135,26 +131,28 @@ func (o *outputs) wrote(path string) {
 // calls: an *os.File would ask for the descriptor's flags and try to
 // register it with the network poller, for every file.
 func create(name string, data []byte) error {
-	const flags = syscall.O_WRONLY | syscall.O_CREAT | syscall.O_EXCL | syscall.O_CLOEXEC
-	fd, err := syscall.Open(name, flags, 0o666)
-	for retried := false; err == syscall.EEXIST && !retried; retried = true {
+	fd, err := openNew(name)
+	if err == syscall.EEXIST {
 		if err = syscall.Unlink(name); err == nil || err == syscall.ENOENT {
-			fd, err = syscall.Open(name, flags, 0o666)
+			fd, err = openNew(name)
 		}
-	}
-	for err == syscall.EINTR {
-		fd, err = syscall.Open(name, flags, 0o666)
 	}
 	if err != nil {
 		return err
 	}
-	for len(data) > 0 && err == nil {
-		var n int
-		n, err = syscall.Write(fd, data)
-		if err == syscall.EINTR {
-			err = nil
+	for len(data) > 0 {
+		n, werr := syscall.Write(fd, data)
+		if werr == syscall.EINTR {
+			continue
 		}
-		data = data[max(n, 0):]
+		if werr == nil && n <= 0 {
+			werr = io.ErrShortWrite
+		}
+		if werr != nil {
+			err = werr
+			break
+		}
+		data = data[n:]
 	}
 	if cerr := syscall.Close(fd); err == nil {
 		err = cerr
@@ -163,6 +161,17 @@ func create(name string, data []byte) error {
 		syscall.Unlink(name)
 	}
 	return err
+}
+
+// openNew creates the file called name for writing; it fails with EEXIST
+// if there is one.
+func openNew(name string) (int, error) {
+	for {
+		fd, err := syscall.Open(name, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o666)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
 }
 
 // tableFirst removes the tables an earlier run left at the outputs'
