@@ -220,6 +220,9 @@ func aot(o options, bin, dir string) error {
 		fmt.Printf("run %d: sycbuild fan-out %.2fs (efficiency %.3f), sequential llvm-foreach %.2fs\n",
 			r+1, f.fanWall, f.jobs/(f.fanWall*float64(o.jobs)), seq.Seconds())
 	}
+	if best == nil {
+		return nil // -aot-runs 0: the warm-up build only
+	}
 	f := best
 	n := float64(o.kernels)
 	fmt.Printf("best sycbuild run: rebuild of the %d images %.2fs wall (process)\n", o.kernels, f.wall.Seconds())
