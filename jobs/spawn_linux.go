@@ -13,9 +13,9 @@ import (
 // runDirect runs the command through os.StartProcess itself, where
 // exec.Cmd would add nothing: an absolute program, the child's output
 // going to files (or discarded), no environment of its own. exec.Cmd
-// costs a goroutine per command watching ctx, and copies and dedups the
-// environment; here a cancelled ctx is watched by context.AfterFunc, and
-// the environment is the one exec.Cmd would give (Environ). ok is
+// starts a goroutine per command to watch a cancellable ctx; here
+// context.AfterFunc watches it, and the child's environment is the one
+// exec.Cmd would give it (Cmd.Environ: this process's, PWD set to Dir). ok is
 // false, nothing having been done, for a command it does not run.
 //
 // The errors, the usage and what a cancelled ctx does are exec.Cmd's as
