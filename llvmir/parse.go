@@ -40,32 +40,36 @@ func newModule(file string, src []byte) *Module {
 }
 
 func parseModule(file string, src []byte) (*Module, error) {
-	m, ok := (*Module)(nil), false
 	if len(src) >= parallelMin && runtime.GOMAXPROCS(0) > 1 {
-		m, ok = parseParallel(file, src)
-	}
-	if !ok {
-		m = newModule(file, src)
-		p := &parser{m: m, file: file, src: src, lx: lexer{src: src, end: len(src)}, lines: &m.lines}
-		p.parseTop()
-		if len(p.errs) == 0 {
-			p.checkRecursiveStructs()
-		}
-		if len(p.errs) == 0 {
-			p.resolve()
-		}
-		if len(p.errs) > 0 {
-			p.errs.Sort()
-			if len(p.errs) > maxErrors {
-				p.errs = p.errs[:maxErrors]
-			}
-			return nil, p.errs
+		if m, ok := parseParallel(file, src); ok {
+			return withDefaults(m), nil
 		}
 	}
+	m := newModule(file, src)
+	p := &parser{m: m, file: file, src: src, lx: lexer{src: src, end: len(src)}, lines: &m.lines}
+	p.parseTop()
+	if len(p.errs) == 0 {
+		p.checkRecursiveStructs()
+	}
+	if len(p.errs) == 0 {
+		p.resolve()
+	}
+	if len(p.errs) > 0 {
+		p.errs.Sort()
+		if len(p.errs) > maxErrors {
+			p.errs = p.errs[:maxErrors]
+		}
+		return nil, p.errs
+	}
+	return withDefaults(m), nil
+}
+
+// withDefaults gives a parsed module what its text may leave out.
+func withDefaults(m *Module) *Module {
 	if m.DataLayout == nil {
 		m.DataLayout = defaultDataLayout()
 	}
-	return m, nil
+	return m
 }
 
 func (p *parser) addErr(e *Error) {

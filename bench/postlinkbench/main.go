@@ -66,6 +66,7 @@ func main() {
 	alloc := flag.Bool("alloc", true, "count the bytes the split allocates (one more run, in a child)")
 	keep := flag.String("dir", "", "work directory (default: a temporary one, removed); the outputs are written there")
 	binary := flag.String("sycbuild", "", "sycbuild binary to time (default: built from this tree)")
+	floorBin := flag.String("floor-bin", "", "bench/floor binary (default: built from this tree)")
 	measureAlloc := flag.String("measure-alloc", "", "internal: split this input in-process and print what it allocated")
 	flag.Parse()
 	if *measureAlloc != "" {
@@ -76,7 +77,7 @@ func main() {
 		return
 	}
 	b := &bench{runs: *runs, alloc: *alloc}
-	err := b.setUp(*keep, *binary)
+	err := b.setUp(*keep, *binary, *floorBin)
 	if err == nil {
 		err = b.run(*sizes, *shapes, *floorAt, *llvmAt)
 	}
@@ -104,7 +105,7 @@ type measurement struct {
 	maxRSS    int64         // bytes
 }
 
-func (b *bench) setUp(dir, bin string) error {
+func (b *bench) setUp(dir, bin, floor string) error {
 	if dir == "" {
 		d, err := os.MkdirTemp("", "postlinkbench-")
 		if err != nil {
@@ -131,6 +132,10 @@ func (b *bench) setUp(dir, bin string) error {
 		if err := build(b.sycbuild, "./cmd/sycbuild"); err != nil {
 			return err
 		}
+	}
+	if floor != "" {
+		b.floor = floor
+		return nil
 	}
 	b.floor = filepath.Join(b.dir, "floor")
 	return build(b.floor, "./bench/floor")
