@@ -28,10 +28,6 @@ type IO struct {
 	Hooks *Hooks
 	// Jobs bounds how many modules are made at once (0: one per CPU).
 	Jobs int
-	// Parsed, if set, is called once the input is read and parsed, before
-	// any module is made (a command can size its memory limit from what
-	// the parse left live).
-	Parsed func()
 	// Tokens, if set, lends extra job tokens: the caller already holds one
 	// (the first worker uses it); every further worker needs one from
 	// TryAcquire, and gives it back with Release when it stops.
@@ -71,9 +67,6 @@ func Run(o *Options, rio IO) (err error) {
 	m, err := readInput(o, rio)
 	if err != nil {
 		return err
-	}
-	if rio.Parsed != nil {
-		rio.Parsed()
 	}
 	given := len(o.Outputs) > 0
 	if !given {

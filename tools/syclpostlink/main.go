@@ -6,11 +6,7 @@ package syclpostlink
 
 import (
 	"io"
-	"os"
-	"runtime"
-	"runtime/debug"
 
-	"github.com/sycbuild/sycbuild/bitcode"
 	"github.com/sycbuild/sycbuild/internal/mapfile"
 	"github.com/sycbuild/sycbuild/postlink"
 	"github.com/sycbuild/sycbuild/tools/clopt"
@@ -180,15 +176,22 @@ func optLevel(f *flags) int {
 }
 
 // Main runs sycl-post-link with its DPC++ command line: the adapter from
-// that command line to postlink.Options and Run. Only the command does what
-// touches the whole process (limitMemory); the build runs Run itself.
+// that command line to postlink.Options and Run. Only the command maps its
+// input (internal/mapfile), since it exits when done; the build runs Run
+// itself.
+//
+// The command sets no soft memory limit. The mapped text is not on the
+// heap, so the collector's own pacing keeps the heap near twice the
+// parsed entities (with the text, peak memory is about twice the text for
+// LLVM's usual output), and a limit near the live heap of dense IR (many
+// small functions: the entities outweigh the text) made the collector run
+// two to three times as often as the module grew.
 func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 	o, err := Parse(argv0, args, stdio.Out)
 	if err != nil {
 		return clopt.Report(stdio.Err, err)
 	}
-	limitMemory(o.Input)
-	return runWith(argv0, "", o, nil, stdio, raiseMemoryLimit, mapfile.Read)
+	return runWith(argv0, "", o, nil, stdio, mapfile.Read)
 }
 
 // Parse parses a sycl-post-link command line (without the program name)
@@ -207,14 +210,13 @@ func Parse(argv0 string, args []string, out io.Writer) (postlink.Options, error)
 // status; errors are printed to stdio.Err as the DPC++ tool prints them,
 // argv0 naming the tool.
 func Run(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdio clopt.Stdio) int {
-	return runWith(argv0, dir, o, tokens, stdio, nil, nil)
+	return runWith(argv0, dir, o, tokens, stdio, nil)
 }
 
-// runWith is Run; parsed, if set, is called once the input is parsed
-// (postlink.IO.Parsed), and read, if set, reads the input file
+// runWith is Run; read, if set, reads the input file
 // (postlink.IO.ReadFile).
-func runWith(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdio clopt.Stdio, parsed func(), read func(string) ([]byte, error)) int {
-	rio := postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0, Dir: dir, Parsed: parsed, Tokens: tokens, ReadFile: read}
+func runWith(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdio clopt.Stdio, read func(string) ([]byte, error)) int {
+	rio := postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0, Dir: dir, Tokens: tokens, ReadFile: read}
 	if !o.Assembly {
 		rio.Assemble = assembler(dir, o.Input, stdio.Out)
 	}
@@ -222,60 +224,4 @@ func runWith(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdi
 		return clopt.Report(stdio.Err, err)
 	}
 	return 0
-}
-
-// limitMemory keeps the heap near what splitting needs. The input text and
-// its parsed entities stay live for the whole run while every module is
-// made and dropped. The command maps its input (internal/mapfile), so the
-// text is not on the heap: a soft limit of 1.5 times the input text (plus
-// room for small inputs) makes the collector run before the heap doubles,
-// keeping peak memory, text included, under three times the text. Bitcode
-// is read as text about three times its size (2.6 times for the generated
-// 13,000-kernel module), on the heap, and reading it holds the text twice
-// for a while, so a bitcode input counts six times: a limit on its own size
-// would keep the collector running all the time. GOMEMLIMIT, when set,
-// wins.
-func limitMemory(input string) {
-	if os.Getenv("GOMEMLIMIT") != "" || input == "-" {
-		return
-	}
-	f, err := os.Open(input)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return
-	}
-	size := st.Size()
-	head := make([]byte, 4)
-	if n, _ := io.ReadFull(f, head); bitcode.Is(head[:n]) {
-		size *= 6
-	}
-	debug.SetMemoryLimit(size*3/2 + 32<<20)
-}
-
-// raiseMemoryLimit makes room, once the input is parsed, for an input
-// whose parsed entities take more than the limit of limitMemory expects
-// (dense IR: many small functions, metadata): under a limit close to the
-// live heap the collector would run all the time. The limit becomes at
-// least 1.75 times the live heap; measuring it costs one collection, made
-// only when the heap in use could be that large. GOMEMLIMIT, when set,
-// wins.
-func raiseMemoryLimit() {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	limit := debug.SetMemoryLimit(-1)
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	if int64(ms.HeapAlloc)*7/4+32<<20 <= limit {
-		return
-	}
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	if l := int64(ms.HeapAlloc)*7/4 + 32<<20; l > limit {
-		debug.SetMemoryLimit(l)
-	}
 }
