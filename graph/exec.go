@@ -91,9 +91,6 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 		// new size and time when they are written.
 		b.log.forget(u.outs[k]...)
 		c.Usage, err = runCommand(ctx, b.opt.Dir, c.Desc, u.tools[k], argv, u.outs[k], capture, b.log.wrote)
-		if err != nil {
-			b.log.forget(u.outs[k]...)
-		}
 		if c.Usage != nil {
 			if e.Usage == nil {
 				e.Usage = &Usage{}

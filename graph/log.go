@@ -409,8 +409,6 @@ func (l *buildLog) forget(paths ...string) {
 	defer l.mu.Unlock()
 	if len(paths) == 0 {
 		clear(l.seen)
-	}
-	if len(paths) == 0 {
 		clear(l.written)
 	}
 	for _, p := range paths {
@@ -419,13 +417,13 @@ func (l *buildLog) forget(paths ...string) {
 	}
 }
 
-// wrote forgets what this build saw of a file a command has just written
-// and keeps its size and modification time, as stat'ed before its rename
-// into place, for the look that hashes it.
+// wrote keeps the size and modification time of a file a command has just
+// written (the caller forgot what the build saw of it before the command
+// ran), as stat'ed before its rename into place, for the look that hashes
+// it.
 func (l *buildLog) wrote(path string, fi os.FileInfo) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	delete(l.seen, path)
 	if l.written == nil {
 		l.written = map[string]fileState{}
 	}
