@@ -635,7 +635,6 @@ func (wr *writer) ordered() []item {
 	wr.idx = idx
 	shared := wr.shared
 	out := slices.Grow(wr.order, len(idx)+len(shared))
-	defer func() { wr.order = out }()
 	for len(idx) > 0 || len(shared) > 0 {
 		if len(idx) == 0 || len(shared) > 0 && shared[0] < idx[0] {
 			out = append(out, item{e: wr.m.Entities[shared[0]]})
@@ -646,6 +645,7 @@ func (wr *writer) ordered() []item {
 		out = append(out, item{o, o.e})
 		idx = idx[1:]
 	}
+	wr.order = out
 	return out
 }
 
