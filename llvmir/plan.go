@@ -181,12 +181,23 @@ func (p *Plan) KeepAllMetadata() { p.keepAllMD = true }
 // not written. Different plans of one module may be written concurrently:
 // writing reads the module and changes only the plan.
 func (p *Plan) Write(w io.Writer) error {
-	_, err := p.write(make([]byte, 0, flushAt+4096), w, WriteOptions{})
+	_, err := p.write(make([]byte, 0, flushAt+4096), w, nil, WriteOptions{})
 	return err
 }
 
 // Append renders the output module, as Write writes it but with the given
 // options, at the end of dst and returns the extended buffer.
 func (p *Plan) Append(dst []byte, o WriteOptions) ([]byte, error) {
-	return p.write(dst, nil, o)
+	return p.write(dst, nil, nil, o)
+}
+
+// Gather renders the output module as Append does, into g (whose storage
+// it reuses, after g.Reset): the module's bytes are g.Pieces. Long pieces
+// of the module's source text are not copied but referenced, so g holds
+// the module's source until it is reset, and the output can be written
+// with one writev(2) from the source itself.
+func (p *Plan) Gather(g *Gathered, o WriteOptions) error {
+	buf, err := p.write(g.buf[:0], nil, g, o)
+	g.buf = buf
+	return err
 }

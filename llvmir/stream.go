@@ -1,6 +1,9 @@
 package llvmir
 
-import "io"
+import (
+	"io"
+	"strconv"
+)
 
 // streamer renders output chunks into buf, keeping an entity's text that
 // does not end its line apart from a following token, and hands buf to w
@@ -8,6 +11,7 @@ import "io"
 type streamer struct {
 	buf    []byte
 	w      io.Writer
+	g      *Gathered // set when gathering (Plan.Gather)
 	err    error
 	renum  map[int]int // nil: no @N changes
 	needNL bool
@@ -58,9 +62,12 @@ func (s *streamer) put(b, rest []byte, rewrite, clean bool) {
 		}
 		done := !s.strip
 		if done {
-			s.buf = appendText(s.buf, c, renum)
+			s.source(c, renum)
 		} else if clean {
-			s.buf, done = s.f.clean(s.buf, c, suffix || k == 1, renum)
+			var body []byte
+			if s.buf, body, done = s.f.clean(s.buf, c, suffix || k == 1); done {
+				s.source(body, renum)
+			}
 		}
 		if !done {
 			if renum != nil {
@@ -75,14 +82,46 @@ func (s *streamer) put(b, rest []byte, rewrite, clean bool) {
 	s.needNL = !isSpace(last[len(last)-1])
 }
 
-// appendText appends p to dst, with its @N references renumbered when
-// renum is set.
-func appendText(dst, p []byte, renum map[int]int) []byte {
-	if renum != nil {
-		return appendRenumbered(dst, p, renum)
+// source appends p, a piece of the module's source, with its @N
+// references renumbered when renum is set: copied into buf, or, when
+// gathering, referenced in g where it is long (the short pieces between
+// renumbered references are copied).
+func (s *streamer) source(p []byte, renum map[int]int) {
+	if s.g == nil {
+		if renum != nil {
+			s.buf = appendRenumbered(s.buf, p, renum)
+		} else {
+			s.buf = append(s.buf, p...)
+		}
+		return
 	}
-	return append(dst, p...)
+	if renum != nil {
+		for {
+			at, end, nn := nextRenumbered(p, 0, renum)
+			if at < 0 {
+				break
+			}
+			s.gather(p[:at+1])
+			s.buf = strconv.AppendInt(s.buf, int64(nn), 10)
+			p = p[end:]
+		}
+	}
+	s.gather(p)
 }
+
+// gather appends source text p: by reference if it is long enough that
+// copying it costs more than a piece of a writev.
+func (s *streamer) gather(p []byte) {
+	if len(p) < gatherMin {
+		s.buf = append(s.buf, p...)
+		return
+	}
+	s.g.refs = append(s.g.refs, sourceRef{at: len(s.buf), text: p})
+}
+
+// gatherMin is the length from which gathering references source text
+// rather than copying it.
+const gatherMin = 512
 
 var newline = []byte{'\n'}
 
@@ -148,4 +187,52 @@ func (t *outTable) get(i int) *outEntity {
 		return t.dense[i]
 	}
 	return t.sparse[int32(i)]
+}
+
+// Gathered is a module rendered by Plan.Gather: bytes rendered into a
+// buffer and, between them, pieces of the module's source referenced in
+// place. The zero value is ready to use; one Gathered can be reused for
+// module after module.
+type Gathered struct {
+	buf  []byte
+	refs []sourceRef
+}
+
+// sourceRef is a piece of source text written after buf[:at].
+type sourceRef struct {
+	at   int
+	text []byte
+}
+
+// Reset empties g, keeping its storage, and lets go of the source text it
+// referenced.
+func (g *Gathered) Reset() {
+	clear(g.refs)
+	g.buf, g.refs = g.buf[:0], g.refs[:0]
+}
+
+// Pieces appends to dst the module's bytes, in order, as non-empty pieces
+// of g's buffer and of the source, and returns the extended slice.
+func (g *Gathered) Pieces(dst [][]byte) [][]byte {
+	last := 0
+	for _, r := range g.refs {
+		if r.at > last {
+			dst = append(dst, g.buf[last:r.at])
+		}
+		dst = append(dst, r.text)
+		last = r.at
+	}
+	if len(g.buf) > last {
+		dst = append(dst, g.buf[last:])
+	}
+	return dst
+}
+
+// Len returns the number of bytes of the module.
+func (g *Gathered) Len() int {
+	n := len(g.buf)
+	for _, r := range g.refs {
+		n += len(r.text)
+	}
+	return n
 }

@@ -122,24 +122,25 @@ func (f *stripper) filter(dst, p []byte) []byte {
 	return append(dst, p[keep:]...)
 }
 
-// clean appends p, known to hold no comment line, to dst: what filter
-// would append, without looking at every line; with renum, p's @N
-// references are renumbered on the way (which neither makes nor breaks a
-// comment line). suffix says p may begin in the middle of a source line
-// (the unedited end of an entity): its first line is then known to be no
-// comment line only when it continues a kept line. When clean cannot tell
-// what filter would do without reading p line by line, it appends nothing
-// and reports false.
-func (f *stripper) clean(dst, p []byte, suffix bool, renum map[int]int) ([]byte, bool) {
+// clean is how p, known to hold no comment line, goes through the filter
+// without being read line by line: it appends to dst what filter would
+// append before p (blanks held from an earlier chunk) and returns the part
+// of p filter would append (p without the blanks that begin a line at its
+// end, which are held). suffix says p may begin in the middle of a source
+// line (the unedited end of an entity): its first line is then known to be
+// no comment line only when it continues a kept line. When clean cannot
+// tell what filter would do without reading p line by line, it changes
+// nothing and reports false.
+func (f *stripper) clean(dst, p []byte, suffix bool) (out, body []byte, ok bool) {
 	if len(p) == 0 {
-		return dst, true
+		return dst, nil, true
 	}
 	switch f.state {
 	case inComment:
-		return dst, false
+		return dst, nil, false
 	case lineStart:
 		if suffix || onlyBlanks(p) {
-			return dst, false
+			return dst, nil, false
 		}
 		dst = append(dst, f.pending...)
 		f.pending = f.pending[:0]
@@ -152,10 +153,7 @@ func (f *stripper) clean(dst, p []byte, suffix bool, renum map[int]int) ([]byte,
 	} else {
 		f.state = inLine
 	}
-	if renum != nil {
-		return appendRenumbered(dst, p, renum), true
-	}
-	return append(dst, p...), true
+	return dst, p, true
 }
 
 // onlyBlanks reports whether b holds nothing but ' ' and '\t'.

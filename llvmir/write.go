@@ -118,9 +118,10 @@ func (wr *writer) free() {
 	writers.Put(wr)
 }
 
-// write is Plan.Write and Plan.Append: the module is rendered into dst,
-// which is handed to w (when set) every 256 KiB.
-func (p *Plan) write(dst []byte, w io.Writer, o WriteOptions) ([]byte, error) {
+// write is Plan.Write, Plan.Append and Plan.Gather: the module is rendered
+// into dst, which is handed to w (when set) every 256 KiB; with g set,
+// long pieces of source text are not copied into dst but recorded in g.
+func (p *Plan) write(dst []byte, w io.Writer, g *Gathered, o WriteOptions) ([]byte, error) {
 	wr := newWriter(p)
 	defer wr.free()
 	if err := wr.collect(); err != nil {
@@ -139,7 +140,7 @@ func (p *Plan) write(dst []byte, w io.Writer, o WriteOptions) ([]byte, error) {
 		return dst, err
 	}
 	order := wr.ordered()
-	s := &streamer{buf: dst, w: w, renum: renumberGlobals(order), strip: o.StripComments}
+	s := &streamer{buf: dst, w: w, g: g, renum: renumberGlobals(order), strip: o.StripComments}
 	if s.strip {
 		s.comments = p.m.commentLines()
 	}
@@ -931,7 +932,23 @@ func mdNameText(name string) string {
 // leaving comments, strings and quoted names alone.
 func appendRenumbered(dst, text []byte, renum map[int]int) []byte {
 	last := 0
-	for i := 0; i < len(text); i++ {
+	for i := 0; ; {
+		at, end, nn := nextRenumbered(text, i, renum)
+		if at < 0 {
+			return append(dst, text[last:]...)
+		}
+		dst = append(dst, text[last:at+1]...)
+		dst = strconv.AppendInt(dst, int64(nn), 10)
+		last, i = end, end
+	}
+}
+
+// nextRenumbered finds, from text[i:], the next @N reference that renum
+// gives another number, outside comments, strings and quoted names: it
+// returns the offsets of its '@' and of its end, and its new number; at is
+// -1 when there is none.
+func nextRenumbered(text []byte, i int, renum map[int]int) (at, end, nn int) {
+	for ; i < len(text); i++ {
 		switch text[i] {
 		case ';':
 			for i < len(text) && text[i] != '\n' {
@@ -961,12 +978,10 @@ func appendRenumbered(dst, text []byte, renum map[int]int) []byte {
 			}
 			n, err := strconv.Atoi(string(text[i+1 : j]))
 			if nn, ok := renum[n]; err == nil && ok && nn != n {
-				dst = append(dst, text[last:i+1]...)
-				dst = strconv.AppendInt(dst, int64(nn), 10)
-				last = j
+				return i, j, nn
 			}
 			i = j - 1
 		}
 	}
-	return append(dst, text[last:]...)
+	return -1, 0, 0
 }

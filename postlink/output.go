@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"unsafe"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/internal/basedir"
@@ -35,27 +36,38 @@ type outputs struct {
 	// bufs are the buffers modules are rendered into, kept for the whole
 	// run (a sync.Pool would drop them at every collection, and each new
 	// buffer's pages would be faulted in again while it is written).
-	bufs    chan *[]byte
+	bufs    chan *moduleBuf
 	mu      sync.Mutex
 	written []string
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// moduleBuf is where one module is rendered: gathered (mostly pieces of
+// the input) when it is written as text in place, else as one buffer.
+type moduleBuf struct {
+	g      llvmir.Gathered
+	pieces [][]byte
+	text   []byte
+}
+
 // buffer returns a buffer to render a module into: each file is rendered
 // in memory and written with one system call. Give it back with
 // putBuffer.
-func (o *outputs) buffer() *[]byte {
+func (o *outputs) buffer() *moduleBuf {
 	select {
 	case b := <-o.bufs:
 		return b
 	default:
-		return new([]byte)
+		return new(moduleBuf)
 	}
 }
 
 // putBuffer keeps b for the next module, unless enough are kept.
-func (o *outputs) putBuffer(b *[]byte) {
+func (o *outputs) putBuffer(b *moduleBuf) {
+	b.g.Reset()
+	clear(b.pieces)
+	b.pieces = b.pieces[:0]
 	select {
 	case o.bufs <- b:
 	default:
@@ -64,12 +76,26 @@ func (o *outputs) putBuffer(b *[]byte) {
 
 // writeModule writes the module plan renders, without the input's comment
 // lines (LLVM's printer writes none), to path ("-" is stdout): as text, or
-// as bitcode when the run writes bitcode.
+// as bitcode when the run writes bitcode. Text written in place is
+// gathered: most of a module is the input's own text (function bodies),
+// written from the input by one writev(2) without being copied.
 func (o *outputs) writeModule(path string, plan *llvmir.Plan) error {
-	bp := o.buffer()
-	defer o.putBuffer(bp)
-	text, err := plan.Append((*bp)[:0], llvmir.WriteOptions{StripComments: true})
-	*bp = text[:0]
+	b := o.buffer()
+	defer o.putBuffer(b)
+	opts := llvmir.WriteOptions{StripComments: true}
+	if o.assemble == nil && o.direct && path != "-" {
+		if err := plan.Gather(&b.g, opts); err != nil {
+			return err
+		}
+		b.pieces = b.g.Pieces(b.pieces)
+		if err := create(basedir.Resolve(o.dir, path), b.pieces...); err != nil {
+			return errorf("error writing the file '%s': %s", path, err)
+		}
+		o.wrote(path)
+		return nil
+	}
+	text, err := plan.Append(b.text[:0], opts)
+	b.text = text[:0]
 	if err != nil {
 		return err
 	}
@@ -125,12 +151,13 @@ func (o *outputs) wrote(path string) {
 	o.mu.Unlock()
 }
 
-// create writes data to a new file called name, replacing what was there:
-// an existing file (or link) is unlinked first, never written through, so
-// a file hard-linked elsewhere keeps its bytes. It uses plain system
-// calls: an *os.File would ask for the descriptor's flags and try to
-// register it with the network poller, for every file.
-func create(name string, data []byte) error {
+// create writes data, the concatenation of its pieces, to a new file
+// called name, replacing what was there: an existing file (or link) is
+// unlinked first, never written through, so a file hard-linked elsewhere
+// keeps its bytes. It uses plain system calls: an *os.File would ask for
+// the descriptor's flags and try to register it with the network poller,
+// for every file.
+func create(name string, data ...[]byte) error {
 	fd, err := openNew(name)
 	if err == syscall.EEXIST {
 		if err = syscall.Unlink(name); err == nil || err == syscall.ENOENT {
@@ -140,20 +167,7 @@ func create(name string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	for len(data) > 0 {
-		n, werr := syscall.Write(fd, data)
-		if werr == syscall.EINTR {
-			continue
-		}
-		if werr == nil && n <= 0 {
-			werr = io.ErrShortWrite
-		}
-		if werr != nil {
-			err = werr
-			break
-		}
-		data = data[n:]
-	}
+	err = writeAll(fd, data)
 	if cerr := syscall.Close(fd); err == nil {
 		err = cerr
 	}
@@ -161,6 +175,55 @@ func create(name string, data []byte) error {
 		syscall.Unlink(name)
 	}
 	return err
+}
+
+// maxPieces is how many pieces one writev(2) is given (IOV_MAX).
+const maxPieces = 1024
+
+// writeAll writes the pieces of data to fd, in order, with writev(2).
+func writeAll(fd int, data [][]byte) error {
+	var iov [64]syscall.Iovec
+	vec := iov[:0]
+	for len(data) > 0 {
+		// The next batch of non-empty pieces.
+		vec = vec[:0]
+		for _, p := range data {
+			if len(vec) == maxPieces {
+				break
+			}
+			if len(p) > 0 {
+				v := syscall.Iovec{Base: &p[0]}
+				v.SetLen(len(p))
+				vec = append(vec, v)
+			}
+		}
+		if len(vec) == 0 {
+			return nil
+		}
+		n, _, errno := syscall.Syscall(syscall.SYS_WRITEV, uintptr(fd), uintptr(unsafe.Pointer(&vec[0])), uintptr(len(vec)))
+		switch {
+		case errno == syscall.EINTR:
+			continue
+		case errno != 0:
+			return errno
+		case n == 0:
+			return io.ErrShortWrite
+		}
+		// Drop what was written, a partial piece included.
+		for k := int(n); k > 0 && len(data) > 0; {
+			if len(data[0]) <= k {
+				k -= len(data[0])
+				data = data[1:]
+				continue
+			}
+			data[0] = data[0][k:]
+			k = 0
+		}
+		for len(data) > 0 && len(data[0]) == 0 {
+			data = data[1:]
+		}
+	}
+	return nil
 }
 
 // openNew creates the file called name for writing; it fails with EEXIST

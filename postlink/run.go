@@ -76,7 +76,7 @@ func Run(o *Options, rio IO) (err error) {
 		}
 		o.Outputs = []Output{{File: stem(o.Input) + ext}}
 	}
-	out := &outputs{stdout: rio.Stdout, dir: rio.Dir, bufs: make(chan *[]byte, max(rio.Jobs, runtime.GOMAXPROCS(0))+1)}
+	out := &outputs{stdout: rio.Stdout, dir: rio.Dir, bufs: make(chan *moduleBuf, max(rio.Jobs, runtime.GOMAXPROCS(0))+1)}
 	naming := NewNaming(o)
 	if !o.Assembly && rio.Assemble != nil {
 		out.assemble, naming.Bitcode = rio.Assemble, true
