@@ -239,59 +239,114 @@ func checkBodies(t *testing.T, name string, src []byte) {
 	}
 }
 
+// scanCases are hand-written inputs of every shape for the scanner.
+var scanCases = []string{
+	"{\n}\n",
+	"{\nentry:\n  %a = add i32 %b, 2\n  ret void\n}\n",
+	"{\r\nentry:\r\n  %a = call i32 @f(i32 1) #3\r\n  ret i32 %a\r\n}\r\n",
+	"{ ; comment with @g !5 #7 \"quote { }\n  call void @f() ; call @h\n}",
+	"{\n  call void @f(ptr @\"quoted name\\22@x\", metadata !\"str !9 @y #2 {\")\n}\n",
+	"{\n  %\"name with = and @z\" = call i32 @\"f\\01\"()\n  %\"q\"=tail call i32 @f()\n}\n",
+	"{\n  %r = musttail call fastcc i32 @f(i32 %x)\n  ret i32 %r\n}\n",
+	"{\n  %r = notail call i32 @f()\n  tail call void @g()\n  tail\n  %x = add i32 1, 2\n}\n",
+	"{\n  invoke void @f() to label %ok unwind label %bad\nok:\n  callbr void asm \"\", \"!i\"() to label %a [label %b]\ncall:\n  br label %call\n}\n",
+	"{\n  %a = add i32 1, 2 ; trailing\n  %b = call i32 @f(), !dbg !12, !tbaa !{!\"x\"}\n}\n",
+	"{\n  call void @f() #0 #12 #0\n  #dbg_value(i32 0, !1, !DIExpression(), !2)\n  # #x\n}\n",
+	"{\n  %a = call i32 @10(i32 @2)\n  store i32 0, ptr @3\n}\n",
+	"{\n  call void @f(ptr blockaddress(@g, %bb))\n  call void @f(ptr getelementptr (i8, ptr @h, i64 1))\n}\n",
+	"{\n  %x = call i32 @f()\n  call \n}\n",                                // a call with no callee
+	"{\n  %x = add i32 1, 2\n",                                             // no closing brace
+	"{\n  call void @f(ptr \"unterminated\n}\n",                            // unterminated string
+	"{\n  call void @f() !\"unterminated",                                  // unterminated metadata string
+	"{\n  %\"unterminated = add\n",                                         // unterminated quoted name
+	"{\n  @\"unterminated",                                                 // unterminated quoted global
+	"{\n  call void @ ()\n}\n",                                             // '@' with no name
+	"{\n  @\n",                                                             // '@' at the end
+	"{\n  !99999999999 = !{}\n}\n",                                         // metadata number out of range
+	"{\n  #99999999999\n}\n",                                               // large group number
+	"{\n  %a\\5c = add i32 1, 1\n  %b = add i32 %a\\5c, !x\\y, @c\\d\n}\n", // backslashes in names
+	"{\n  %a = \t call void @f()\n  %b\t=\tcall void @g()\n}\n",
+	"{\n  %a\n  = call void @f()\n}\n", // '=' on the next line
+	"{ { } }",
+	"{ } }",
+	"}",
+	"{\n  %a = add i32 1, 2\n  call",
+	"{\n  %a =",
+	"{\n  %a",
+	"{\n  %",
+	"{\n  !",
+	"{\n  #",
+	"{\n  \"",
+	"{\n  ;",
+	"{\n  tail",
+	"{\n  callx void @f()\n  xcall @g\n  call.x @h\n  call-x\n  CALL\n}\n",
+	"{\n  call: call void @f()\n}\n",
+	"{\n  9call void @f()\n  $call @g\n  -call\n}\n",
+	"{\n  musttailcall void @f()\n  tail tail call void @f()\n}\n",
+	"{\n  %x = tail musttail notail call void @f()\n}\n",
+	"{\n  c\"@a!1#2\" @b !3 #4\n}\n",
+	"{\n  \x80\xff @a \x00 !1\n}\n",
+	// Quiet stretches before a call, ending in every kind of line.
+	"{\n  %a = add i32 1, 2\n  %b = call i32 @f()\n}\n",
+	"{\n  %a = add i32 1, %x\n  %b = call i32 @f()\n}\n",
+	"{\n  %a = add i32 1, %x\\5c\n  %b = call i32 @f()\n}\n",
+	"{\n  br label %x\n\nx:\n\n  %b = call i32 @f()\n}\n",
+	"{\n  %a =\n  call i32 @f()\n}\n",
+	"{\n  %a = \r\n\t\n  call i32 @f()\n}\n",
+	"{\n  %a = tail\n  call i32 @f()\n}\n",
+	"{\n  %a = musttail\n\n notail\n  call i32 @f()\n}\n",
+	"{\n  %a = x tail\n  call i32 @f()\n}\n",
+	"{\n  %a = tail x\n  call i32 @f()\n}\n",
+	"{\n  %a = ,\n  call i32 @f()\n}\n",
+	"{\n  %a = (\n)\n  call i32 @f()\n}\n",
+	"{\n  %a = 5\n  call i32 @f()\n}\n",
+	"{\n  %a = -5\n  call i32 @f()\n}\n",
+	"{\n  %a = a-b\n  call i32 @f()\n}\n",
+	"{\n  %a = -.$\n  call i32 @f()\n}\n",
+	"{\n  %a = x\\y\n  call i32 @f()\n}\n",
+	"{\n  %a = %b\n  call i32 @f()\n}\n",
+	"{\n  %a = %b =\n  call i32 @f()\n}\n",
+	"{\n  %a = %\n  call i32 @f()\n}\n",
+	"{\n  %=\n  call i32 @f()\n}\n",
+	"{\n  % =\n  call i32 @f()\n}\n",
+	"{\n  %a = %\\\n  call i32 @f()\n}\n",
+	"{\n  %a = x=tail\n  call i32 @f()\n}\n",
+	"{\n  %a = x\\tail\n  call i32 @f()\n}\n",
+	"{\n  %a = %x\\tail\n  call i32 @f()\n}\n",
+	"{\n  %a = x\\-\n  call i32 @f()\n}\n",
+	"{\n%a\n  call i32 @f()\n}\n",
+	"{\nx\n  call i32 @f()\n}\n",
+	"{\n  %a = add\n  %call = add i32 %call1, 1\n  %b = invoke i32 @f() to label %a unwind label %b\n}\n",
+	"{\n  %a = local\n  %b = calloc\n  inv\n  %c = callbr void @f() to label %a []\n}\n",
+	"{\n  %a = 2call\n  call void @f()\n}\n",
+	"{\n  %a = \"x\" call void @f()\n}\n",
+	"{\n  %\"a\" = call void @f()\n  %\"b\"\n  %\"c\"=\n  call void @f()\n}\n",
+	"{\n  %a = add i32 1, 2\n  %b = ; why\n  call void @f()\n  ; line\n  call void @g() ; tail\n}\n",
+	"{\n  %a = add i32 1, 2 ;\n  %b = tail ;\n\n  call void @f()\n}\n",
+	"{\n  %a = add i32 1, 2\n  %b = add i32 %a, 3\n  ret i32 %b\n}\n",
+}
+
 // The scanner finds what the reference finds, errors and their offsets
 // included, on hand-written inputs of every shape.
 func TestScanMatchesReference(t *testing.T) {
-	cases := []string{
-		"{\n}\n",
-		"{\nentry:\n  %a = add i32 %b, 2\n  ret void\n}\n",
-		"{\r\nentry:\r\n  %a = call i32 @f(i32 1) #3\r\n  ret i32 %a\r\n}\r\n",
-		"{ ; comment with @g !5 #7 \"quote { }\n  call void @f() ; call @h\n}",
-		"{\n  call void @f(ptr @\"quoted name\\22@x\", metadata !\"str !9 @y #2 {\")\n}\n",
-		"{\n  %\"name with = and @z\" = call i32 @\"f\\01\"()\n  %\"q\"=tail call i32 @f()\n}\n",
-		"{\n  %r = musttail call fastcc i32 @f(i32 %x)\n  ret i32 %r\n}\n",
-		"{\n  %r = notail call i32 @f()\n  tail call void @g()\n  tail\n  %x = add i32 1, 2\n}\n",
-		"{\n  invoke void @f() to label %ok unwind label %bad\nok:\n  callbr void asm \"\", \"!i\"() to label %a [label %b]\ncall:\n  br label %call\n}\n",
-		"{\n  %a = add i32 1, 2 ; trailing\n  %b = call i32 @f(), !dbg !12, !tbaa !{!\"x\"}\n}\n",
-		"{\n  call void @f() #0 #12 #0\n  #dbg_value(i32 0, !1, !DIExpression(), !2)\n  # #x\n}\n",
-		"{\n  %a = call i32 @10(i32 @2)\n  store i32 0, ptr @3\n}\n",
-		"{\n  call void @f(ptr blockaddress(@g, %bb))\n  call void @f(ptr getelementptr (i8, ptr @h, i64 1))\n}\n",
-		"{\n  %x = call i32 @f()\n  call \n}\n",                                // a call with no callee
-		"{\n  %x = add i32 1, 2\n",                                             // no closing brace
-		"{\n  call void @f(ptr \"unterminated\n}\n",                            // unterminated string
-		"{\n  call void @f() !\"unterminated",                                  // unterminated metadata string
-		"{\n  %\"unterminated = add\n",                                         // unterminated quoted name
-		"{\n  @\"unterminated",                                                 // unterminated quoted global
-		"{\n  call void @ ()\n}\n",                                             // '@' with no name
-		"{\n  @\n",                                                             // '@' at the end
-		"{\n  !99999999999 = !{}\n}\n",                                         // metadata number out of range
-		"{\n  #99999999999\n}\n",                                               // large group number
-		"{\n  %a\\5c = add i32 1, 1\n  %b = add i32 %a\\5c, !x\\y, @c\\d\n}\n", // backslashes in names
-		"{\n  %a = \t call void @f()\n  %b\t=\tcall void @g()\n}\n",
-		"{\n  %a\n  = call void @f()\n}\n", // '=' on the next line
-		"{ { } }",
-		"{ } }",
-		"}",
-		"{\n  %a = add i32 1, 2\n  call",
-		"{\n  %a =",
-		"{\n  %a",
-		"{\n  %",
-		"{\n  !",
-		"{\n  #",
-		"{\n  \"",
-		"{\n  ;",
-		"{\n  tail",
-		"{\n  callx void @f()\n  xcall @g\n  call.x @h\n  call-x\n  CALL\n}\n",
-		"{\n  call: call void @f()\n}\n",
-		"{\n  9call void @f()\n  $call @g\n  -call\n}\n",
-		"{\n  musttailcall void @f()\n  tail tail call void @f()\n}\n",
-		"{\n  %x = tail musttail notail call void @f()\n}\n",
-		"{\n  c\"@a!1#2\" @b !3 #4\n}\n",
-		"{\n  \x80\xff @a \x00 !1\n}\n",
-	}
-	for i, c := range cases {
+	for i, c := range scanCases {
 		checkBodies(t, fmt.Sprintf("case %d", i), []byte(c))
 	}
+}
+
+// FuzzScan compares the scanner with the reference on arbitrary input:
+//
+//	go test ./llvmir -run '^$' -fuzz FuzzScan -fuzztime 1m
+func FuzzScan(f *testing.F) {
+	for _, c := range scanCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > 4096 {
+			return
+		}
+		checkBodies(t, "fuzz", src)
+	})
 }
 
 // The scanner agrees with the reference on every conformance module and
