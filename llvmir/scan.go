@@ -58,18 +58,18 @@ func init() {
 	}
 }
 
-// scanStop marks the bytes that end a quiet stretch: those that start a
-// comment, a string, an @ or ! reference, a #N group, or open or close a
+// scanStop is 1 for the bytes that end a quiet stretch: those that start
+// a comment, a string, an @ or ! reference, a #N group, or open or close a
 // brace. Any other byte is a space, punctuation, or part of a word, a
 // number or a %name.
-var scanStop [256]bool
+var scanStop [256]uint8
 
 func init() {
 	for c := 0; c < 256; c++ {
 		switch scanClass[c] {
 		case sBoring, sLetter, sDigit, sPercent:
 		default:
-			scanStop[c] = true
+			scanStop[c] = 1
 		}
 	}
 }
@@ -87,7 +87,7 @@ func (p *parser) scan(from, to int, f *Function) int {
 	prefix := -1  // start of a pending tail/musttail/notail marker
 	slow := i     // tokens before slow are scanned one by one
 	for i < to {
-		if i >= slow && !scanStop[src[i]] {
+		if i >= slow && scanStop[src[i]] == 0 {
 			// i starts a quiet stretch, which ends at a stop byte j.
 			// Every token in it ends before j, except a % whose quoted
 			// name starts at j. Scanned token by token, the stretch
@@ -339,8 +339,17 @@ func callText(b []byte) int {
 
 // quietLen returns the length of the quiet text that b starts with.
 func quietLen(b []byte) int {
-	for i, c := range b {
-		if scanStop[c] {
+	i := 0
+	// Eight bytes at a time, with one branch for all of them.
+	for ; i+8 <= len(b); i += 8 {
+		w := b[i : i+8 : i+8]
+		if scanStop[w[0]]|scanStop[w[1]]|scanStop[w[2]]|scanStop[w[3]]|
+			scanStop[w[4]]|scanStop[w[5]]|scanStop[w[6]]|scanStop[w[7]] != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if scanStop[b[i]] != 0 {
 			return i
 		}
 	}
