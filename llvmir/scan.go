@@ -7,6 +7,13 @@ import "bytes"
 // strings, metadata strings and quoted names. In a function body it also
 // tracks brace depth (to find the body's end) and hands every call, invoke
 // and callbr to parseCall.
+//
+// Most of a body is quiet: words, numbers, %names, spaces and punctuation,
+// none of which the scanner records. It skips such a stretch in one tight
+// loop, up to the next byte that can start something it records (see
+// scanStop), and goes through the text token by token only where the
+// stretch may hold a call (its opcode's text appears in it) or ends in a
+// comment (which a pending "%x =" outlives).
 
 const (
 	sBoring = iota
@@ -51,6 +58,22 @@ func init() {
 	}
 }
 
+// scanStop is 1 for the bytes that end a quiet stretch: those that start
+// a comment, a string, an @ or ! reference, a #N group, or open or close a
+// brace. Any other byte is a space, punctuation, or part of a word, a
+// number or a %name.
+var scanStop [256]uint8
+
+func init() {
+	for c := 0; c < 256; c++ {
+		switch scanClass[c] {
+		case sBoring, sLetter, sDigit, sPercent:
+		default:
+			scanStop[c] = 1
+		}
+	}
+}
+
 // scan records references in src[from:to] into p.refs and p.mdRefs,
 // ignoring the token at p.selfAt (the entity's own name). With f set,
 // src[from] is the '{' of f's body: scanning stops after the matching '}'
@@ -62,9 +85,43 @@ func (p *parser) scan(from, to int, f *Function) int {
 	pend := -1    // start of a pending "%x =" result
 	pendEnd := -1 // end of its name
 	prefix := -1  // start of a pending tail/musttail/notail marker
+	slow := i     // tokens before slow are scanned one by one
 	for i < to {
-		c := src[i]
-		switch scanClass[c] {
+		if i >= slow && scanStop[src[i]] == 0 {
+			// i starts a quiet stretch, which ends at a stop byte j.
+			// Every token in it ends before j, except a % whose quoted
+			// name starts at j. Scanned token by token, the stretch
+			// would record nothing, call nothing and fail nowhere: it
+			// would only reset pend and prefix, as the token at j does
+			// anyway. Not so where the stretch may hold a call or ends
+			// in a comment: there it is scanned token by token, from
+			// its start or from a line of it where the state is known.
+			j := i + 1 + quietLen(src[i+1:to])
+			q := -1
+			if f != nil {
+				if k := callText(src[i:j]); k >= 0 {
+					q = i + k
+				} else if j < to && src[j] == ';' {
+					q = j
+				}
+			}
+			if q < 0 {
+				i = j
+				if i >= to {
+					break
+				}
+				if src[i] == '"' && src[i-1] == '%' {
+					i--
+				}
+			} else {
+				at, reset := quietResume(src, i, q)
+				if reset {
+					pend, prefix = -1, -1
+				}
+				i, slow = at, q+1
+			}
+		}
+		switch scanClass[src[i]] {
 		case sBoring:
 			i++
 			continue
@@ -204,6 +261,99 @@ func (p *parser) scan(from, to int, f *Function) int {
 		p.fail(from, "expected '}' at the end of the function body")
 	}
 	return to
+}
+
+// scanInert marks the bytes that are never part of a token in a quiet
+// stretch and leave pend and prefix as they are: spaces and punctuation
+// other than '=' (which ends a "%x =" result) and '\\' (which can be
+// part of a name).
+var scanInert [256]bool
+
+func init() {
+	for c := 0; c < 256; c++ {
+		scanInert[c] = scanClass[c] == sBoring && !isIdent(byte(c)) && c != '=' && c != '\\'
+	}
+}
+
+// quietResume returns where, in the quiet stretch src[i:q], token-by-token
+// scanning can start and reach q in the state it would reach from i: the
+// start of q's line when the text before it ends in a word, number or
+// %name that resets pend and prefix (reset true) or is only spaces and
+// punctuation since i (reset false), else i.
+func quietResume(src []byte, i, q int) (at int, reset bool) {
+	l := bytes.LastIndexByte(src[i:q], '\n')
+	if l < 0 {
+		return i, false
+	}
+	l += i + 1
+	b := l - 1
+	for b >= i && scanInert[src[b]] {
+		b--
+	}
+	if b < i {
+		return l, false
+	}
+	// The last token before the line is the run of identifier bytes
+	// that ends at b, if it is a %name, a number or a word other than
+	// tail, musttail and notail.
+	r := b
+	for r > i && isIdent(src[r-1]) {
+		r--
+	}
+	if !isIdent(src[b]) || r == i {
+		return i, false
+	}
+	// The byte before the run is a '%', which starts a name, or one that
+	// cannot be part of a token, or '=' or '\\', after which the run
+	// starts a token or (after '\\') ends a %name: either way a number
+	// or a word resets.
+	switch {
+	case src[r-1] == '%':
+		return l, true
+	case isDigit(src[r]):
+		return l, true
+	case isLetter(src[r]):
+		switch str(src[r : b+1]) {
+		case "tail", "musttail", "notail":
+			return i, false
+		}
+		return l, true
+	}
+	return i, false
+}
+
+var callTexts = [...][]byte{[]byte("call"), []byte("voke")}
+
+// callText returns the offset in b of the first text that can be part of
+// the opcode of a call, a callbr or an invoke, or -1.
+func callText(b []byte) int {
+	k := bytes.Index(b, callTexts[0])
+	if m := bytes.Index(b, callTexts[1]); m >= 0 {
+		m = max(m-len("in"), 0)
+		if k < 0 || m < k {
+			k = m
+		}
+	}
+	return k
+}
+
+// quietLen returns the length of the quiet text that b starts with.
+func quietLen(b []byte) int {
+	i := 0
+	// Eight bytes at a time, with one branch for all of them.
+	for ; i+8 <= len(b); i += 8 {
+		w := b[i : i+8 : i+8]
+		if scanStop[w[0]]|scanStop[w[1]]|scanStop[w[2]]|scanStop[w[3]]|
+			scanStop[w[4]]|scanStop[w[5]]|scanStop[w[6]]|scanStop[w[7]] != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if scanStop[b[i]] != 0 {
+			return i
+		}
+	}
+	return len(b)
 }
 
 // addGroup records a reference to attribute group #n, once.
