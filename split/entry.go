@@ -23,6 +23,10 @@ type info struct {
 	// removed and rewritten are the pre-split changes (Config).
 	removed   map[*llvmir.Entity]bool
 	rewritten map[*llvmir.Entity]Rewrite
+	// pre holds, by entity index, which pre-split changes (preRemoved,
+	// preRewritten) apply to each entity, so that the walks of every part
+	// ask an array rather than the maps.
+	pre []uint8
 	// attrBits holds, by entity index, which of the attributes every part
 	// asks about (attrKeys) each function has: looked up once, not for
 	// every part the function is in.
@@ -32,9 +36,47 @@ type info struct {
 // attrKeys are the attributes attrBits holds, one bit each.
 var attrKeys = [...]string{attrModuleID, attrIndirectlyCallable, attrReferencedIndirectly}
 
+// The bits of info.pre.
+const (
+	preRemoved uint8 = 1 << iota
+	preRewritten
+)
+
+// setChanges records the pre-split changes.
+func (in *info) setChanges(removed map[*llvmir.Entity]bool, rewritten map[*llvmir.Entity]Rewrite) {
+	in.removed, in.rewritten = removed, rewritten
+	for e, ok := range removed {
+		if ok && in.own(e) {
+			in.pre[e.Index] |= preRemoved
+		}
+	}
+	for e := range rewritten {
+		if in.own(e) {
+			in.pre[e.Index] |= preRewritten
+		}
+	}
+}
+
+// own reports whether e is an entity of the module (so that it may be
+// looked up by index).
+func (in *info) own(e *llvmir.Entity) bool {
+	return e.Index >= 0 && e.Index < len(in.m.Entities) && in.m.Entities[e.Index] == e
+}
+
+// isRemoved reports whether e is treated as absent (Config.Removed).
+func (in *info) isRemoved(e *llvmir.Entity) bool {
+	if in.own(e) {
+		return in.pre[e.Index]&preRemoved != 0
+	}
+	return in.removed[e]
+}
+
 // refs returns the global values an entity references, after the
 // pre-split rewrites.
 func (in *info) refs(e *llvmir.Entity) []*llvmir.Entity {
+	if in.own(e) && in.pre[e.Index]&preRewritten == 0 {
+		return e.Globals
+	}
 	if r, ok := in.rewritten[e]; ok {
 		return r.Globals
 	}
@@ -63,7 +105,7 @@ func (in *info) linkage(e *llvmir.Entity) llvmir.Linkage {
 }
 
 func newInfo(m *llvmir.Module) *info {
-	in := &info{m: m, nvvmKernels: m.NVVMKernels(), attrBits: make([]uint8, len(m.Entities))}
+	in := &info{m: m, nvvmKernels: m.NVVMKernels(), attrBits: make([]uint8, len(m.Entities)), pre: make([]uint8, len(m.Entities))}
 	for i, e := range m.Entities {
 		if e.Func == nil {
 			continue
@@ -100,7 +142,7 @@ func (in *info) attr(e *llvmir.Entity, key string) (string, bool) {
 }
 
 func (in *info) hasAttr(e *llvmir.Entity, key string) bool {
-	if e.Index < len(in.attrBits) && in.m.Entities[e.Index] == e {
+	if in.own(e) {
 		for k, ak := range attrKeys {
 			if key == ak {
 				return in.attrBits[e.Index]&(1<<k) != 0
