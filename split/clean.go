@@ -279,7 +279,7 @@ func (s *Splitter) internalize(p *Part, defs []int32) {
 			return true
 		case l.IsLocal():
 			return false
-		case isAlwaysPreserved(e.Name):
+		case in.alwaysPreserved(e):
 			return true
 		case e.Func == nil:
 			return true

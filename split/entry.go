@@ -23,10 +23,10 @@ type info struct {
 	// removed and rewritten are the pre-split changes (Config).
 	removed   map[*llvmir.Entity]bool
 	rewritten map[*llvmir.Entity]Rewrite
-	// pre holds, by entity index, which pre-split changes (preRemoved,
-	// preRewritten) apply to each entity, so that the walks of every part
-	// ask an array rather than the maps.
-	pre []uint8
+	// flags holds, by entity index, facts every part asks about (fl…
+	// bits), found once so that the walks of every part ask an array
+	// rather than maps or the entity's name.
+	flags []uint8
 	// attrBits holds, by entity index, which of the attributes every part
 	// asks about (attrKeys) each function has: looked up once, not for
 	// every part the function is in.
@@ -36,10 +36,11 @@ type info struct {
 // attrKeys are the attributes attrBits holds, one bit each.
 var attrKeys = [...]string{attrModuleID, attrIndirectlyCallable, attrReferencedIndirectly}
 
-// The bits of info.pre.
+// The bits of info.flags.
 const (
-	preRemoved uint8 = 1 << iota
-	preRewritten
+	flRemoved         uint8 = 1 << iota // in Config.Removed
+	flRewritten                         // in Config.Rewritten
+	flAlwaysPreserved                   // named as alwaysPreserved lists
 )
 
 // setChanges records the pre-split changes.
@@ -47,12 +48,12 @@ func (in *info) setChanges(removed map[*llvmir.Entity]bool, rewritten map[*llvmi
 	in.removed, in.rewritten = removed, rewritten
 	for e, ok := range removed {
 		if ok && in.own(e) {
-			in.pre[e.Index] |= preRemoved
+			in.flags[e.Index] |= flRemoved
 		}
 	}
 	for e := range rewritten {
 		if in.own(e) {
-			in.pre[e.Index] |= preRewritten
+			in.flags[e.Index] |= flRewritten
 		}
 	}
 }
@@ -63,10 +64,19 @@ func (in *info) own(e *llvmir.Entity) bool {
 	return e.Index >= 0 && e.Index < len(in.m.Entities) && in.m.Entities[e.Index] == e
 }
 
+// alwaysPreserved reports whether InternalizePass never internalizes e
+// (by its name).
+func (in *info) alwaysPreserved(e *llvmir.Entity) bool {
+	if in.own(e) {
+		return in.flags[e.Index]&flAlwaysPreserved != 0
+	}
+	return isAlwaysPreserved(e.Name)
+}
+
 // isRemoved reports whether e is treated as absent (Config.Removed).
 func (in *info) isRemoved(e *llvmir.Entity) bool {
 	if in.own(e) {
-		return in.pre[e.Index]&preRemoved != 0
+		return in.flags[e.Index]&flRemoved != 0
 	}
 	return in.removed[e]
 }
@@ -74,7 +84,7 @@ func (in *info) isRemoved(e *llvmir.Entity) bool {
 // refs returns the global values an entity references, after the
 // pre-split rewrites.
 func (in *info) refs(e *llvmir.Entity) []*llvmir.Entity {
-	if in.own(e) && in.pre[e.Index]&preRewritten == 0 {
+	if in.own(e) && in.flags[e.Index]&flRewritten == 0 {
 		return e.Globals
 	}
 	if r, ok := in.rewritten[e]; ok {
@@ -105,8 +115,11 @@ func (in *info) linkage(e *llvmir.Entity) llvmir.Linkage {
 }
 
 func newInfo(m *llvmir.Module) *info {
-	in := &info{m: m, nvvmKernels: m.NVVMKernels(), attrBits: make([]uint8, len(m.Entities)), pre: make([]uint8, len(m.Entities))}
+	in := &info{m: m, nvvmKernels: m.NVVMKernels(), attrBits: make([]uint8, len(m.Entities)), flags: make([]uint8, len(m.Entities))}
 	for i, e := range m.Entities {
+		if isAlwaysPreserved(e.Name) {
+			in.flags[i] |= flAlwaysPreserved
+		}
 		if e.Func == nil {
 			continue
 		}
