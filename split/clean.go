@@ -125,6 +125,17 @@ func (p *Part) Linkage(e *llvmir.Entity) llvmir.Linkage {
 	return p.s.in.linkage(e)
 }
 
+// linkageAt is Linkage by entity index.
+func (p *Part) linkageAt(i int32) llvmir.Linkage {
+	if l, ok := p.editedLinkage(i); ok {
+		return l
+	}
+	if p.st[i] == stDecl && p.s.in.flags[i]&flDecl == 0 {
+		return llvmir.External
+	}
+	return p.s.in.linkageAt(i)
+}
+
 // alwaysPreserved are names InternalizePass never internalizes.
 var alwaysPreserved = map[string]bool{
 	"llvm.used": true, "llvm.compiler.used": true, "llvm.global_ctors": true,
@@ -196,14 +207,13 @@ func (s *Splitter) clean(sel []int32, o cleanOptions) *Part {
 // define marks the definitions of the selection (those base defines, when
 // set) as written by p, and returns them, appended to defs[:0].
 func (s *Splitter) define(p *Part, sel []int32, base *Part, defs []int32) []int32 {
-	ents := s.M.Entities
+	flags := s.in.flags
 	defs = defs[:0]
 	for _, i := range sel {
-		e := ents[i]
 		if base != nil && base.st[i] != stDef {
 			continue
 		}
-		if (e.Func != nil || e.Var != nil) && !isDecl(e) && p.st[i] == stNone {
+		if f := flags[i]; f&(flFunction|flVariable) != 0 && f&flDecl == 0 && p.st[i] == stNone {
 			p.st[i] = stDef
 			defs = append(defs, i)
 		}
@@ -214,15 +224,15 @@ func (s *Splitter) define(p *Part, sel []int32, base *Part, defs []int32) []int3
 // placeVirtuals gives virtual functions to the parts that define their set
 // (made external there); the others only declare them.
 func (s *Splitter) placeVirtuals(p *Part, defs []int32) {
-	in, ents := s.in, s.M.Entities
+	in := s.in
 	for _, i := range defs {
-		e := ents[i]
-		if e.Func == nil || !in.hasAttr(e, attrIndirectlyCallable) {
+		// Only functions have attribute bits.
+		if !in.hasAttrAt(i, akIndirectlyCallable) {
 			continue
 		}
 		if !p.HasVirtual {
 			p.st[i] = stNone
-		} else if in.linkage(e) != llvmir.External {
+		} else if in.linkageAt(i) != llvmir.External {
 			p.relink(i, llvmir.External)
 		}
 	}
@@ -266,27 +276,26 @@ func (s *Splitter) internalize(p *Part, defs []int32) {
 		if l, ok := p.editedLinkage(i); ok {
 			return l
 		}
-		return in.linkage(ents[i])
+		return in.linkageAt(i)
 	}
+	// preserve asks the arrays of info, not the entities, but for
+	// AllowDeps.
 	preserve := func(i int32) bool {
-		e := ents[i]
-		h := header(e)
-		l := lnk(i)
+		l, f := lnk(i), in.flags[i]
 		switch {
-		case l == llvmir.AvailableExternally, h.DLLStorage == "dllexport":
-			return true
-		case e.Var != nil && e.Var.ExternallyInitialized:
+		case l == llvmir.AvailableExternally, f&flPinned != 0:
 			return true
 		case l.IsLocal():
 			return false
-		case in.alwaysPreserved(e):
+		case f&flAlwaysPreserved != 0:
 			return true
-		case e.Func == nil:
+		case f&flFunction == 0:
 			return true
 		case s.cfg.AllowDeps:
+			e := ents[i]
 			return in.isKernel(e) || in.canBeImported(e, true)
 		}
-		return isMarked.has(i) || in.hasAttr(e, attrIndirectlyCallable) || in.hasAttr(e, attrReferencedIndirectly)
+		return isMarked.has(i) || in.hasAttrAt(i, akIndirectlyCallable) || in.hasAttrAt(i, akReferencedIndirectly)
 	}
 	// Each comdat's definitions here: their count (times cmMember), and
 	// whether one is preserved (cmExternal) and the comdat's selection
@@ -378,7 +387,7 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 		}
 	}
 	for _, i := range defs {
-		if p.st[i] == stDef && !discardable(p.Linkage(ents[i])) {
+		if p.st[i] == stDef && !discardable(p.linkageAt(i)) {
 			mark(i)
 		}
 	}

@@ -185,18 +185,18 @@ func (s *Splitter) closure(queue []int32, entries []*llvmir.Entity, extra []*llv
 			push(int32(e.Index))
 		}
 	}
+	flags := s.in.flags
 	for k := 0; k < len(queue); k++ {
 		for _, d := range s.g.deps(int(queue[k])) {
-			t := ents[d]
-			if t.Func != nil {
+			if f := flags[d]; f&flFunction != 0 {
 				if within != nil {
 					if within[d] != stDef {
 						continue
 					}
-				} else if t.Func.Declaration {
+				} else if f&flDecl != 0 {
 					continue
 				}
-				if include != nil && !include(t) {
+				if include != nil && !include(ents[d]) {
 					continue
 				}
 			}
