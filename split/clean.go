@@ -2,6 +2,7 @@ package split
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/sycbuild/sycbuild/llvmir"
 )
@@ -39,16 +40,57 @@ type Part struct {
 	// extraction, in module order.
 	Warnings []string
 
-	marked     []*llvmir.Entity // get "sycl-entry-point"
-	st         []uint8          // by entity index
-	linkage    map[int32]llvmir.Linkage
-	dropComdat map[int32]bool
-	comdatSel  map[string]string // comdat name → new selection kind
-	aliasDecl  map[int32]bool    // aliases written as declarations
-	decls      []int32           // what is written as a declaration, in module order
+	marked []*llvmir.Entity // get "sycl-entry-point"
+	mem    *state           // where st, ed and the lists below live (nil once released)
+	st     []uint8          // by entity index: what is written
+	ed     []uint8          // by entity index: cleanup's edits (ed… bits)
+	// edited are the entities with edits (ed != 0), in no order: all
+	// Release has to clear of ed.
+	edited []int32
+	// comdatSel are the comdats (by number) whose selection kind becomes
+	// "nodeduplicate", each once.
+	comdatSel []int32
+	decls     []int32 // what is written as a declaration, in module order
 	// written is every entity the part writes (st != stNone), in module
-	// order: what the part costs to walk, and all Release has to clear.
+	// order: what the part costs to walk, and all Release has to clear of st.
 	written []int32
+}
+
+// The edits cleanup makes to an entity (Part.ed).
+const (
+	edExternal   uint8 = 1 << iota // linkage made external
+	edInternal                     // linkage made internal
+	edDropComdat                   // the definition's one-member comdat goes
+	edAliasDecl                    // an alias written as a declaration
+)
+
+// edit adds the edits of bits to entity i.
+func (p *Part) edit(i int32, bits uint8) {
+	if p.ed[i] == 0 {
+		p.edited = append(p.edited, i)
+	}
+	p.ed[i] |= bits
+}
+
+// relink sets entity i's linkage to l, External or Internal.
+func (p *Part) relink(i int32, l llvmir.Linkage) {
+	bit := edInternal
+	if l == llvmir.External {
+		bit = edExternal
+	}
+	p.edit(i, bit)
+	p.ed[i] &^= (edExternal | edInternal) &^ bit
+}
+
+// editedLinkage returns the linkage cleanup gave entity i, if it did.
+func (p *Part) editedLinkage(i int32) (llvmir.Linkage, bool) {
+	switch {
+	case p.ed[i]&edExternal != 0:
+		return llvmir.External, true
+	case p.ed[i]&edInternal != 0:
+		return llvmir.Internal, true
+	}
+	return "", false
 }
 
 // Written reports whether the part writes e (as a definition, declaration
@@ -74,7 +116,7 @@ func (p *Part) Defines(e *llvmir.Entity) bool {
 
 // Linkage returns e's linkage in the part.
 func (p *Part) Linkage(e *llvmir.Entity) llvmir.Linkage {
-	if l, ok := p.linkage[int32(e.Index)]; ok {
+	if l, ok := p.editedLinkage(int32(e.Index)); ok {
 		return l
 	}
 	if p.st[e.Index] == stDecl && !isDecl(e) {
@@ -83,11 +125,28 @@ func (p *Part) Linkage(e *llvmir.Entity) llvmir.Linkage {
 	return p.s.in.linkage(e)
 }
 
+// linkageAt is Linkage by entity index.
+func (p *Part) linkageAt(i int32) llvmir.Linkage {
+	if l, ok := p.editedLinkage(i); ok {
+		return l
+	}
+	if p.st[i] == stDecl && p.s.in.flags[i]&flDecl == 0 {
+		return llvmir.External
+	}
+	return p.s.in.linkageAt(i)
+}
+
 // alwaysPreserved are names InternalizePass never internalizes.
 var alwaysPreserved = map[string]bool{
 	"llvm.used": true, "llvm.compiler.used": true, "llvm.global_ctors": true,
 	"llvm.global_dtors": true, "llvm.global.annotations": true,
 	"__stack_chk_fail": true, "__stack_chk_guard": true,
+}
+
+// isAlwaysPreserved reports whether InternalizePass never internalizes
+// name (without hashing the many names that cannot be).
+func isAlwaysPreserved(name string) bool {
+	return (strings.HasPrefix(name, "llvm.") || strings.HasPrefix(name, "__stack_chk_")) && alwaysPreserved[name]
 }
 
 func comdatOf(e *llvmir.Entity) string {
@@ -124,18 +183,21 @@ type cleanOptions struct {
 // functions, "sycl-entry-point", internalization, dead globals and unused
 // declarations.
 func (s *Splitter) clean(sel []int32, o cleanOptions) *Part {
-	p := &Part{s: s, Entries: o.entries, Status: o.status, HasVirtual: o.hasVirtual,
-		st: s.newState(), linkage: map[int32]llvmir.Linkage{}}
+	p := &Part{s: s, Entries: o.entries, Status: o.status, HasVirtual: o.hasVirtual}
+	s.takeState(p)
 	if !s.cfg.AllowDeps {
 		p.marked = o.marked
 	}
 	if o.base != nil {
 		p.inherit(o.base)
 	}
-	defs := s.define(p, sel, o.base)
+	buf := s.bufs.get()
+	defs := s.define(p, sel, o.base, *buf)
 	s.placeVirtuals(p, defs)
 	s.internalize(p, defs)
 	s.globalDCE(p, defs, o.whole)
+	*buf = defs
+	s.bufs.put(buf)
 	if o.warn {
 		s.warnUndefined(p)
 	}
@@ -143,16 +205,15 @@ func (s *Splitter) clean(sel []int32, o cleanOptions) *Part {
 }
 
 // define marks the definitions of the selection (those base defines, when
-// set) as written by p, and returns them.
-func (s *Splitter) define(p *Part, sel []int32, base *Part) []int32 {
-	ents := s.M.Entities
-	defs := make([]int32, 0, len(sel))
+// set) as written by p, and returns them, appended to defs[:0].
+func (s *Splitter) define(p *Part, sel []int32, base *Part, defs []int32) []int32 {
+	flags := s.in.flags
+	defs = defs[:0]
 	for _, i := range sel {
-		e := ents[i]
 		if base != nil && base.st[i] != stDef {
 			continue
 		}
-		if (e.Func != nil || e.Var != nil) && !isDecl(e) && p.st[i] == stNone {
+		if f := flags[i]; f&(flFunction|flVariable) != 0 && f&flDecl == 0 && p.st[i] == stNone {
 			p.st[i] = stDef
 			defs = append(defs, i)
 		}
@@ -163,16 +224,16 @@ func (s *Splitter) define(p *Part, sel []int32, base *Part) []int32 {
 // placeVirtuals gives virtual functions to the parts that define their set
 // (made external there); the others only declare them.
 func (s *Splitter) placeVirtuals(p *Part, defs []int32) {
-	in, ents := s.in, s.M.Entities
+	in := s.in
 	for _, i := range defs {
-		e := ents[i]
-		if e.Func == nil || !in.hasAttr(e, attrIndirectlyCallable) {
+		// Only functions have attribute bits.
+		if !in.hasAttrAt(i, akIndirectlyCallable) {
 			continue
 		}
 		if !p.HasVirtual {
 			p.st[i] = stNone
-		} else if in.linkage(e) != llvmir.External {
-			p.linkage[i] = llvmir.External
+		} else if in.linkageAt(i) != llvmir.External {
+			p.relink(i, llvmir.External)
 		}
 	}
 }
@@ -189,21 +250,12 @@ func (s *Splitter) warnUndefined(p *Part) {
 
 // inherit copies the edits of base (linkages, comdats) into p.
 func (p *Part) inherit(base *Part) {
-	for i, l := range base.linkage {
-		p.linkage[i] = l
-	}
-	for i := range base.dropComdat {
-		if p.dropComdat == nil {
-			p.dropComdat = map[int32]bool{}
+	for _, i := range base.edited {
+		if bits := base.ed[i] &^ edAliasDecl; bits != 0 {
+			p.edit(i, bits)
 		}
-		p.dropComdat[i] = true
 	}
-	for c, v := range base.comdatSel {
-		if p.comdatSel == nil {
-			p.comdatSel = map[string]string{}
-		}
-		p.comdatSel[c] = v
-	}
+	p.comdatSel = append(p.comdatSel, base.comdatSel...)
 }
 
 // internalize is InternalizePass with sycl-post-link's "must preserve"
@@ -214,78 +266,74 @@ func (p *Part) inherit(base *Part) {
 // all its members; otherwise a one-member comdat is dropped and a larger
 // one becomes "nodeduplicate".
 func (s *Splitter) internalize(p *Part, defs []int32) {
-	in, ents := s.in, s.M.Entities
-	isMarked := make(map[*llvmir.Entity]bool, len(p.marked))
+	in, ents, comdat := s.in, s.M.Entities, s.md.comdat
+	isMarked := s.marks.get()
+	defer s.marks.put(isMarked)
 	for _, e := range p.marked {
-		isMarked[e] = true
+		isMarked.add(int32(e.Index))
 	}
 	lnk := func(i int32) llvmir.Linkage {
-		if l, ok := p.linkage[i]; ok {
+		if l, ok := p.editedLinkage(i); ok {
 			return l
 		}
-		return in.linkage(ents[i])
+		return in.linkageAt(i)
 	}
+	// preserve asks the arrays of info, not the entities, but for
+	// AllowDeps.
 	preserve := func(i int32) bool {
-		e := ents[i]
-		h := header(e)
-		l := lnk(i)
+		l, f := lnk(i), in.flags[i]
 		switch {
-		case l == llvmir.AvailableExternally, h.DLLStorage == "dllexport":
-			return true
-		case e.Var != nil && e.Var.ExternallyInitialized:
+		case l == llvmir.AvailableExternally, f&flPinned != 0:
 			return true
 		case l.IsLocal():
 			return false
-		case alwaysPreserved[e.Name]:
+		case f&flAlwaysPreserved != 0:
 			return true
-		case e.Func == nil:
+		case f&flFunction == 0:
 			return true
 		case s.cfg.AllowDeps:
+			e := ents[i]
 			return in.isKernel(e) || in.canBeImported(e, true)
 		}
-		return isMarked[e] || in.hasAttr(e, attrIndirectlyCallable) || in.hasAttr(e, attrReferencedIndirectly)
+		return isMarked.has(i) || in.hasAttrAt(i, akIndirectlyCallable) || in.hasAttrAt(i, akReferencedIndirectly)
 	}
-	type comdatInfo struct {
-		size     int
-		external bool
-	}
-	comdats := map[string]*comdatInfo{}
+	// Each comdat's definitions here: their count (times cmMember), and
+	// whether one is preserved (cmExternal) and the comdat's selection
+	// kind was changed (cmNoDup).
+	const (
+		cmExternal = 1 << iota
+		cmNoDup
+		cmMember
+	)
+	comdats := s.comdats.get()
+	defer s.comdats.put(comdats)
 	for _, i := range defs {
 		if p.st[i] != stDef {
 			continue
 		}
-		if c := comdatOf(ents[i]); c != "" {
-			ci := comdats[c]
-			if ci == nil {
-				ci = &comdatInfo{}
-				comdats[c] = ci
+		if c := comdat[i]; c != 0 {
+			v := comdats.get(c) + cmMember
+			if v&cmExternal == 0 && preserve(i) {
+				v |= cmExternal
 			}
-			ci.size++
-			if preserve(i) {
-				ci.external = true
-			}
+			comdats.set(c, v)
 		}
 	}
+	inherited := len(p.comdatSel)
 	for _, i := range defs {
 		if p.st[i] != stDef {
 			continue
 		}
-		e := ents[i]
-		if c := comdatOf(e); c != "" {
-			ci := comdats[c]
-			if ci.external {
+		if c := comdat[i]; c != 0 {
+			v := comdats.get(c)
+			if v&cmExternal != 0 {
 				continue
 			}
-			if ci.size == 1 {
-				if p.dropComdat == nil {
-					p.dropComdat = map[int32]bool{}
-				}
-				p.dropComdat[i] = true
-			} else {
-				if p.comdatSel == nil {
-					p.comdatSel = map[string]string{}
-				}
-				p.comdatSel[c] = "nodeduplicate"
+			if v/cmMember == 1 {
+				p.edit(i, edDropComdat)
+			} else if v&cmNoDup == 0 {
+				comdats.set(c, v|cmNoDup)
+				p.comdatSel = append(p.comdatSel, c)
 			}
 			if lnk(i).IsLocal() {
 				continue
@@ -293,7 +341,12 @@ func (s *Splitter) internalize(p *Part, defs []int32) {
 		} else if lnk(i).IsLocal() || preserve(i) {
 			continue
 		}
-		p.linkage[i] = llvmir.Internal
+		p.relink(i, llvmir.Internal)
+	}
+	if inherited > 0 && len(p.comdatSel) > inherited {
+		// Base's comdats may have been changed again here.
+		slices.Sort(p.comdatSel)
+		p.comdatSel = slices.Compact(p.comdatSel)
 	}
 }
 
@@ -309,19 +362,24 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 	defer s.marks.put(live)
 	decl := s.marks.get()
 	defer s.marks.put(decl)
-	var queue, decls []int32
+	queueBuf, declsBuf := s.bufs.get(), s.bufs.get()
+	queue, decls := *queueBuf, *declsBuf
+	defer func() {
+		*queueBuf, *declsBuf = queue, decls
+		s.bufs.put(queueBuf)
+		s.bufs.put(declsBuf)
+	}()
 	mark := func(i int32) {
 		if live.has(i) {
 			return
 		}
 		live.add(i)
 		queue = append(queue, i)
-		e := ents[i]
-		if c := comdatOf(e); c != "" && !p.dropComdat[i] {
+		if c := s.md.comdat[i]; c != 0 && p.ed[i]&edDropComdat == 0 {
 			// The other members keep the comdat alive in turn, which
 			// marks no one else: they are all in this list.
 			for _, j := range s.md.comdatMembers[c] {
-				if p.st[j] == stDef && !p.dropComdat[j] && !live.has(j) {
+				if p.st[j] == stDef && p.ed[j]&edDropComdat == 0 && !live.has(j) {
 					live.add(j)
 					queue = append(queue, j)
 				}
@@ -329,7 +387,7 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 		}
 	}
 	for _, i := range defs {
-		if p.st[i] == stDef && !discardable(p.Linkage(ents[i])) {
+		if p.st[i] == stDef && !discardable(p.linkageAt(i)) {
 			mark(i)
 		}
 	}
@@ -344,7 +402,7 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 	}
 	if whole {
 		for _, e := range ents {
-			if e.Alias != nil && !in.removed[e] && !discardable(e.Alias.Linkage) {
+			if e.Alias != nil && !in.isRemoved(e) && !discardable(e.Alias.Linkage) {
 				mark(int32(e.Index))
 			}
 		}
@@ -353,7 +411,7 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 		for _, t := range in.refs(ents[queue[k]]) {
 			ti := int32(t.Index)
 			switch {
-			case in.removed[t]:
+			case in.isRemoved(t):
 			case t.Alias != nil || p.st[ti] == stDef:
 				mark(ti)
 			case (t.Func != nil || t.Var != nil) && !decl.has(ti):
@@ -370,8 +428,11 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 	}
 	// aliasOK says whether an alias written here ends, through the
 	// aliases it points to, at a definition written here.
-	aliasOK := map[int32]bool{}
+	var aliasOK map[int32]bool
 	endsAtDef := func(i int32) bool {
+		if aliasOK == nil {
+			aliasOK = map[int32]bool{}
+		}
 		var path []int32
 		ok := false
 		for {
@@ -407,14 +468,11 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 		if !endsAtDef(i) {
 			// An alias must point to a definition; like CloneModule,
 			// write one that cannot as a declaration of its name.
-			if p.aliasDecl == nil {
-				p.aliasDecl = map[int32]bool{}
-			}
-			p.aliasDecl[i] = true
+			p.edit(i, edAliasDecl)
 		}
 	}
 	slices.Sort(decls)
-	p.written = append(make([]int32, 0, len(queue)+len(decls)), queue...)
+	p.written = append(p.written[:0], queue...)
 	for _, i := range decls {
 		if !live.has(i) {
 			p.st[i] = stDecl

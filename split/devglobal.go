@@ -22,7 +22,7 @@ func (s *Splitter) CheckDeviceGlobals() error {
 	}
 	var users map[*llvmir.Entity][]*llvmir.Entity
 	for _, gv := range s.M.Entities {
-		if gv.Var == nil || s.in.removed[gv] {
+		if gv.Var == nil || s.in.isRemoved(gv) {
 			continue
 		}
 		attrs := s.M.Attrs(gv)
@@ -45,7 +45,7 @@ func (s *Splitter) CheckDeviceGlobals() error {
 		group := -1
 		for k := 0; k < len(queue); k++ {
 			for _, u := range users[queue[k]] {
-				if seen[u] || s.in.removed[u] {
+				if seen[u] || s.in.isRemoved(u) {
 					continue
 				}
 				seen[u] = true

@@ -23,18 +23,77 @@ type info struct {
 	// removed and rewritten are the pre-split changes (Config).
 	removed   map[*llvmir.Entity]bool
 	rewritten map[*llvmir.Entity]Rewrite
+	// flags holds, by entity index, facts every part asks about (fl…
+	// bits), found once so that the walks of every part ask an array
+	// rather than maps or the entity's name.
+	flags []uint8
 	// attrBits holds, by entity index, which of the attributes every part
 	// asks about (attrKeys) each function has: looked up once, not for
 	// every part the function is in.
 	attrBits []uint8
+	// lnk holds, by entity index, the entity's input linkage as an index
+	// into linkages (0: not recorded, ask the entity).
+	lnk      []uint8
+	linkages []llvmir.Linkage
 }
 
-// attrKeys are the attributes attrBits holds, one bit each.
-var attrKeys = [...]string{attrModuleID, attrIndirectlyCallable, attrReferencedIndirectly}
+// attrKeys are the attributes attrBits holds, one bit each (1<<ak…).
+var attrKeys = [...]string{akModuleID: attrModuleID, akIndirectlyCallable: attrIndirectlyCallable,
+	akReferencedIndirectly: attrReferencedIndirectly}
+
+// The indices of attrKeys.
+const (
+	akModuleID = iota
+	akIndirectlyCallable
+	akReferencedIndirectly
+)
+
+// The bits of info.flags.
+const (
+	flRemoved         uint8 = 1 << iota // in Config.Removed
+	flRewritten                         // in Config.Rewritten
+	flAlwaysPreserved                   // named as alwaysPreserved lists
+	flFunction                          // a function
+	flVariable                          // a global variable
+	flDecl                              // a function or variable declaration (isDecl)
+	flPinned                            // dllexport, or an externally_initialized variable
+)
+
+// setChanges records the pre-split changes.
+func (in *info) setChanges(removed map[*llvmir.Entity]bool, rewritten map[*llvmir.Entity]Rewrite) {
+	in.removed, in.rewritten = removed, rewritten
+	for e, ok := range removed {
+		if ok && in.own(e) {
+			in.flags[e.Index] |= flRemoved
+		}
+	}
+	for e := range rewritten {
+		if in.own(e) {
+			in.flags[e.Index] |= flRewritten
+		}
+	}
+}
+
+// own reports whether e is an entity of the module (so that it may be
+// looked up by index).
+func (in *info) own(e *llvmir.Entity) bool {
+	return e.Index >= 0 && e.Index < len(in.m.Entities) && in.m.Entities[e.Index] == e
+}
+
+// isRemoved reports whether e is treated as absent (Config.Removed).
+func (in *info) isRemoved(e *llvmir.Entity) bool {
+	if in.own(e) {
+		return in.flags[e.Index]&flRemoved != 0
+	}
+	return in.removed[e]
+}
 
 // refs returns the global values an entity references, after the
 // pre-split rewrites.
 func (in *info) refs(e *llvmir.Entity) []*llvmir.Entity {
+	if in.own(e) && in.flags[e.Index]&flRewritten == 0 {
+		return e.Globals
+	}
 	if r, ok := in.rewritten[e]; ok {
 		return r.Globals
 	}
@@ -62,9 +121,47 @@ func (in *info) linkage(e *llvmir.Entity) llvmir.Linkage {
 	return llvmir.External
 }
 
+// linkageAt is linkage by entity index.
+func (in *info) linkageAt(i int32) llvmir.Linkage {
+	if c := in.lnk[i]; c != 0 {
+		return in.linkages[c]
+	}
+	return in.linkage(in.m.Entities[i])
+}
+
+// hasAttrAt reports whether entity i is a function with attribute
+// attrKeys[k].
+func (in *info) hasAttrAt(i int32, k int) bool { return in.attrBits[i]&(1<<k) != 0 }
+
 func newInfo(m *llvmir.Module) *info {
-	in := &info{m: m, nvvmKernels: m.NVVMKernels(), attrBits: make([]uint8, len(m.Entities))}
+	n := len(m.Entities)
+	in := &info{m: m, nvvmKernels: m.NVVMKernels(), attrBits: make([]uint8, n), flags: make([]uint8, n),
+		lnk: make([]uint8, n), linkages: []llvmir.Linkage{""}}
+	codes := map[llvmir.Linkage]uint8{}
 	for i, e := range m.Entities {
+		l := in.linkage(e)
+		c, ok := codes[l]
+		if !ok && len(in.linkages) <= 255 {
+			c = uint8(len(in.linkages))
+			codes[l] = c
+			in.linkages = append(in.linkages, l)
+		}
+		in.lnk[i] = c
+		if isAlwaysPreserved(e.Name) {
+			in.flags[i] |= flAlwaysPreserved
+		}
+		if e.Func != nil {
+			in.flags[i] |= flFunction
+		}
+		if e.Var != nil {
+			in.flags[i] |= flVariable
+		}
+		if isDecl(e) {
+			in.flags[i] |= flDecl
+		}
+		if h := header(e); h != nil && h.DLLStorage == "dllexport" || e.Var != nil && e.Var.ExternallyInitialized {
+			in.flags[i] |= flPinned
+		}
 		if e.Func == nil {
 			continue
 		}
@@ -100,7 +197,7 @@ func (in *info) attr(e *llvmir.Entity, key string) (string, bool) {
 }
 
 func (in *info) hasAttr(e *llvmir.Entity, key string) bool {
-	if e.Index < len(in.attrBits) && in.m.Entities[e.Index] == e {
+	if in.own(e) {
 		for k, ak := range attrKeys {
 			if key == ak {
 				return in.attrBits[e.Index]&(1<<k) != 0

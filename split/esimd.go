@@ -48,9 +48,9 @@ func (s *Splitter) SplitESIMD(p *Part, separate bool) (parts []*Part, joined boo
 			defined = append(defined, e)
 		}
 	}
-	esimdSel := s.closure(esimdEntries, defined, p.st, nil)
+	esimdSel := s.closure(nil, esimdEntries, defined, p.st, nil)
 	esimd := s.clean(esimdSel, cleanOptions{base: p, entries: esimdEntries, marked: p.marked, hasVirtual: p.HasVirtual, status: ESIMDOnly})
-	syclSel := s.closure(syclEntries, nil, p.st, func(e *llvmir.Entity) bool { return !IsESIMD(e) })
+	syclSel := s.closure(nil, syclEntries, nil, p.st, func(e *llvmir.Entity) bool { return !IsESIMD(e) })
 	sycl := s.clean(syclSel, cleanOptions{base: p, entries: syclEntries, marked: p.marked, hasVirtual: p.HasVirtual, warn: !s.cfg.AllowDeps, status: SYCLOnly})
 	if separate {
 		p.Release()

@@ -38,7 +38,7 @@ func buildGraph(in *info, allowDeps bool) *graph {
 	g := &graph{start: make([]int32, len(ents)+1)}
 	aliases := aliasDeps{in: in, importable: importable}
 	add := func(t *llvmir.Entity) {
-		if in.removed[t] {
+		if in.isRemoved(t) {
 			return
 		}
 		switch t.Kind {
@@ -54,7 +54,7 @@ func buildGraph(in *info, allowDeps bool) *graph {
 	}
 	for i, e := range ents {
 		g.start[i] = int32(len(g.adj))
-		if (e.Kind != llvmir.KindFunction && e.Kind != llvmir.KindGlobalVar) || in.removed[e] {
+		if (e.Kind != llvmir.KindFunction && e.Kind != llvmir.KindGlobalVar) || in.isRemoved(e) {
 			continue
 		}
 		for _, t := range in.refs(e) {
@@ -129,7 +129,7 @@ func (d *aliasDeps) of(a *llvmir.Entity) []int32 {
 		}
 		t := f.refs[0]
 		f.refs = f.refs[1:]
-		if d.in.removed[t] {
+		if d.in.isRemoved(t) {
 			continue
 		}
 		switch t.Kind {

@@ -7,8 +7,13 @@ import (
 // mdIndex is what cleanup needs to know about an input module's comdats
 // and metadata, computed once.
 type mdIndex struct {
-	// comdatMembers are the definitions in each comdat.
-	comdatMembers map[string][]int32
+	// comdat numbers the comdats functions and variables are in: by
+	// entity index, the comdat's number (1 and up), or 0 for none.
+	comdat []int32
+	// comdatNames and comdatMembers are, by comdat number, each comdat's
+	// name and the definitions in it (entry 0 is unused).
+	comdatNames   []string
+	comdatMembers [][]int32
 	// kernelLists are the named metadata whose operands each describe one
 	// function (!nvvm.annotations, !spirv.ExecutionMode): an operand is
 	// dropped with its function.
@@ -26,7 +31,9 @@ type mdIndex struct {
 }
 
 func newMDIndex(m *llvmir.Module) *mdIndex {
-	x := &mdIndex{comdatMembers: map[string][]int32{}, inKernelList: map[*llvmir.Entity]bool{}}
+	x := &mdIndex{comdat: make([]int32, len(m.Entities)), comdatNames: []string{""}, comdatMembers: [][]int32{nil},
+		inKernelList: map[*llvmir.Entity]bool{}}
+	number := map[string]int32{}
 	for _, name := range []string{"nvvm.annotations", "spirv.ExecutionMode"} {
 		nm := m.NamedMD(name)
 		if nm == nil || nm.Named == nil {
@@ -43,8 +50,20 @@ func newMDIndex(m *llvmir.Module) *mdIndex {
 	for _, e := range m.Entities {
 		switch e.Kind {
 		case llvmir.KindFunction, llvmir.KindGlobalVar:
-			if c := comdatOf(e); c != "" && !isDecl(e) {
-				x.comdatMembers[c] = append(x.comdatMembers[c], int32(e.Index))
+			c := comdatOf(e)
+			if c == "" {
+				break
+			}
+			n, ok := number[c]
+			if !ok {
+				n = int32(len(x.comdatNames))
+				number[c] = n
+				x.comdatNames = append(x.comdatNames, c)
+				x.comdatMembers = append(x.comdatMembers, nil)
+			}
+			x.comdat[e.Index] = n
+			if !isDecl(e) {
+				x.comdatMembers[n] = append(x.comdatMembers[n], int32(e.Index))
 			}
 		case llvmir.KindMDNode:
 			if len(e.Globals) > 0 && !x.inKernelList[e] {

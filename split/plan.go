@@ -22,23 +22,24 @@ func (p *Part) Plan() *llvmir.Plan {
 		globals[k] = ents[i]
 	}
 	plan := m.NewSparsePlan(globals)
-	marked := make(map[*llvmir.Entity]bool, len(p.marked))
+	marked := s.marks.get()
+	defer s.marks.put(marked)
 	for _, e := range p.marked {
-		marked[e] = true
+		marked.add(int32(e.Index))
 	}
 	for _, i := range written {
 		e := ents[i]
 		switch p.st[i] {
 		case stDef:
-			if l, ok := p.linkage[i]; ok && l != s.in.linkage(e) {
+			if l, ok := p.editedLinkage(i); ok && l != s.in.linkage(e) {
 				plan.SetLinkage(e, l)
 			}
-			if marked[e] && e.Func != nil {
+			if marked.has(i) && e.Func != nil {
 				plan.AddFnAttr(e, llvmir.Attr{Key: attrEntryPoint, String: true})
 			}
 			// A one-member comdat of an internalized definition goes in
 			// the reference; llvmir cannot drop a definition's comdat yet,
-			// and keeping it is valid IR, so it stays (p.dropComdat). The
+			// and keeping it is valid IR, so it stays (edDropComdat). The
 			// plan writes only the comdats written definitions are in.
 			if r, ok := s.in.rewritten[e]; ok {
 				plan.ReplaceText(e, r.Text)
@@ -48,7 +49,7 @@ func (p *Part) Plan() *llvmir.Plan {
 				plan.MakeDeclaration(e)
 			}
 		case stAlias:
-			if p.aliasDecl[i] {
+			if p.ed[i]&edAliasDecl != 0 {
 				plan.Drop(e)
 				if d := aliasDeclaration(e); d != "" {
 					plan.Add(llvmir.KindFunction, d)
@@ -58,7 +59,9 @@ func (p *Part) Plan() *llvmir.Plan {
 	}
 	// Comdats whose members were all internalized change their selection
 	// kind.
-	for name, sel := range p.comdatSel {
+	for _, n := range p.comdatSel {
+		const sel = "nodeduplicate"
+		name := s.md.comdatNames[n]
 		if c := m.ComdatNamed(name); c != nil && c.Comdat != nil && c.Comdat.Selection != sel {
 			plan.ReplaceText(c, "$"+quoteName(name)+" = comdat "+sel+"\n")
 		}

@@ -53,17 +53,31 @@ type Splitter struct {
 	// esimd are the module's ESIMD functions.
 	esimd []*llvmir.Entity
 	marks markPool
-	// states recycles the per-module state arrays (Part.Release).
+	// comdats are scratch counts by comdat number.
+	comdats tallyPool
+	// bufs are scratch lists of entity indices.
+	bufs bufPool
+	// states recycles the parts' memory (Part.Release).
 	states sync.Pool
 }
 
-// newState returns a zeroed per-module state array: a released one (which
-// Release zeroed) or a new one.
-func (s *Splitter) newState() []uint8 {
-	if st, ok := s.states.Get().(*[]uint8); ok {
-		return *st
+// state is a part's memory: its per-entity arrays, zeroed when the part
+// is released, and the arrays of its lists.
+type state struct {
+	st, ed                 []uint8
+	edited, decls, written []int32
+}
+
+// takeState gives p zeroed per-entity arrays and empty lists: a released
+// part's (which Release zeroed) or new ones.
+func (s *Splitter) takeState(p *Part) {
+	mem, ok := s.states.Get().(*state)
+	if !ok {
+		n := len(s.M.Entities)
+		mem = &state{st: make([]uint8, n), ed: make([]uint8, n)}
 	}
-	return make([]uint8, len(s.M.Entities))
+	p.mem, p.st, p.ed = mem, mem.st, mem.ed
+	p.edited, p.decls, p.written = mem.edited[:0], mem.decls[:0], mem.written[:0]
 }
 
 // Release gives the part's memory back for the next parts; the part must
@@ -72,27 +86,32 @@ func (s *Splitter) newState() []uint8 {
 // Only the entries the part set are cleared, so that releasing costs what
 // the part holds.
 func (p *Part) Release() {
-	if p.st != nil {
-		st := p.st
-		p.st = nil
-		for _, i := range p.written {
-			st[i] = stNone
-		}
-		p.s.states.Put(&st)
+	mem := p.mem
+	if mem == nil {
+		return
 	}
+	for _, i := range p.written {
+		mem.st[i] = stNone
+	}
+	for _, i := range p.edited {
+		mem.ed[i] = 0
+	}
+	mem.edited, mem.decls, mem.written = p.edited[:0], p.decls[:0], p.written[:0]
+	p.mem, p.st, p.ed, p.edited, p.decls, p.written = nil, nil, nil, nil, nil, nil
+	p.s.states.Put(mem)
 }
 
 // New analyses m: entry points, groups and, when splitting, the graph.
 func New(m *llvmir.Module, cfg Config) *Splitter {
 	s := &Splitter{M: m, cfg: cfg, in: newInfo(m), marks: markPool{n: len(m.Entities)}}
-	s.in.removed = cfg.Removed
-	s.in.rewritten = cfg.Rewritten
+	s.in.setChanges(cfg.Removed, cfg.Rewritten)
 	s.groups = s.in.groups(cfg.Scope, cfg.OnlyKernels)
 	s.split = !cfg.NoSplit && (len(s.groups) > 1 || len(s.groups[0].Entries) > 0)
 	s.g = buildGraph(s.in, cfg.AllowDeps)
 	s.md = newMDIndex(m)
+	s.comdats.n = len(s.md.comdatNames)
 	for _, e := range m.Entities {
-		if e.Kind == llvmir.KindGlobalVar && !s.in.removed[e] && !discardable(s.in.linkage(e)) {
+		if e.Kind == llvmir.KindGlobalVar && !s.in.isRemoved(e) && !discardable(s.in.linkage(e)) {
 			s.roots = append(s.roots, e)
 		}
 		if IsESIMD(e) {
@@ -116,21 +135,24 @@ func (s *Splitter) SplitOccurred() bool { return len(s.groups) > 1 }
 // not split, everything), cleaned.
 func (s *Splitter) Part(i int) *Part {
 	grp := &s.groups[i]
-	var sel []int32
+	buf := s.bufs.get()
 	if s.split {
-		sel = s.closure(grp.Entries, nil, nil, nil)
+		*buf = s.closure(*buf, grp.Entries, nil, nil, nil)
 	} else {
-		sel = s.everything()
+		*buf = s.everything(*buf)
 	}
-	return s.clean(sel, cleanOptions{entries: grp.Entries, marked: grp.Entries, hasVirtual: grp.HasVirtual,
+	p := s.clean(*buf, cleanOptions{entries: grp.Entries, marked: grp.Entries, hasVirtual: grp.HasVirtual,
 		warn: s.split && !s.cfg.AllowDeps, whole: !s.split, status: SYCLOnly})
+	s.bufs.put(buf)
+	return p
 }
 
-// everything is every function and global variable definition.
-func (s *Splitter) everything() []int32 {
-	var out []int32
+// everything appends to out[:0] every function and global variable
+// definition.
+func (s *Splitter) everything(out []int32) []int32 {
+	out = out[:0]
 	for _, e := range s.M.Entities {
-		if (e.Kind == llvmir.KindFunction || e.Kind == llvmir.KindGlobalVar) && !s.in.removed[e] && !isDecl(e) {
+		if (e.Kind == llvmir.KindFunction || e.Kind == llvmir.KindGlobalVar) && !s.in.isRemoved(e) && !isDecl(e) {
 			out = append(out, int32(e.Index))
 		}
 	}
@@ -138,14 +160,14 @@ func (s *Splitter) everything() []int32 {
 }
 
 // closure collects the entry points, the module's non-discardable global
-// variables and everything they depend on. Functions are only followed
-// when within (nil: any definition) and accepted by include (nil: all);
-// extra entities start the walk as well.
-func (s *Splitter) closure(entries []*llvmir.Entity, extra []*llvmir.Entity, within []uint8, include func(*llvmir.Entity) bool) []int32 {
+// variables and everything they depend on, appended to queue[:0].
+// Functions are only followed when within (nil: any definition) and
+// accepted by include (nil: all); extra entities start the walk as well.
+func (s *Splitter) closure(queue []int32, entries []*llvmir.Entity, extra []*llvmir.Entity, within []uint8, include func(*llvmir.Entity) bool) []int32 {
 	ents := s.M.Entities
 	seen := s.marks.get()
 	defer s.marks.put(seen)
-	var queue []int32
+	queue = queue[:0]
 	push := func(i int32) {
 		if !seen.has(i) {
 			seen.add(i)
@@ -163,18 +185,18 @@ func (s *Splitter) closure(entries []*llvmir.Entity, extra []*llvmir.Entity, wit
 			push(int32(e.Index))
 		}
 	}
+	flags := s.in.flags
 	for k := 0; k < len(queue); k++ {
 		for _, d := range s.g.deps(int(queue[k])) {
-			t := ents[d]
-			if t.Func != nil {
+			if f := flags[d]; f&flFunction != 0 {
 				if within != nil {
 					if within[d] != stDef {
 						continue
 					}
-				} else if t.Func.Declaration {
+				} else if f&flDecl != 0 {
 					continue
 				}
-				if include != nil && !include(t) {
+				if include != nil && !include(ents[d]) {
 					continue
 				}
 			}
