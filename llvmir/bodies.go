@@ -99,14 +99,7 @@ func (p *parser) scanBody(t bodyTask) bool {
 	if err := p.guard(func() { end = p.scan(t.open, t.end, f) }); err != nil || end != t.end {
 		return false
 	}
-	if len(p.refs) > 0 {
-		e.refs = append([]rawRef(nil), p.refs...)
-	}
-	if len(p.mdRefs) > 0 {
-		e.mdRefs = append([]rawMD(nil), p.mdRefs...)
-	}
-	e.numAt = e.numAt || p.numAt
-	e.groups = p.entityGroups(e)
+	p.record(e)
 	return true
 }
 

@@ -107,17 +107,23 @@ func (p *parser) parseTop() {
 			leadStart = end
 			continue
 		}
-		if len(p.refs) > 0 {
-			e.refs = append([]rawRef(nil), p.refs...)
-		}
-		if len(p.mdRefs) > 0 {
-			e.mdRefs = append([]rawMD(nil), p.mdRefs...)
-		}
-		e.numAt = e.numAt || p.numAt
-		e.groups = p.entityGroups(e)
+		p.record(e)
 		m.Entities = append(m.Entities, e)
 		leadStart = end
 	}
+}
+
+// record gives e what scanning its text found: its @ and ! references,
+// whether it holds an @N reference, and its attribute groups.
+func (p *parser) record(e *Entity) {
+	if len(p.refs) > 0 {
+		e.refs = append([]rawRef(nil), p.refs...)
+	}
+	if len(p.mdRefs) > 0 {
+		e.mdRefs = append([]rawMD(nil), p.mdRefs...)
+	}
+	e.numAt = e.numAt || p.numAt
+	e.groups = p.entityGroups(e)
 }
 
 // entityGroups returns the attribute groups entity e references: those
