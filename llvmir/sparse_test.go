@@ -167,20 +167,43 @@ func TestSparsePlanConformance(t *testing.T) {
 	})
 }
 
+// parseGenerated parses the module bench/gen makes of c.
+func parseGenerated(t *testing.T, c gen.Config) *Module {
+	t.Helper()
+	src, err := gen.String(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Parse("gen.ll", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// kernelCase is the output a per-kernel split makes of generated module
+// m for kernel k: the kernel's closure, its named metadata filtered, the
+// kernel marked as an entry point.
+func kernelCase(m *Module, k int) planCase {
+	kern := m.Global(gen.KernelName(k))
+	keepSet := closure([]*Entity{kern}, nil)
+	var keep []*Entity
+	for e := range keepSet {
+		keep = append(keep, e)
+	}
+	return planCase{keep: keep, edits: func(p *Plan) {
+		filterNamedMD(m, p, keepSet)
+		p.AddFnAttr(kern, Attr{Key: "sycl-entry-point", String: true})
+	}}
+}
+
 // TestSparsePlanGenerated does the same on generated modules, typed and
 // opaque pointers, one output per kernel as a split makes them.
 func TestSparsePlanGenerated(t *testing.T) {
 	for _, typed := range []bool{false, true} {
 		c := gen.Small()
 		c.Typed = typed
-		src, err := gen.String(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := Parse("gen.ll", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := parseGenerated(t, c)
 		wrote := 0
 		for i, pc := range randomCases(m, 7, 12) {
 			if checkSparse(t, m, pc, "random case "+strconv.Itoa(i)) {
@@ -188,17 +211,7 @@ func TestSparsePlanGenerated(t *testing.T) {
 			}
 		}
 		for k := 0; k < c.Kernels; k++ {
-			kern := m.Global(gen.KernelName(k))
-			keepSet := closure([]*Entity{kern}, nil)
-			var keep []*Entity
-			for e := range keepSet {
-				keep = append(keep, e)
-			}
-			pc := planCase{keep: keep, edits: func(p *Plan) {
-				filterNamedMD(m, p, keepSet)
-				p.AddFnAttr(kern, Attr{Key: "sycl-entry-point", String: true})
-			}}
-			if checkSparse(t, m, pc, "kernel "+strconv.Itoa(k)) {
+			if checkSparse(t, m, kernelCase(m, k), "kernel "+strconv.Itoa(k)) {
 				wrote++
 			}
 		}

@@ -89,29 +89,16 @@ func TestGatherConformance(t *testing.T) {
 func TestGatherGenerated(t *testing.T) {
 	c := gen.Small()
 	c.Body = 40
-	src, err := gen.String(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Parse("gen.ll", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := parseGenerated(t, c)
 	if !m.numberedGlobals() {
 		t.Fatal("the generated module has no unnamed global: nothing is renumbered")
 	}
 	var g Gathered
 	var st gatherStats
 	for k := 0; k < c.Kernels; k++ {
-		kern := m.Global(gen.KernelName(k))
-		keepSet := closure([]*Entity{kern}, nil)
-		var keep []*Entity
-		for e := range keepSet {
-			keep = append(keep, e)
-		}
-		p := m.NewSparsePlan(keep)
-		filterNamedMD(m, p, keepSet)
-		p.AddFnAttr(kern, Attr{Key: "sycl-entry-point", String: true})
+		kc := kernelCase(m, k)
+		p := m.NewSparsePlan(kc.keep)
+		kc.edits(p)
 		checkGather(t, p, &g, &st, "kernel "+strconv.Itoa(k))
 	}
 	if st.renumbered == 0 {

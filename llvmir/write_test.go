@@ -237,14 +237,7 @@ func TestPlanGenerated(t *testing.T) {
 	for _, typed := range []bool{false, true} {
 		c := gen.Small()
 		c.Typed = typed
-		src, err := gen.String(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := Parse("gen.ll", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := parseGenerated(t, c)
 		tool := "llvm-as-19"
 		if typed {
 			tool = "llvm-as-15"
