@@ -76,31 +76,24 @@ func (o *outputs) putBuffer(b *moduleBuf) {
 
 // writeModule writes the module plan renders, without the input's comment
 // lines (LLVM's printer writes none), to path ("-" is stdout): as text, or
-// as bitcode when the run writes bitcode. Text written in place is
-// gathered: most of a module is the input's own text (function bodies),
-// written from the input by one writev(2) without being copied.
+// as bitcode when the run writes bitcode. Text is gathered: most of a
+// module is the input's own text (function bodies), written from the
+// input, without being copied, by one writev(2).
 func (o *outputs) writeModule(path string, plan *llvmir.Plan) error {
 	b := o.buffer()
 	defer o.putBuffer(b)
 	opts := llvmir.WriteOptions{StripComments: true}
-	if o.assemble == nil && o.direct && path != "-" {
+	if o.assemble == nil {
 		if err := plan.Gather(&b.g, opts); err != nil {
 			return err
 		}
 		b.pieces = b.g.Pieces(b.pieces)
-		if err := create(basedir.Resolve(o.dir, path), b.pieces...); err != nil {
-			return errorf("error writing the file '%s': %s", path, err)
-		}
-		o.wrote(path)
-		return nil
+		return o.writeBytes(path, b.pieces...)
 	}
 	text, err := plan.Append(b.text[:0], opts)
 	b.text = text[:0]
 	if err != nil {
 		return err
-	}
-	if o.assemble == nil {
-		return o.writeBytes(path, text)
 	}
 	if err := o.assemble(text, path); err != nil {
 		return errorf("error writing the file '%s': %v", path, err)
@@ -109,30 +102,36 @@ func (o *outputs) writeModule(path string, plan *llvmir.Plan) error {
 	return nil
 }
 
-// writeBytes creates path with data: in place when the run writes its
-// files directly, else through internal/atomicfile.
-func (o *outputs) writeBytes(path string, data []byte) error {
+// writeBytes creates path with data, the concatenation of its pieces: in
+// place when the run writes its files directly, else through
+// internal/atomicfile.
+func (o *outputs) writeBytes(path string, data ...[]byte) error {
 	if path == "-" || !o.direct {
-		return o.writeAtomic(path, data)
+		return o.writeAtomic(path, data...)
 	}
-	if err := create(basedir.Resolve(o.dir, path), data); err != nil {
+	if err := create(basedir.Resolve(o.dir, path), data...); err != nil {
 		return errorf("error writing the file '%s': %s", path, err)
 	}
 	o.wrote(path)
 	return nil
 }
 
-// writeAtomic creates path with data under a temporary name beside it,
-// renamed into place when complete (internal/atomicfile).
-func (o *outputs) writeAtomic(path string, data []byte) error {
-	if path == "-" {
-		_, err := o.stdout.Write(data)
-		return err
+// writeAtomic creates path with data, the concatenation of its pieces,
+// under a temporary name beside it, renamed into place when complete
+// (internal/atomicfile).
+func (o *outputs) writeAtomic(path string, data ...[]byte) error {
+	write := func(w io.Writer) error {
+		for _, p := range data {
+			if _, err := w.Write(p); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	err := atomicfile.Write(basedir.Resolve(o.dir, path), func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
+	if path == "-" {
+		return write(o.stdout)
+	}
+	err := atomicfile.Write(basedir.Resolve(o.dir, path), write)
 	if err != nil {
 		var fe *atomicfile.Error
 		if errors.As(err, &fe) {
@@ -210,7 +209,7 @@ func writeAll(fd int, data [][]byte) error {
 			return io.ErrShortWrite
 		}
 		// Drop what was written, a partial piece included.
-		for k := int(n); k > 0 && len(data) > 0; {
+		for k := int(n); k > 0; {
 			if len(data[0]) <= k {
 				k -= len(data[0])
 				data = data[1:]
@@ -218,9 +217,6 @@ func writeAll(fd int, data [][]byte) error {
 			}
 			data[0] = data[0][k:]
 			k = 0
-		}
-		for len(data) > 0 && len(data[0]) == 0 {
-			data = data[1:]
 		}
 	}
 	return nil
