@@ -227,12 +227,3 @@ func (g *Gathered) Pieces(dst [][]byte) [][]byte {
 	}
 	return dst
 }
-
-// Len returns the number of bytes of the module.
-func (g *Gathered) Len() int {
-	n := len(g.buf)
-	for _, r := range g.refs {
-		n += len(r.text)
-	}
-	return n
-}
