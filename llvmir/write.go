@@ -1,10 +1,10 @@
 package llvmir
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -530,8 +530,10 @@ func (wr *writer) keepUsedComdats() error {
 			if o.comdat == "" {
 				continue
 			}
-			c := wr.m.comdats[o.comdat]
-			if o.rp == nil {
+			var c *Entity
+			if o.rp != nil {
+				c = wr.m.comdats[o.comdat]
+			} else {
 				c = o.e.comdat // the same, found once by the parse
 			}
 			if c == nil || wr.outs.get(c.Index) != nil || !wr.p.sp.kept(c) {
@@ -868,7 +870,7 @@ func (p *Plan) render(e *Entity, ed *edit) (text, rest []byte, err error) {
 			}
 		}
 	}
-	sort.SliceStable(sp, func(i, j int) bool { return sp[i].start < sp[j].start })
+	slices.SortStableFunc(sp, func(a, b splice) int { return a.start - b.start })
 	size := 0
 	if len(sp) > 0 {
 		size = max(0, sp[len(sp)-1].end-e.Off)
@@ -949,17 +951,23 @@ func appendRenumbered(dst, text []byte, renum map[int]int) []byte {
 // -1 when there is none.
 func nextRenumbered(text []byte, i int, renum map[int]int) (at, end, nn int) {
 	for ; i < len(text); i++ {
+		i += renumberQuietLen(text[i:])
+		if i == len(text) {
+			break
+		}
 		switch text[i] {
 		case ';':
-			for i < len(text) && text[i] != '\n' {
-				i++
+			if j := bytes.IndexByte(text[i:], '\n'); j >= 0 {
+				i += j
+			} else {
+				i = len(text)
 			}
 		case '"':
-			j := i + 1
-			for j < len(text) && text[j] != '"' {
-				j++
+			if j := bytes.IndexByte(text[i+1:], '"'); j >= 0 {
+				i += 1 + j
+			} else {
+				i = len(text)
 			}
-			i = j
 		case '@':
 			j := i + 1
 			if j < len(text) && text[j] == '"' {
@@ -984,4 +992,25 @@ func nextRenumbered(text []byte, i int, renum map[int]int) (at, end, nn int) {
 		}
 	}
 	return -1, 0, 0
+}
+
+// renumberStop marks the bytes nextRenumbered looks at: the starts of
+// comments, strings and global references.
+var renumberStop = [256]uint8{';': 1, '"': 1, '@': 1}
+
+// renumberQuietLen returns the length of the text b starts with that holds
+// none of the bytes nextRenumbered looks at.
+func renumberQuietLen(b []byte) int {
+	i := 0
+	// Eight bytes at a time, with one branch for all of them.
+	for ; i+8 <= len(b); i += 8 {
+		w := b[i : i+8 : i+8]
+		if renumberStop[w[0]]|renumberStop[w[1]]|renumberStop[w[2]]|renumberStop[w[3]]|
+			renumberStop[w[4]]|renumberStop[w[5]]|renumberStop[w[6]]|renumberStop[w[7]] != 0 {
+			break
+		}
+	}
+	for ; i < len(b) && renumberStop[b[i]] == 0; i++ {
+	}
+	return i
 }
