@@ -117,8 +117,24 @@ func (img *Image) list() {
 		return
 	}
 	img.listed = true
-	img.visited += len(img.candidates())
-	for _, e := range img.candidates() {
+	cands := img.candidates()
+	img.visited += len(cands)
+	if img.Globals != nil {
+		// An image's own list: its room is made once. (Over the whole
+		// module, what Kept leaves out could be most of it.)
+		nf, nv := 0, 0
+		for _, e := range cands {
+			switch e.Kind {
+			case llvmir.KindFunction:
+				nf++
+			case llvmir.KindGlobalVar:
+				nv++
+			}
+		}
+		img.funcs = make([]*llvmir.Entity, 0, nf)
+		img.vars = make([]*llvmir.Entity, 0, nv)
+	}
+	for _, e := range cands {
 		switch {
 		case e.Kind == llvmir.KindFunction && img.kept(e):
 			img.funcs = append(img.funcs, e)
