@@ -23,26 +23,14 @@ func renumberedRef(text []byte, renum map[int]int) []byte {
 			}
 			continue
 		case '"':
-			j := i + 1
-			for j < len(text) && text[j] != '"' {
-				j++
-			}
-			if j < len(text) {
-				j++
-			}
+			j := quotedEnd(text, i)
 			dst = append(dst, text[i:j]...)
 			i = j - 1
 			continue
 		case '@':
 			j := i + 1
 			if j < len(text) && text[j] == '"' {
-				j++
-				for j < len(text) && text[j] != '"' {
-					j++
-				}
-				if j < len(text) {
-					j++
-				}
+				j = quotedEnd(text, j)
 				dst = append(dst, text[i:j]...)
 				i = j - 1
 				continue
@@ -63,6 +51,17 @@ func renumberedRef(text []byte, renum map[int]int) []byte {
 		dst = append(dst, c)
 	}
 	return dst
+}
+
+// quotedEnd returns the offset after the string whose quote is at i (the
+// end of text when it is not closed).
+func quotedEnd(text []byte, i int) int {
+	for j := i + 1; j < len(text); j++ {
+		if text[j] == '"' {
+			return j + 1
+		}
+	}
+	return len(text)
 }
 
 func TestAppendRenumbered(t *testing.T) {

@@ -338,18 +338,22 @@ func callText(b []byte) int {
 }
 
 // quietLen returns the length of the quiet text that b starts with.
-func quietLen(b []byte) int {
+func quietLen(b []byte) int { return lenWithout(b, &scanStop) }
+
+// lenWithout returns the length of the text b starts with that holds no
+// byte marked in stop.
+func lenWithout(b []byte, stop *[256]uint8) int {
 	i := 0
 	// Eight bytes at a time, with one branch for all of them.
 	for ; i+8 <= len(b); i += 8 {
 		w := b[i : i+8 : i+8]
-		if scanStop[w[0]]|scanStop[w[1]]|scanStop[w[2]]|scanStop[w[3]]|
-			scanStop[w[4]]|scanStop[w[5]]|scanStop[w[6]]|scanStop[w[7]] != 0 {
+		if stop[w[0]]|stop[w[1]]|stop[w[2]]|stop[w[3]]|
+			stop[w[4]]|stop[w[5]]|stop[w[6]]|stop[w[7]] != 0 {
 			break
 		}
 	}
 	for ; i < len(b); i++ {
-		if scanStop[b[i]] != 0 {
+		if stop[b[i]] != 0 {
 			return i
 		}
 	}

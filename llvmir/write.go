@@ -951,7 +951,7 @@ func appendRenumbered(dst, text []byte, renum map[int]int) []byte {
 // -1 when there is none.
 func nextRenumbered(text []byte, i int, renum map[int]int) (at, end, nn int) {
 	for ; i < len(text); i++ {
-		i += renumberQuietLen(text[i:])
+		i += lenWithout(text[i:], &renumberStop)
 		if i == len(text) {
 			break
 		}
@@ -997,20 +997,3 @@ func nextRenumbered(text []byte, i int, renum map[int]int) (at, end, nn int) {
 // renumberStop marks the bytes nextRenumbered looks at: the starts of
 // comments, strings and global references.
 var renumberStop = [256]uint8{';': 1, '"': 1, '@': 1}
-
-// renumberQuietLen returns the length of the text b starts with that holds
-// none of the bytes nextRenumbered looks at.
-func renumberQuietLen(b []byte) int {
-	i := 0
-	// Eight bytes at a time, with one branch for all of them.
-	for ; i+8 <= len(b); i += 8 {
-		w := b[i : i+8 : i+8]
-		if renumberStop[w[0]]|renumberStop[w[1]]|renumberStop[w[2]]|renumberStop[w[3]]|
-			renumberStop[w[4]]|renumberStop[w[5]]|renumberStop[w[6]]|renumberStop[w[7]] != 0 {
-			break
-		}
-	}
-	for ; i < len(b) && renumberStop[b[i]] == 0; i++ {
-	}
-	return i
-}
