@@ -137,3 +137,33 @@ func TestCommandRunCancel(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandRunQuickExits runs commands that exit at once, many times:
+// most exit before their wait starts, and each must still be seen to end.
+func TestCommandRunQuickExits(t *testing.T) {
+	out, err := CaptureFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	for _, c := range []Command{
+		{Argv: []string{"true"}, Stdout: out, Stderr: out}, // started directly
+		{Argv: []string{"true"}},                           // through exec.Cmd
+	} {
+		for i := 0; i < 200; i++ {
+			done := make(chan error, 1)
+			go func() {
+				_, err := c.Run(context.Background())
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("run %d of %q: %v", i, c.Argv, err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("run %d of %q: its exit was not seen after 20 s", i, c.Argv)
+			}
+		}
+	}
+}

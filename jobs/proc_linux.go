@@ -50,10 +50,19 @@ func awaitExit(pidfd int) {
 	if err != nil {
 		return
 	}
-	// The poller reports the exit as the pidfd becoming readable; each try
-	// asks the kernel (without reaping), so an exit before the first wait
-	// is not missed.
-	rc.Read(func(fd uintptr) bool { return exited(int(fd)) })
+	// The poller reports the exit as the pidfd becoming readable. The first
+	// try asks the kernel (without reaping): Read forgets a report that came
+	// before it, so an exit before the wait would otherwise be missed. A
+	// report after that is the exit itself. (Should one ever come early,
+	// Wait blocks until the exit: late, never wrong.)
+	asked := false
+	rc.Read(func(fd uintptr) bool {
+		if asked {
+			return true
+		}
+		asked = true
+		return exited(int(fd))
+	})
 }
 
 // exited reports whether the process of a pidfd has exited, leaving it to
