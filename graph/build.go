@@ -9,6 +9,7 @@ import (
 	"github.com/sycbuild/sycbuild/jobs"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -100,6 +101,10 @@ type builder struct {
 	opt Options
 	log *buildLog
 	obs Observer
+	// workDir is opt.Dir made absolute once, the external commands'
+	// working directory: a relative one would cost each command a Getwd
+	// (exec.Cmd.Environ sets PWD to it).
+	workDir string
 
 	mu       sync.Mutex
 	state    []state
@@ -134,7 +139,13 @@ func (g *Graph) Build(ctx context.Context, opt Options) (*Result, error) {
 		}
 		return nil, fmt.Errorf("build log: %w", err)
 	}
-	b := &builder{g: g, opt: opt, log: log, obs: opt.Observer, state: make([]state, len(g.actions)),
+	workDir := opt.Dir
+	if workDir != "" {
+		if abs, err := filepath.Abs(workDir); err == nil {
+			workDir = abs
+		}
+	}
+	b := &builder{g: g, opt: opt, log: log, obs: opt.Observer, state: make([]state, len(g.actions)), workDir: workDir,
 		captures: map[int]*os.File{}, swept: map[string]bool{}, stopAll: func() {}}
 	defer b.closeCaptures()
 	if opt.Memory > 0 {

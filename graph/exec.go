@@ -90,7 +90,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 		// What the log saw of the outputs goes; runCommand gives it their
 		// new size and time when they are written.
 		b.log.forget(u.outs[k]...)
-		c.Usage, err = runCommand(ctx, b.opt.Dir, c.Desc, u.tools[k], argv, u.outs[k], capture, b.log.wrote)
+		c.Usage, err = b.runCommand(ctx, c.Desc, u.tools[k], argv, u.outs[k], capture, b.log.wrote)
 		if c.Usage != nil {
 			if e.Usage == nil {
 				e.Usage = &Usage{}

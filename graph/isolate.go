@@ -93,7 +93,7 @@ func (b *builder) isolate(ctx context.Context, u *unit, k int, cause error) erro
 		for s := 0; s <= k && !failed; s++ {
 			out.Truncate(0)
 			out.Seek(0, io.SeekStart)
-			_, err := runCommand(ctx, b.opt.Dir, u.event.Desc+" "+p.Name, u.tools[s], j.argvs[s], j.outputs[s], out, nil)
+			_, err := b.runCommand(ctx, u.event.Desc+" "+p.Name, u.tools[s], j.argvs[s], j.outputs[s], out, nil)
 			if ctx.Err() != nil {
 				return cause
 			}

@@ -284,8 +284,8 @@ func (l *buildLog) rewrite() error {
 // put records rec in memory at once, and on disk once the files named by
 // durable are (atomicfile.Sync): the log never records a file a power
 // loss could take back. The records put within flushDelay share one sync
-// and one write (group commit), so a build of thousands of jobs syncs a
-// few times per second at most, not once per job; Close writes what is
+// and one write (group commit), so a build of thousands of jobs syncs
+// once a second at most, not once per job; Close writes what is
 // left. A build killed before a write loses only those records: their
 // actions run again. An error writing the log is Close's.
 func (l *buildLog) put(rec *record, durable []string) error {
@@ -309,7 +309,7 @@ func (l *buildLog) put(rec *record, durable []string) error {
 }
 
 // flushDelay is how long a record may wait to be written with others.
-const flushDelay = 100 * time.Millisecond
+const flushDelay = time.Second
 
 // flush makes the pending records' files durable and appends the records.
 func (l *buildLog) flush() error {

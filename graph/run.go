@@ -221,7 +221,8 @@ func writeResponseFile(near string, args []string) (string, error) {
 // passed.
 var errTimedOut = errors.New("timed out")
 
-// runCommand runs an external command of tool in dir and moves its outputs
+// runCommand runs an external command of tool in the build's directory
+// (Options.Dir) and moves its outputs
 // into place (their directories must exist). The command runs in its own
 // process group and is killed if sycbuild dies (a parent-death signal);
 // cancelling ctx kills the group. Every output must be non-empty and pass
@@ -230,9 +231,9 @@ var errTimedOut = errors.New("timed out")
 // names. The usage is the child's, nil when it did not start. When it
 // succeeded, wrote (if not nil) is given each output with what stat said
 // of it before its rename into place, which keeps size and time.
-func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []string, output *os.File, wrote func(string, os.FileInfo)) (*Usage, error) {
+func (b *builder) runCommand(ctx context.Context, desc string, tool *Tool, argv, outs []string, output *os.File, wrote func(string, os.FileInfo)) (*Usage, error) {
 	run, temps := withTempOutputs(argv, outs)
-	at := func(p string) string { return basedir.Resolve(dir, p) }
+	at := func(p string) string { return basedir.Resolve(b.opt.Dir, p) }
 	removeTemps := func() {
 		for _, t := range temps {
 			os.Remove(at(t))
@@ -255,7 +256,7 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 		}
 		args = []string{"@" + rsp}
 	}
-	cmd := jobs.Command{Argv: append([]string{run[0]}, args...), Dir: dir, Stdout: output, Stderr: output}
+	cmd := jobs.Command{Argv: append([]string{run[0]}, args...), Dir: b.workDir, Stdout: output, Stderr: output}
 	parent := ctx
 	if tool != nil && tool.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -305,7 +306,17 @@ func runCommand(ctx context.Context, dir, desc string, tool *Tool, argv, outs []
 		return usage, &CommandError{Desc: desc, Argv: argv, Status: "exit status 0", Output: readTail(output), Missing: missing, Invalid: invalid}
 	}
 	for o, t := range temps {
+		// The output the command replaces is removed first: ext4 writes a
+		// file's data at once, in the renaming thread, when a rename
+		// replaces another file (auto_da_alloc), which made the renames the
+		// largest part of sycbuild's own CPU on a rebuild; the new data is
+		// written back with the log's sync instead. A crash between the two
+		// calls leaves no output, which the next build makes again.
 		// rename(2) itself: os.Rename would first lstat the output.
+		if err := syscall.Unlink(at(o)); err != nil && err != syscall.ENOENT {
+			removeOutputs()
+			return usage, &os.PathError{Op: "remove", Path: o, Err: err}
+		}
 		if err := syscall.Rename(at(t), at(o)); err != nil {
 			removeOutputs()
 			return usage, &os.LinkError{Op: "rename", Old: t, New: o, Err: err}

@@ -55,6 +55,33 @@ func TestCommandRun(t *testing.T) {
 	}
 }
 
+// The environment a child gets is remembered between commands (see
+// environ): a change of this process's environment or of the directory
+// must still reach the next child.
+func TestCommandRunEnvironment(t *testing.T) {
+	dirs := []string{t.TempDir(), t.TempDir()}
+	for i, tc := range []struct{ dir, value string }{
+		{dirs[0], "one"}, {dirs[0], "one"}, {dirs[0], "two"}, {dirs[1], "two"}, {"", "three"},
+	} {
+		t.Setenv("SYCBUILD_TEST_VALUE", tc.value)
+		out, _, err := run(t, context.Background(), tc.dir, `echo "$SYCBUILD_TEST_VALUE $PWD"`, 0)
+		if err != nil {
+			t.Fatalf("command %d: %v", i, err)
+		}
+		want := tc.value + " " + tc.dir + "\n"
+		if tc.dir == "" {
+			wd, _ := os.Getwd()
+			want = tc.value + " " + os.Getenv("PWD") + "\n"
+			if os.Getenv("PWD") == "" {
+				want = tc.value + " " + wd + "\n"
+			}
+		}
+		if out != want {
+			t.Errorf("command %d in %q with the value %q: output %q, want %q", i, tc.dir, tc.value, out, want)
+		}
+	}
+}
+
 func TestCommandRunExit(t *testing.T) {
 	for _, tc := range []struct {
 		script string

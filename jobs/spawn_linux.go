@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -41,7 +43,7 @@ func (c *Command) runDirect(ctx context.Context, prog string) (usage *Usage, ok 
 	if c.Env != nil {
 		return nil, false, nil // exec.Cmd dedups a given environment
 	}
-	env := (&exec.Cmd{Dir: c.Dir}).Environ()
+	env := environ(c.Dir)
 	if ctx.Err() != nil {
 		return nil, true, context.Cause(ctx)
 	}
@@ -104,4 +106,28 @@ func outFile(w io.Writer) (*os.File, bool) {
 		return f, f != nil
 	}
 	return nil, false
+}
+
+// environ is the environment exec.Cmd gives a child in dir (Cmd.Environ:
+// this process's, PWD set to dir, deduplicated). It is remembered for the
+// last dir while this process's environment stays the same, which one
+// copy and compare tells (the deduplicating costs more); a relative dir,
+// which names another directory after a chdir, is never remembered.
+func environ(dir string) []string {
+	raw := os.Environ()
+	if dir != "" && !filepath.IsAbs(dir) {
+		return (&exec.Cmd{Dir: dir}).Environ()
+	}
+	envMemo.Lock()
+	defer envMemo.Unlock()
+	if envMemo.env == nil || dir != envMemo.dir || !slices.Equal(raw, envMemo.raw) {
+		envMemo.dir, envMemo.raw, envMemo.env = dir, raw, (&exec.Cmd{Dir: dir}).Environ()
+	}
+	return envMemo.env
+}
+
+var envMemo struct {
+	sync.Mutex
+	dir      string
+	raw, env []string
 }

@@ -3,12 +3,12 @@ package tools
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/sycbuild/sycbuild/configs"
 )
@@ -45,15 +45,28 @@ func OutputCheck(role configs.Tool) func(path string) error {
 
 // head returns up to n first bytes of the file at path.
 func head(path string, n int) ([]byte, error) {
-	f, err := os.Open(path)
+	// Plain system calls: os.Open would also try (and, for a regular file,
+	// fail) to register the file with the network poller, four fcntl and
+	// an epoll_ctl for a check made on every output of a build.
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, err
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	defer f.Close()
+	defer syscall.Close(fd)
 	b := make([]byte, n)
-	m, err := io.ReadFull(f, b)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, err
+	m := 0
+	for m < n {
+		k, err := syscall.Read(fd, b[m:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if k == 0 {
+			break
+		}
+		m += k
 	}
 	return b[:m], nil
 }
