@@ -222,11 +222,10 @@ func writeResponseFile(near string, args []string) (string, error) {
 var errTimedOut = errors.New("timed out")
 
 // runCommand runs an external command of tool in the build's directory
-// (Options.Dir) and moves its outputs
-// into place (their directories must exist). The command runs in its own
-// process group and is killed if sycbuild dies (a parent-death signal);
-// cancelling ctx kills the group. Every output must be non-empty and pass
-// the tool's Check. On any failure no output of the command is left: its
+// (Options.Dir) and moves its outputs into place (their directories must
+// exist). The command runs in its own process group and is killed if
+// sycbuild dies (a parent-death signal); cancelling ctx kills the group.
+// Every output must be non-empty and pass the tool's Check. On any failure no output of the command is left: its
 // temporary files are removed, and so are outputs it wrote under their own
 // names. The usage is the child's, nil when it did not start. When it
 // succeeded, wrote (if not nil) is given each output with what stat said
@@ -312,11 +311,11 @@ func (b *builder) runCommand(ctx context.Context, desc string, tool *Tool, argv,
 		// largest part of sycbuild's own CPU on a rebuild; the new data is
 		// written back with the log's sync instead. A crash between the two
 		// calls leaves no output, which the next build makes again.
-		// rename(2) itself: os.Rename would first lstat the output.
 		if err := syscall.Unlink(at(o)); err != nil && err != syscall.ENOENT {
 			removeOutputs()
 			return usage, &os.PathError{Op: "remove", Path: o, Err: err}
 		}
+		// rename(2) itself: os.Rename would first lstat the output.
 		if err := syscall.Rename(at(t), at(o)); err != nil {
 			removeOutputs()
 			return usage, &os.LinkError{Op: "rename", Old: t, New: o, Err: err}

@@ -114,10 +114,10 @@ func outFile(w io.Writer) (*os.File, bool) {
 // copy and compare tells (the deduplicating costs more); a relative dir,
 // which names another directory after a chdir, is never remembered.
 func environ(dir string) []string {
-	raw := os.Environ()
 	if dir != "" && !filepath.IsAbs(dir) {
 		return (&exec.Cmd{Dir: dir}).Environ()
 	}
+	raw := os.Environ()
 	envMemo.Lock()
 	defer envMemo.Unlock()
 	if envMemo.env == nil || dir != envMemo.dir || !slices.Equal(raw, envMemo.raw) {
