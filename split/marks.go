@@ -3,9 +3,7 @@ package split
 import "sync"
 
 // marks is a set of entity indices that is emptied in O(1): an index is in
-// the set when its stamp equals the current generation. Sets come from a
-// pool, so that making thousands of modules does not allocate and clear a
-// module-sized array for each.
+// the set when its stamp equals the current generation.
 type marks struct {
 	gen   uint32
 	stamp []uint32
@@ -14,20 +12,7 @@ type marks struct {
 func (m *marks) has(i int32) bool { return m.stamp[i] == m.gen }
 func (m *marks) add(i int32)      { m.stamp[i] = m.gen }
 
-// markPool hands out empty marks sized for one module.
-type markPool struct {
-	n    int
-	pool sync.Pool
-}
-
-func (p *markPool) get() *marks {
-	m, _ := p.pool.Get().(*marks)
-	if m == nil {
-		return &marks{gen: 1, stamp: make([]uint32, p.n)}
-	}
-	m.next()
-	return m
-}
+func newMarks(n int) *marks { return &marks{gen: 1, stamp: make([]uint32, n)} }
 
 // next empties the set.
 func (m *marks) next() {
@@ -37,8 +22,6 @@ func (m *marks) next() {
 		m.gen = 1
 	}
 }
-
-func (p *markPool) put(m *marks) { p.pool.Put(m) }
 
 // tally is a map from small integers to counts that is emptied in O(1)
 // like marks: an absent index counts 0.
@@ -59,22 +42,27 @@ func (t *tally) set(i, v int32) {
 	t.n[i] = v
 }
 
-// tallyPool hands out empty tallies of n entries.
-type tallyPool struct {
-	n    int
-	pool sync.Pool
+func newTally(n int) *tally { return &tally{marks: *newMarks(n), n: make([]int32, n)} }
+
+// stampPool hands out empty sets of n entries (marks, tallies): fresh ones
+// from fresh, used ones emptied in O(1) by next. Sets come from a pool, so
+// that making thousands of modules does not allocate and clear a
+// module-sized array for each.
+type stampPool[T interface{ next() }] struct {
+	n     int
+	fresh func(n int) T
+	pool  sync.Pool
 }
 
-func (p *tallyPool) get() *tally {
-	t, _ := p.pool.Get().(*tally)
-	if t == nil {
-		return &tally{marks: marks{gen: 1, stamp: make([]uint32, p.n)}, n: make([]int32, p.n)}
+func (p *stampPool[T]) get() T {
+	if v, ok := p.pool.Get().(T); ok {
+		v.next()
+		return v
 	}
-	t.next()
-	return t
+	return p.fresh(p.n)
 }
 
-func (p *tallyPool) put(t *tally) { p.pool.Put(t) }
+func (p *stampPool[T]) put(v T) { p.pool.Put(v) }
 
 // bufPool recycles index lists (their arrays) between parts.
 type bufPool struct{ pool sync.Pool }

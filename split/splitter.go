@@ -52,9 +52,9 @@ type Splitter struct {
 	roots []*llvmir.Entity
 	// esimd are the module's ESIMD functions.
 	esimd []*llvmir.Entity
-	marks markPool
+	marks stampPool[*marks]
 	// comdats are scratch counts by comdat number.
-	comdats tallyPool
+	comdats stampPool[*tally]
 	// bufs are scratch lists of entity indices.
 	bufs bufPool
 	// states recycles the parts' memory (Part.Release).
@@ -103,13 +103,13 @@ func (p *Part) Release() {
 
 // New analyses m: entry points, groups and, when splitting, the graph.
 func New(m *llvmir.Module, cfg Config) *Splitter {
-	s := &Splitter{M: m, cfg: cfg, in: newInfo(m), marks: markPool{n: len(m.Entities)}}
+	s := &Splitter{M: m, cfg: cfg, in: newInfo(m), marks: stampPool[*marks]{n: len(m.Entities), fresh: newMarks}}
 	s.in.setChanges(cfg.Removed, cfg.Rewritten)
 	s.groups = s.in.groups(cfg.Scope, cfg.OnlyKernels)
 	s.split = !cfg.NoSplit && (len(s.groups) > 1 || len(s.groups[0].Entries) > 0)
 	s.g = buildGraph(s.in, cfg.AllowDeps)
 	s.md = newMDIndex(m)
-	s.comdats.n = len(s.md.comdatNames)
+	s.comdats.n, s.comdats.fresh = len(s.md.comdatNames), newTally
 	for _, e := range m.Entities {
 		if e.Kind == llvmir.KindGlobalVar && !s.in.isRemoved(e) && !discardable(s.in.linkage(e)) {
 			s.roots = append(s.roots, e)
