@@ -7,21 +7,26 @@ import (
 	"github.com/sycbuild/sycbuild/llvmir"
 )
 
-// benchSplitter is a splitter of the benchmark module scaled to n kernels,
-// with short bodies (the per-part work does not depend on them).
-func benchSplitter(b *testing.B, n int) *Splitter {
-	b.Helper()
+// scaledModule parses the benchmark module scaled to n kernels, with short
+// bodies (the per-part work does not depend on them).
+func scaledModule(tb testing.TB, n int) *llvmir.Module {
+	tb.Helper()
 	c := gen.Scaled(n)
 	c.Body = 2
 	src, err := gen.String(c)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	m, err := llvmir.Parse("bench.ll", []byte(src))
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	return New(m, Config{Scope: ScopePerKernel, ModuleName: "bench.ll"})
+	return m
+}
+
+// benchSplitter is a per-kernel splitter of scaledModule(n).
+func benchSplitter(b *testing.B, n int) *Splitter {
+	return New(scaledModule(b, n), Config{Scope: ScopePerKernel, ModuleName: "bench.ll"})
 }
 
 // BenchmarkPart makes every per-kernel part of a 2000-kernel module (one

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
 	"github.com/sycbuild/sycbuild/llvmir"
 )
 
@@ -17,16 +16,7 @@ import (
 // which Release clears only where the part wrote), once from a fresh
 // splitter without releasing. Both give the same parts.
 func TestReleaseClearsWhatThePartSet(t *testing.T) {
-	c := gen.Scaled(60)
-	c.Body = 2
-	src, err := gen.String(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := llvmir.Parse("k.ll", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := scaledModule(t, 60)
 	reused := New(m, Config{Scope: ScopePerKernel})
 	fresh := New(m, Config{Scope: ScopePerKernel})
 	for i := range reused.Groups() {
