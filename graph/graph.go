@@ -24,6 +24,7 @@ package graph
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -69,7 +70,9 @@ type Tool struct {
 	// that fails it, or that is empty, fails the command even when it
 	// exited 0 (a compiler that ran out of disk space may): it is removed,
 	// never recorded.
-	Check func(path string) error
+	// head is the file's first bytes (up to 64 KiB; all of a smaller
+	// file), size its size, and r reads the whole file.
+	Check func(head []byte, size int64, r io.ReaderAt) error
 	// ResponseFiles says the tool reads arguments from "@file" (LLVM's
 	// tools do): a command line too long for the system is passed that
 	// way.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,8 +29,8 @@ func TestUnusableOutputNotRecorded(t *testing.T) {
 			tb := newTestBuild(t)
 			tb.write("in.txt", "x")
 			tb.write("script", tc.script)
-			tool := &Tool{Name: "sh", Path: "sh", Version: "test", Check: func(p string) error {
-				if b, _ := os.ReadFile(p); !strings.HasPrefix(string(b), "IMG") {
+			tool := &Tool{Name: "sh", Path: "sh", Version: "test", Check: func(head []byte, _ int64, _ io.ReaderAt) error {
+				if !strings.HasPrefix(string(head), "IMG") {
 					return errors.New("no IMG magic")
 				}
 				return nil

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"hash"
 	"fmt"
 	"github.com/sycbuild/sycbuild/internal/basedir"
 	"io"
@@ -417,37 +418,42 @@ func (l *buildLog) forget(paths ...string) {
 	}
 }
 
-// wrote keeps the size and modification time of a file a command has just
-// written (the caller forgot what the build saw of it before the command
-// ran), as stat'ed before its rename into place, for the look that hashes
-// it.
-func (l *buildLog) wrote(path string, fi os.FileInfo) {
+// wrote keeps what inspect saw of a file a command has just written (the
+// caller forgot what the build saw of it before the command ran): its
+// size, time and hash, taken before its rename into place, which keeps
+// them.
+func (l *buildLog) wrote(path string, st fileState) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.written == nil {
 		l.written = map[string]fileState{}
 	}
-	l.written[path] = fileState{path: path, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	st.path = path
+	l.written[path] = st
 }
 
-// look stats a file (unless a command just wrote it, see wrote) and
-// hashes it unless its size and mtime are known.
+// look stats and hashes a file, unless a command just wrote it (see
+// wrote) or its size and mtime are known.
 func (l *buildLog) look(dir, path string) (fileState, error) {
 	full := basedir.Resolve(dir, path)
 	l.mu.Lock()
 	st, ok := l.written[path]
 	delete(l.written, path)
-	l.mu.Unlock()
-	if !ok {
-		fi, err := os.Stat(full)
-		if err != nil {
-			return fileState{}, err
-		}
-		if fi.IsDir() {
-			return fileState{}, fmt.Errorf("%s is a directory", path)
-		}
-		st = fileState{path: path, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	if ok {
+		l.facts[path] = st
 	}
+	l.mu.Unlock()
+	if ok {
+		return st, nil
+	}
+	fi, err := os.Stat(full)
+	if err != nil {
+		return fileState{}, err
+	}
+	if fi.IsDir() {
+		return fileState{}, fmt.Errorf("%s is a directory", path)
+	}
+	st = fileState{path: path, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 	l.mu.Lock()
 	known, ok := l.facts[path]
 	l.mu.Unlock()
@@ -466,32 +472,50 @@ func (l *buildLog) look(dir, path string) (fileState, error) {
 	return st, nil
 }
 
-// hashBuffers are the read buffers of hashFile, reused: a build hashes
-// every output it writes, thousands of files in a big fan-out.
+// hashBuffers are the read buffers of hashFile and inspect, reused: a
+// build hashes every output it writes, thousands of files in a big fan-out.
 var hashBuffers = sync.Pool{New: func() any { return new([64 << 10]byte) }}
+
+// openRead opens a file for reading through plain system calls: os.Open
+// would also try (and, for a regular file, fail) to register the file with
+// the network poller, four fcntl and an epoll_ctl per file, in a build that
+// hashes thousands. O_NONBLOCK keeps the open of a FIFO from waiting for a
+// writer; it changes nothing for a regular file.
+func openRead(path string) (int, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return -1, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return fd, nil
+}
 
 // hashFile returns the first 128 bits of the file's SHA-256, in hex, of
 // the size bytes stat gave (reading them, it asks no more: a read that
-// fills the last buffer is not followed by one that finds the end). It
-// reads through plain system calls: os.Open would also try (and, for a
-// regular file, fail) to register the file with the network poller, four
-// fcntl and an epoll_ctl per file, in a build that hashes thousands.
+// fills the last buffer is not followed by one that finds the end).
 func hashFile(path string, size int64) (string, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	fd, err := openRead(path)
 	if err != nil {
-		return "", &fs.PathError{Op: "open", Path: path, Err: err}
+		return "", err
 	}
 	defer syscall.Close(fd)
-	h := sha256.New()
 	buf := hashBuffers.Get().(*[64 << 10]byte)
 	defer hashBuffers.Put(buf)
+	h := sha256.New()
+	if err := hashRest(h, fd, path, buf[:], size); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+// hashRest hashes up to size more bytes of the open file, read into buf.
+func hashRest(h hash.Hash, fd int, path string, buf []byte, size int64) error {
 	for size > 0 {
 		n, err := syscall.Read(fd, buf[:min(size, int64(len(buf)))])
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return "", &fs.PathError{Op: "read", Path: path, Err: err}
+			return &fs.PathError{Op: "read", Path: path, Err: err}
 		}
 		if n == 0 {
 			break // it shrank since: what it holds now
@@ -499,7 +523,85 @@ func hashFile(path string, size int64) (string, error) {
 		h.Write(buf[:n])
 		size -= int64(n)
 	}
-	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+	return nil
+}
+
+// inspect opens a file a command wrote, once: it stats it, runs check
+// (when not nil) on its first bytes and, when hashed is set, hashes it (the
+// log then takes the state, see wrote). bad says why the file cannot be the
+// command's output, to follow its name: " is not a regular file", " is
+// empty", or ": " and what check says. err is a
+// file that could not be opened (a missing one: fs.ErrNotExist) or read.
+func inspect(path string, check func(head []byte, size int64, r io.ReaderAt) error, hashed bool) (st fileState, bad string, err error) {
+	fd, err := openRead(path)
+	if err != nil {
+		return st, "", err
+	}
+	defer syscall.Close(fd)
+	regular, size, mtime, err := fstat(fd)
+	switch {
+	case err != nil:
+		return st, "", &fs.PathError{Op: "stat", Path: path, Err: err}
+	case !regular:
+		return st, " is not a regular file", nil
+	case size == 0:
+		return st, " is empty", nil
+	}
+	st = fileState{size: size, mtime: mtime}
+	if check == nil && !hashed {
+		return st, "", nil
+	}
+	buf := hashBuffers.Get().(*[64 << 10]byte)
+	defer hashBuffers.Put(buf)
+	n := 0
+	for want := int(min(size, int64(len(buf)))); n < want; {
+		k, err := syscall.Read(fd, buf[n:want])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return st, "", &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if k == 0 {
+			break
+		}
+		n += k
+	}
+	if check != nil {
+		if err := check(buf[:n], size, fdReader(fd)); err != nil {
+			return st, ": " + err.Error(), nil
+		}
+	}
+	if hashed {
+		h := sha256.New()
+		h.Write(buf[:n])
+		if err := hashRest(h, fd, path, buf[:], size-int64(n)); err != nil {
+			return st, "", err
+		}
+		st.hash = hex.EncodeToString(h.Sum(nil)[:16])
+	}
+	return st, "", nil
+}
+
+// fdReader reads an open file at offsets (pread).
+type fdReader int
+
+func (fd fdReader) ReadAt(p []byte, off int64) (int, error) {
+	n := 0
+	for n < len(p) {
+		k, err := syscall.Pread(int(fd), p[n:], off+int64(n))
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return n, err
+		}
+		if k == 0 {
+			return n, io.EOF
+		}
+		n += k
+	}
+	return n, nil
 }
 
 // hashStrings hashes a list of strings unambiguously.

@@ -8,6 +8,7 @@ import (
 	"github.com/sycbuild/sycbuild/internal/basedir"
 	"github.com/sycbuild/sycbuild/jobs"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"runtime/debug"
@@ -228,9 +229,10 @@ var errTimedOut = errors.New("timed out")
 // Every output must be non-empty and pass the tool's Check. On any failure no output of the command is left: its
 // temporary files are removed, and so are outputs it wrote under their own
 // names. The usage is the child's, nil when it did not start. When it
-// succeeded, wrote (if not nil) is given each output with what stat said
-// of it before its rename into place, which keeps size and time.
-func (b *builder) runCommand(ctx context.Context, desc string, tool *Tool, argv, outs []string, output *os.File, wrote func(string, os.FileInfo)) (*Usage, error) {
+// succeeded, wrote (if not nil) is given each output with its size, time
+// and hash, taken before its rename into place, which keeps them: each
+// output is opened once, to check and hash it (inspect).
+func (b *builder) runCommand(ctx context.Context, desc string, tool *Tool, argv, outs []string, output *os.File, wrote func(string, fileState)) (*Usage, error) {
 	run, temps := withTempOutputs(argv, outs)
 	at := func(p string) string { return basedir.Resolve(b.opt.Dir, p) }
 	removeTemps := func() {
@@ -279,25 +281,25 @@ func (b *builder) runCommand(ctx context.Context, desc string, tool *Tool, argv,
 		return usage, &CommandError{Desc: desc, Argv: argv, Status: status, Output: readTail(output)}
 	}
 	var missing, invalid []string
-	infos := make([]os.FileInfo, len(outs))
+	states := make([]fileState, len(outs))
 	for i, o := range outs {
 		written := at(o)
 		if t, ok := temps[o]; ok {
 			written = at(t)
 		}
-		fi, err := os.Stat(written)
-		infos[i] = fi
+		var check func([]byte, int64, io.ReaderAt) error
+		if tool != nil {
+			check = tool.Check
+		}
+		st, bad, err := inspect(written, check, wrote != nil)
+		states[i] = st
 		switch {
-		case err != nil:
+		case errors.Is(err, fs.ErrNotExist):
 			missing = append(missing, o)
-		case !fi.Mode().IsRegular():
-			invalid = append(invalid, o+" is not a regular file")
-		case fi.Size() == 0:
-			invalid = append(invalid, o+" is empty")
-		case tool != nil && tool.Check != nil:
-			if err := tool.Check(written); err != nil {
-				invalid = append(invalid, o+": "+err.Error())
-			}
+		case err != nil:
+			invalid = append(invalid, o+": "+err.Error())
+		case bad != "":
+			invalid = append(invalid, o+bad)
 		}
 	}
 	if len(missing) > 0 || len(invalid) > 0 {
@@ -323,7 +325,7 @@ func (b *builder) runCommand(ctx context.Context, desc string, tool *Tool, argv,
 	}
 	if wrote != nil {
 		for i, o := range outs {
-			wrote(o, infos[i])
+			wrote(o, states[i])
 		}
 	}
 	return usage, nil

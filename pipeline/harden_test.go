@@ -54,7 +54,7 @@ func TestDiskFull(t *testing.T) {
 	}
 	bins, _ := filepath.Glob(filepath.Join(out, "spir64_gen", "module_*.bin"))
 	for _, b := range bins {
-		if err := tools.OutputCheck("ocloc")(b); err != nil {
+		if err := tools.CheckFile(tools.OutputCheck("ocloc"), b); err != nil {
 			t.Errorf("after the rebuild: %v", err)
 		}
 	}

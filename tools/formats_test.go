@@ -31,11 +31,11 @@ func TestOutputChecks(t *testing.T) {
 	run("ocloc", "compile", "-file", at("k.spv"), "-spirv_input", "-device", "pvc,acm-g10", "-output", at("fat.bin"), "-output_no_suffix", "-q")
 	good := map[configs.Tool]string{"llvm-link": "linked.ll", "llvm-as": "k.bc", "llvm-spirv": "k.spv", "ocloc": "one.bin"}
 	for role, f := range good {
-		if err := OutputCheck(role)(at(f)); err != nil {
+		if err := CheckFile(OutputCheck(role), at(f)); err != nil {
 			t.Errorf("%s's %s: %v", role, f, err)
 		}
 	}
-	if err := OutputCheck("ocloc")(at("fat.bin")); err != nil {
+	if err := CheckFile(OutputCheck("ocloc"), at("fat.bin")); err != nil {
 		t.Errorf("ocloc's fat binary: %v", err)
 	}
 	cut := func(src string, n int) string {
@@ -58,7 +58,7 @@ func TestOutputChecks(t *testing.T) {
 		{"fatbinary", at("one.bin"), "not a CUDA fat binary"},
 		{"llc", at("k.ll"), "not PTX"},
 	} {
-		err := OutputCheck(tc.role)(tc.file)
+		err := CheckFile(OutputCheck(tc.role), tc.file)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s check of %s: %v, want %q", tc.role, filepath.Base(tc.file), err, tc.want)
 		}
@@ -67,10 +67,10 @@ func TestOutputChecks(t *testing.T) {
 	fat := append([]byte{0x50, 0xed, 0x55, 0xba, 1, 0, 16, 0, 4, 0, 0, 0, 0, 0, 0, 0}, "data"...)
 	os.WriteFile(at("f.fatbin"), fat, 0o644)
 	os.WriteFile(at("g.fatbin"), fat[:18], 0o644)
-	if err := OutputCheck("fatbinary")(at("f.fatbin")); err != nil {
+	if err := CheckFile(OutputCheck("fatbinary"), at("f.fatbin")); err != nil {
 		t.Error(err)
 	}
-	if err := OutputCheck("fatbinary")(at("g.fatbin")); err == nil {
+	if err := CheckFile(OutputCheck("fatbinary"), at("g.fatbin")); err == nil {
 		t.Error("a cut fat binary passed")
 	}
 }

@@ -1,6 +1,9 @@
 package tools
 
-import "strings"
+import (
+	"io"
+	"strings"
+)
 
 // SPIRVBackendTriple is the target of LLVM's SPIR-V backend as sycbuild
 // runs it: SPIR-V 1.3. At llc-22's default, 1.4, `icmp eq ptr %p, null`
@@ -55,7 +58,7 @@ func LLCSPIRVArgs(in, out string, extra []string) []string {
 	return append(args, extra...)
 }
 
-// CheckSPIRV checks that the file at path starts like a SPIR-V module; it
+// CheckSPIRV checks that a file starts like a SPIR-V module (a Check); it
 // is the output check of llc when llc writes SPIR-V (OutputCheck("llc")
 // checks PTX).
-func CheckSPIRV(path string) error { return checkSPIRV(path) }
+func CheckSPIRV(head []byte, size int64, r io.ReaderAt) error { return checkSPIRV(head, size, r) }

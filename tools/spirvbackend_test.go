@@ -25,7 +25,7 @@ func TestSPIRVBackendExtensions(t *testing.T) {
 	if msg, err := exec.Command(llc, LLCSPIRVArgs(in, out, nil)...).CombinedOutput(); err != nil {
 		t.Fatalf("llc-22 %s: %v\n%s", strings.Join(LLCSPIRVArgs(in, out, nil), " "), err, msg)
 	}
-	if err := CheckSPIRV(out); err != nil {
+	if err := CheckFile(CheckSPIRV, out); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(out)
