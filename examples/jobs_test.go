@@ -20,7 +20,8 @@ import (
 // within the time the job held its job slot: a logged overlap is a real one.
 //
 // KIND is "recipe" (a make recipe line), "sycbuild" (the recipe line that
-// runs sycbuild) or "tool" (a process sycbuild started).
+// runs sycbuild), "tool" (a process sycbuild started) or "piped" (one that
+// reads another's output through a pipe, in that one's job).
 
 // jobSpan is one logged job.
 type jobSpan struct {
@@ -95,6 +96,9 @@ func peakJobs(spans []jobSpan) jobPeak {
 	}
 	var ev []event
 	for _, s := range spans {
+		if s.kind == "piped" {
+			continue // its writer's job
+		}
 		ev = append(ev, event{s.start, s.kind, +1}, event{s.end, s.kind, -1})
 	}
 	sort.SliceStable(ev, func(i, j int) bool {
@@ -180,13 +184,17 @@ exit $rc
 
 // toolWrapper is what the config's tools: entries name in the job-count
 // test: it logs the run as a job and runs the real tool (%s, quoted), stretched a
-// little so that sycbuild's jobs overlap.
+// little so that sycbuild's jobs overlap. A tool reading a pipe (llvm-spirv
+// reading what llvm-as writes) is logged as "piped": it is part of the job
+// of the tool writing into the pipe, as a make recipe "a | b" is one job.
 const toolWrapper = `#!/bin/sh
-echo "start tool $$ $(date +%%s%%N)" >> "$JOBLOG"
+kind=tool
+[ -p /dev/stdin ] && kind=piped
+echo "start $kind $$ $(date +%%s%%N)" >> "$JOBLOG"
 case "$1" in --version) ;; *) sleep 0.2 ;; esac
 %s "$@"
 rc=$?
-echo "end tool $$ $(date +%%s%%N)" >> "$JOBLOG"
+echo "end $kind $$ $(date +%%s%%N)" >> "$JOBLOG"
 exit $rc
 `
 

@@ -124,7 +124,7 @@ func TestMakeJobserver(t *testing.T) {
 	}
 	tools := 0
 	for _, s := range spans {
-		if s.kind == "tool" {
+		if s.kind == "tool" || s.kind == "piped" {
 			tools++
 		}
 	}

@@ -25,11 +25,17 @@ func (g *Graph) WriteDOT(w io.Writer) error {
 	for _, a := range g.actions {
 		label := a.Desc
 		if a.Fanout != nil {
-			var steps []string
-			for _, s := range a.Fanout.Steps {
-				steps = append(steps, s.Tool.Path)
+			var steps strings.Builder
+			for k, s := range a.Fanout.Steps {
+				steps.WriteString(s.Tool.Path)
+				switch {
+				case s.Pipe:
+					steps.WriteString(" | ")
+				case k < len(a.Fanout.Steps)-1:
+					steps.WriteString(" → ")
+				}
 			}
-			label += "\\nfor each line of " + a.Fanout.List.Path + ": " + strings.Join(steps, " → ")
+			label += "\\nfor each line of " + a.Fanout.List.Path + ": " + steps.String()
 		}
 		id := dotID("a", fmt.Sprint(a.id))
 		fmt.Fprintf(&b, "  %s [label=%s]\n", id, dotString(label))

@@ -59,7 +59,7 @@ func (b *builder) dryRun() error {
 			}
 		}
 		if a.Fanout != nil {
-			for k := range a.Fanout.Steps {
+			for k := 0; k < len(a.Fanout.Steps); k = a.Fanout.pipeEnd(k) + 1 {
 				fmt.Fprintln(w, ShellQuote(a.Fanout.ForeachCommand(b.self(), k)))
 			}
 		} else {

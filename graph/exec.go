@@ -77,35 +77,50 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 	if err != nil {
 		return nil, err
 	}
-	for k, argv := range u.argvs {
-		if b.opt.Verbose {
-			b.obs.Message(ShellQuote(argv))
+	for k := 0; k < len(u.argvs); {
+		// Steps k..m run at once when the earlier ones pipe into the next.
+		m := k
+		if u.fanout != nil {
+			m = u.fanout.pipeEnd(k)
 		}
-		c := Event{Kind: KindCommand, Action: e.Action, Desc: e.Desc, Tool: u.tools[k].Name, Item: e.Item,
-			Argv: argv, Outputs: u.outs[k], Slot: e.Slot, Start: time.Now()}
-		if u.steps {
-			c.Desc += " (" + u.tools[k].Name + ")"
-			b.obs.Started(c)
-		}
-		// What the log saw of the outputs goes; runCommand gives it their
-		// new size and time when they are written.
-		b.log.forget(u.outs[k]...)
-		c.Usage, err = b.runCommand(ctx, c.Desc, u.tools[k], argv, u.outs[k], capture, b.log.wrote)
-		if c.Usage != nil {
-			if e.Usage == nil {
-				e.Usage = &Usage{}
+		cmds := make([]command, 0, m-k+1)
+		evs := make([]Event, 0, m-k+1)
+		for s := k; s <= m; s++ {
+			if b.opt.Verbose {
+				b.obs.Message(ShellQuote(u.argvs[s]))
 			}
-			e.Usage.Add(c.Usage)
-		}
-		if u.steps {
-			c.End, c.Outcome, c.Err = time.Now(), Ran, err
-			if err != nil {
-				c.Outcome = Failed
+			c := Event{Kind: KindCommand, Action: e.Action, Desc: e.Desc, Tool: u.tools[s].Name, Item: e.Item,
+				Argv: u.argvs[s], Outputs: u.outs[s], Slot: e.Slot, Start: time.Now()}
+			if u.steps {
+				c.Desc += " (" + u.tools[s].Name + ")"
+				b.obs.Started(c)
 			}
-			b.obs.Finished(c)
+			// What the log saw of the outputs goes; runCommand gives it their
+			// new size, time and hash when they are written.
+			b.log.forget(u.outs[s]...)
+			cmds = append(cmds, command{desc: c.Desc, tool: u.tools[s], argv: u.argvs[s]})
+			evs = append(evs, c)
 		}
-		if err != nil && ctx.Err() == nil && b.fallBack(u, k, err, e) {
-			err = nil
+		usages, f, err := b.runCommand(ctx, cmds, u.outs[m], capture, b.log.wrote)
+		failed := k + f // the step whose failure err is
+		for i, c := range evs {
+			if cu := usages[i]; cu != nil {
+				if e.Usage == nil {
+					e.Usage = &Usage{}
+				}
+				e.Usage.Add(cu)
+			}
+			if u.steps {
+				c.Usage = usages[i]
+				c.End, c.Outcome = time.Now(), Ran
+				if err != nil && k+i == failed {
+					c.Outcome, c.Err = Failed, err
+				}
+				b.obs.Finished(c)
+			}
+		}
+		if err != nil && ctx.Err() == nil && b.fallBack(u, failed, err, e) {
+			k = m + 1
 			continue
 		}
 		if err != nil {
@@ -118,10 +133,11 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 				b.log.forget(outs...)
 			}
 			if ctx.Err() == nil {
-				err = b.isolate(ctx, u, k, err)
+				err = b.isolate(ctx, u, failed, err)
 			}
 			return nil, err
 		}
+		k = m + 1
 	}
 	return readTail(capture), nil
 }

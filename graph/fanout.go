@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/sycbuild/sycbuild/foreach"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -58,6 +59,21 @@ type Step struct {
 	Args []string
 	In   []StepInput
 	Out  *StepOutput // nil for a step that writes nothing (a validator)
+	// Pipe sends the step's standard output to the next step's standard
+	// input in place of a file (llvm-as … -o - | llvm-spirv - …): the step
+	// has no Out, and both name the stream "-" in their Args. The chain
+	// then has no file to write, check, hash, rename and remove per item
+	// for the step.
+	Pipe bool
+}
+
+// pipeEnd returns the last step of the pipeline that starts at step k
+// (k itself when it does not pipe).
+func (f *Fanout) pipeEnd(k int) int {
+	for k < len(f.Steps)-1 && f.Steps[k].Pipe {
+		k++
+	}
+	return k
 }
 
 // StepInput is one placeholder of a step standing for an input file.
@@ -102,6 +118,9 @@ func (f *Fanout) check(a *Action) error {
 	for k, s := range f.Steps {
 		if s.Tool == nil || s.Tool.Path == "" {
 			return bad("step %d has no tool", k)
+		}
+		if s.Pipe && (s.Out != nil || k == len(f.Steps)-1) {
+			return bad("step %d pipes into the next step: it must have no output file and come before another step", k)
 		}
 		for _, in := range s.In {
 			if in.From < -1 || in.From >= k || (in.From >= 0 && f.Steps[in.From].Out == nil) {
@@ -231,15 +250,23 @@ func (j *job) name() string {
 
 // ForeachCommand returns step k as the llvm-foreach command line that does
 // the same for every item (what the dry run prints); self names the
-// sycbuild executable.
+// sycbuild executable. Step k and the steps it pipes into are one
+// command: llvm-foreach runs them as "sh -c '<a> | <b>'", their files
+// passed to the script as its arguments.
 func (f *Fanout) ForeachCommand(self string, k int) []string {
 	s := f.Steps[k]
+	m := f.pipeEnd(k)
+	ins := slices.Clone(s.In)
+	tool, args := s.Tool.Path, s.Args
+	if m > k {
+		ins, tool, args = f.pipeScript(k, m)
+	}
+	out := f.Steps[m].Out
 	argv := []string{self, "llvm-foreach"}
 	// Lists in the order their placeholders first occur (the reference
 	// pairs placeholders with lists in that order).
-	ins := append([]StepInput(nil), s.In...)
 	first := func(ph string) int {
-		for i, a := range s.Args {
+		for i, a := range args {
 			if strings.Contains(a, ph) {
 				return i<<20 + strings.Index(a, ph)
 			}
@@ -254,15 +281,59 @@ func (f *Fanout) ForeachCommand(self string, k int) []string {
 		}
 		argv = append(argv, "--in-file-list="+list, "--in-replace="+in.Placeholder)
 	}
-	if s.Out != nil {
-		argv = append(argv, "--out-replace="+s.Out.Placeholder, "--out-dir="+f.Dir)
-		if s.Out.Ext != "" {
-			argv = append(argv, "--out-ext="+s.Out.Ext)
+	if out != nil {
+		argv = append(argv, "--out-replace="+out.Placeholder, "--out-dir="+f.Dir)
+		if out.Ext != "" {
+			argv = append(argv, "--out-ext="+out.Ext)
 		}
-		argv = append(argv, "--out-file-list="+s.Out.List.Path, "--deterministic")
+		argv = append(argv, "--out-file-list="+out.List.Path, "--deterministic")
 	}
-	argv = append(argv, "--", s.Tool.Path)
-	return append(argv, s.Args...)
+	argv = append(argv, "--", tool)
+	return append(argv, args...)
+}
+
+// pipeScript returns the pipeline of steps k..m as a shell command: the
+// inputs it reads, the program ("sh") and its arguments: -c, the script,
+// then the script's name and the placeholders of its files, which the
+// script names "$1", "$2", ….
+func (f *Fanout) pipeScript(k, m int) (ins []StepInput, tool string, args []string) {
+	var phs []string
+	for s := k; s <= m; s++ {
+		for _, in := range f.Steps[s].In {
+			if !slices.Contains(phs, in.Placeholder) {
+				ins = append(ins, in)
+				phs = append(phs, in.Placeholder)
+			}
+		}
+	}
+	if out := f.Steps[m].Out; out != nil {
+		phs = append(phs, out.Placeholder)
+	}
+	// A placeholder becomes a marker, NUL and its number, then "$n".
+	marks := make([]string, len(phs))
+	for i := range phs {
+		marks[i] = "\x00" + strconv.Itoa(i+1) + "\x00"
+	}
+	var script []string
+	for s := k; s <= m; s++ {
+		st := f.Steps[s]
+		var words []string
+		for _, w := range append([]string{st.Tool.Path}, foreach.NewTemplate(st.Args, phs).Expand(marks)...) {
+			parts := strings.Split(w, "\x00")
+			var b strings.Builder
+			for i, p := range parts {
+				switch {
+				case i%2 == 1:
+					b.WriteString(`"$` + p + `"`)
+				case p != "" || len(parts) == 1:
+					b.WriteString(shellWord(p))
+				}
+			}
+			words = append(words, b.String())
+		}
+		script = append(script, strings.Join(words, " "))
+	}
+	return ins, "sh", append([]string{"-c", strings.Join(script, " | "), "sh"}, phs...)
 }
 
 func contains(ns []*Node, n *Node) bool {

@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -149,5 +151,115 @@ func TestFanoutDryRun(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(tb.dir, "out")); err == nil {
 		t.Error("dry run made the output directory")
+	}
+}
+
+// pipeBuild: mods.list names source files; per item, producer (a shell
+// script given the item as $1) pipes into consumer (given the output,
+// out/mod_<i>.rev, as $1), and a validator checks the output.
+func pipeBuild(t *testing.T, producer, consumer string, items ...string) (*testBuild, *Fanout) {
+	tb := newTestBuild(t)
+	for _, it := range items {
+		tb.write(it, "content of "+it+"\n")
+	}
+	tb.write("mods.list", strings.Join(items, "\n")+"\n")
+	f := &Fanout{
+		List: tb.g.File("mods.list", List),
+		Dir:  "out",
+		Steps: []*Step{
+			{Tool: shTool, Args: []string{"-c", producer, "sh", "mod.src"}, In: []StepInput{{"mod.src", -1}}, Pipe: true},
+			{Tool: shTool, Args: []string{"-c", consumer, "sh", "mod.rev"}, Out: &StepOutput{"mod.rev", "rev", tb.g.File("out/rev.list", List)}},
+			{Tool: shTool, Args: []string{"-c", `test -s "$1"`, "sh", "mod.rev"}, In: []StepInput{{"mod.rev", 1}}},
+		},
+	}
+	if err := tb.g.Add(&Action{Desc: "[t] rev", Fanout: f, In: []*Node{f.List}, Out: []*Node{f.Steps[1].Out.List}}); err != nil {
+		t.Fatal(err)
+	}
+	return tb, f
+}
+
+// A step that pipes into the next: the two run at once, joined by a pipe,
+// with no file between them; the dry run's llvm-foreach line runs them as
+// one shell pipeline that writes the same file.
+func TestFanoutPipe(t *testing.T) {
+	tb, f := pipeBuild(t, `tr a-z A-Z < "$1"`, `rev > "$1"`, "src/m0.txt", "src/m1.txt")
+	trace := NewTrace()
+	opt := tb.opts()
+	opt.Observer = Observers{opt.Observer, trace}
+	if res := tb.build(opt); res.Ran != 1 || res.JobsRan != 2 {
+		t.Fatalf("ran %d actions, %d jobs\n%s", res.Ran, res.JobsRan, tb.log.String())
+	}
+	if got := tb.read("out/mod_1.rev"); got != "TXT.1M/CRS FO TNETNOC\n" {
+		t.Errorf("mod_1.rev = %q", got)
+	}
+	if got := tb.read("out/rev.list"); got != "out/mod_0.rev\nout/mod_1.rev\n" {
+		t.Errorf("rev.list = %q", got)
+	}
+	if names, _ := filepath.Glob(filepath.Join(tb.dir, "out", "*")); len(names) != 3 {
+		t.Errorf("out holds %v, want the two outputs and their list", names)
+	}
+	// 1 fan-out + 2 jobs + 2×3 commands.
+	if n := trace.Events(); n != 1+2+6 {
+		t.Errorf("trace has %d events", n)
+	}
+	if res := tb.build(tb.opts()); res.JobsRan != 0 || res.JobsCached != 2 {
+		t.Errorf("second build: jobs ran %d cached %d", res.JobsRan, res.JobsCached)
+	}
+
+	want := `sycbuild llvm-foreach --in-file-list=mods.list --in-replace=mod.src --out-replace=mod.rev --out-dir=out --out-ext=rev --out-file-list=out/rev.list --deterministic -- sh -c 'sh -c '\''tr a-z A-Z < "$1"'\'' sh "$1" | sh -c '\''rev > "$1"'\'' sh "$2"' sh mod.src mod.rev`
+	argv := f.ForeachCommand("sycbuild", 0)
+	if got := ShellQuote(argv); got != want {
+		t.Fatalf("dry run of the pipe:\n got %s\nwant %s", got, want)
+	}
+	// What llvm-foreach would run for item 1, run here, writes what the
+	// build wrote.
+	cmd := slices.Index(argv, "--") + 1
+	run := append([]string(nil), argv[cmd:]...)
+	run[len(run)-2], run[len(run)-1] = "src/m1.txt", "again.rev"
+	c := exec.Command(run[0], run[1:]...)
+	c.Dir = tb.dir
+	if out, err := c.CombinedOutput(); err != nil || tb.read("again.rev") != tb.read("out/mod_1.rev") {
+		t.Errorf("%s: %v %s; wrote %q", ShellQuote(run), err, out, tb.read("again.rev"))
+	}
+}
+
+// A pipeline that fails is reported by the command that failed: the one
+// that wrote into the pipe, or the reader that stopped reading (the
+// writer then ends on a broken pipe, which is not its fault). No output
+// is left.
+func TestFanoutPipeFailure(t *testing.T) {
+	for _, tc := range []struct {
+		name, producer, consumer, want string
+	}{
+		{"writer", `echo partial; echo "no such thing" >&2; exit 3`, `rev > "$1"`,
+			"FAILED: [t] rev m0.txt (sh) (exit status 3)\n  $ sh -c 'echo partial; echo \"no such thing\" >&2; exit 3' sh m0.txt\n"},
+		{"reader", `yes`, `head -c 1 > /dev/null; echo "bad input" >&2; exit 4`,
+			"FAILED: [t] rev m0.txt (sh) (exit status 4)\n  $ sh -c 'head -c 1 > /dev/null; echo \"bad input\" >&2; exit 4' sh out/mod_0.rev\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb, _ := pipeBuild(t, tc.producer, tc.consumer, "m0.txt")
+			res, err := tb.g.Build(context.Background(), tb.opts())
+			if !errors.Is(err, ErrFailed) || res.JobsFailed != 1 {
+				t.Fatalf("err %v, jobs failed %d", err, res.JobsFailed)
+			}
+			if log := tb.log.String(); !strings.Contains(log, tc.want) {
+				t.Errorf("log:\n%s\nwant it to contain:\n%s", log, tc.want)
+			}
+			if names, _ := filepath.Glob(filepath.Join(tb.dir, "out", "*")); len(names) != 0 {
+				t.Errorf("left %v", names)
+			}
+		})
+	}
+	// A step that pipes must have no output file and a next step.
+	g := New()
+	list := g.File("l", List)
+	for _, steps := range [][]*Step{
+		{{Tool: shTool, Args: []string{"x"}, Pipe: true}},
+		{{Tool: shTool, Args: []string{"mod.a"}, Pipe: true, Out: &StepOutput{"mod.a", "a", g.File("a.list", List)}}, {Tool: shTool, Args: []string{"-"}}},
+	} {
+		a := &Action{Desc: "p", Fanout: &Fanout{List: list, Dir: "out", Steps: steps}, In: []*Node{list}, Out: []*Node{g.File("a.list", List)}}
+		if err := g.Add(a); err == nil || !strings.Contains(err.Error(), "pipes into the next step") {
+			t.Errorf("%d steps: %v", len(steps), err)
+		}
 	}
 }

@@ -90,10 +90,15 @@ func (b *builder) isolate(ctx context.Context, u *unit, k int, cause error) erro
 	for i, p := range parts {
 		j := f.jobIn(dir, i, p.Path)
 		failed := false
-		for s := 0; s <= k && !failed; s++ {
+		for s := 0; s <= k && !failed; {
 			out.Truncate(0)
 			out.Seek(0, io.SeekStart)
-			_, err := b.runCommand(ctx, u.event.Desc+" "+p.Name, u.tools[s], j.argvs[s], j.outputs[s], out, nil)
+			m := f.pipeEnd(s)
+			var cmds []command
+			for ; s <= m; s++ {
+				cmds = append(cmds, command{desc: u.event.Desc + " " + p.Name, tool: u.tools[s], argv: j.argvs[s]})
+			}
+			_, _, err := b.runCommand(ctx, cmds, j.outputs[m], out, nil)
 			if ctx.Err() != nil {
 				return cause
 			}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/tools/clopt"
@@ -222,18 +223,31 @@ func writeResponseFile(near string, args []string) (string, error) {
 // passed.
 var errTimedOut = errors.New("timed out")
 
-// runCommand runs an external command of tool in the build's directory
-// (Options.Dir) and moves its outputs into place (their directories must
-// exist). The command runs in its own process group and is killed if
-// sycbuild dies (a parent-death signal); cancelling ctx kills the group.
-// Every output must be non-empty and pass the tool's Check. On any failure no output of the command is left: its
-// temporary files are removed, and so are outputs it wrote under their own
-// names. The usage is the child's, nil when it did not start. When it
-// succeeded, wrote (if not nil) is given each output with its size, time
-// and hash, taken before its rename into place, which keeps them: each
-// output is opened once, to check and hash it (inspect).
-func (b *builder) runCommand(ctx context.Context, desc string, tool *Tool, argv, outs []string, output *os.File, wrote func(string, fileState)) (*Usage, error) {
-	run, temps := withTempOutputs(argv, outs)
+// A command is one external command of an action or a job: what it is
+// called in messages, its tool and its command line.
+type command struct {
+	desc string
+	tool *Tool
+	argv []string
+}
+
+// runCommand runs an external command, or a pipeline of them (each one's
+// standard output going to the next one's standard input), in the build's
+// directory (Options.Dir), and moves the outputs of the last one into place
+// (their directories must exist). Each command runs in its own process
+// group and is killed if sycbuild dies (a parent-death signal); cancelling
+// ctx kills the groups. Every output must be non-empty and pass the last
+// tool's Check. On any failure no output is left: the temporary files are
+// removed, and so are outputs written under their own names. The usages
+// are the children's, nil for one that did not start; failed is the index
+// of the command an error is about. When all succeeded,
+// wrote (if not nil) is given each output with its size, time and hash,
+// taken before its rename into place, which keeps them: each output is
+// opened once, to check and hash it (inspect).
+func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string, output *os.File, wrote func(string, fileState)) (usages []*Usage, failed int, err error) {
+	last := cmds[len(cmds)-1]
+	run, temps := withTempOutputs(last.argv, outs)
+	tool := last.tool
 	at := func(p string) string { return basedir.Resolve(b.opt.Dir, p) }
 	removeTemps := func() {
 		for _, t := range temps {
@@ -248,23 +262,46 @@ func (b *builder) runCommand(ctx context.Context, desc string, tool *Tool, argv,
 			}
 		}
 	}
-	args := run[1:]
-	if tool != nil && tool.ResponseFiles && argBytes(run) > maxArgBytes && len(outs) > 0 {
-		rsp, err := writeResponseFile(at(outs[0]), args)
-		defer os.Remove(rsp)
-		if err != nil {
-			return nil, err
+	jcmds := make([]*jobs.Command, len(cmds))
+	var timeout time.Duration // the pipeline's: the sum of its tools', when each has one
+	for i, c := range cmds {
+		argv := c.argv
+		if i == len(cmds)-1 {
+			argv = run
 		}
-		args = []string{"@" + rsp}
+		args := argv[1:]
+		if c.tool != nil && c.tool.ResponseFiles && argBytes(argv) > maxArgBytes && len(outs) > 0 {
+			rsp, err := writeResponseFile(at(outs[0]), args)
+			defer os.Remove(rsp)
+			if err != nil {
+				return nil, i, err
+			}
+			args = []string{"@" + rsp}
+		}
+		jcmds[i] = &jobs.Command{Argv: append([]string{argv[0]}, args...), Dir: b.workDir, Stdout: output, Stderr: output}
+		switch {
+		case c.tool == nil || c.tool.Timeout <= 0:
+			timeout = -1
+		case timeout >= 0:
+			timeout += c.tool.Timeout
+		}
 	}
-	cmd := jobs.Command{Argv: append([]string{run[0]}, args...), Dir: b.workDir, Stdout: output, Stderr: output}
 	parent := ctx
-	if tool != nil && tool.Timeout > 0 {
+	if timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, tool.Timeout, errTimedOut)
+		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errTimedOut)
 		defer cancel()
 	}
-	usage, err := cmd.Run(ctx)
+	failed = len(cmds) - 1
+	if len(jcmds) == 1 {
+		var u *Usage
+		u, err = jcmds[0].Run(ctx)
+		usages = []*Usage{u}
+	} else {
+		var errs []error
+		usages, errs = jobs.RunPipeline(ctx, jcmds)
+		failed, err = firstFailure(errs)
+	}
 	if err != nil {
 		removeOutputs()
 		status := err.Error()
@@ -273,12 +310,12 @@ func (b *builder) runCommand(ctx context.Context, desc string, tool *Tool, argv,
 			status = "cannot run: " + status
 		}
 		if parent.Err() != nil {
-			return usage, err
+			return usages, failed, err
 		}
 		if errors.Is(context.Cause(ctx), errTimedOut) {
-			status = fmt.Sprintf("timed out after %v, stopped", tool.Timeout)
+			status = fmt.Sprintf("timed out after %v, stopped", timeout)
 		}
-		return usage, &CommandError{Desc: desc, Argv: argv, Status: status, Output: readTail(output)}
+		return usages, failed, &CommandError{Desc: cmds[failed].desc, Argv: cmds[failed].argv, Status: status, Output: readTail(output)}
 	}
 	var missing, invalid []string
 	states := make([]fileState, len(outs))
@@ -304,7 +341,7 @@ func (b *builder) runCommand(ctx context.Context, desc string, tool *Tool, argv,
 	}
 	if len(missing) > 0 || len(invalid) > 0 {
 		removeOutputs()
-		return usage, &CommandError{Desc: desc, Argv: argv, Status: "exit status 0", Output: readTail(output), Missing: missing, Invalid: invalid}
+		return usages, failed, &CommandError{Desc: last.desc, Argv: last.argv, Status: "exit status 0", Output: readTail(output), Missing: missing, Invalid: invalid}
 	}
 	for o, t := range temps {
 		// The output the command replaces is removed first: ext4 writes a
@@ -315,12 +352,12 @@ func (b *builder) runCommand(ctx context.Context, desc string, tool *Tool, argv,
 		// calls leaves no output, which the next build makes again.
 		if err := syscall.Unlink(at(o)); err != nil && err != syscall.ENOENT {
 			removeOutputs()
-			return usage, &os.PathError{Op: "remove", Path: o, Err: err}
+			return usages, failed, &os.PathError{Op: "remove", Path: o, Err: err}
 		}
 		// rename(2) itself: os.Rename would first lstat the output.
 		if err := syscall.Rename(at(t), at(o)); err != nil {
 			removeOutputs()
-			return usage, &os.LinkError{Op: "rename", Old: t, New: o, Err: err}
+			return usages, failed, &os.LinkError{Op: "rename", Old: t, New: o, Err: err}
 		}
 	}
 	if wrote != nil {
@@ -328,7 +365,30 @@ func (b *builder) runCommand(ctx context.Context, desc string, tool *Tool, argv,
 			wrote(o, states[i])
 		}
 	}
-	return usage, nil
+	return usages, failed, nil
+}
+
+// firstFailure picks the failure of a pipeline to report: the first
+// command's that failed other than by a broken pipe (which a command gets
+// when a later one stopped reading, see jobs.BrokenPipe), else the first
+// one's.
+func firstFailure(errs []error) (int, error) {
+	first := -1
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		if !jobs.BrokenPipe(err) {
+			return i, err
+		}
+		if first < 0 {
+			first = i
+		}
+	}
+	if first < 0 {
+		return len(errs) - 1, nil
+	}
+	return first, errs[first]
 }
 
 // runMain runs an in-process tool. A panic in it is a failure of the

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -23,9 +24,11 @@ type Command struct {
 	Dir string
 	// Env is the child's environment; nil inherits this process's.
 	Env []string
+	// Stdin is the child's standard input; nil is /dev/null.
+	Stdin *os.File
 	// Stdout and Stderr receive the child's output; an *os.File is
 	// written by the child itself, with no copying goroutine. nil
-	// discards. The child's standard input is /dev/null.
+	// discards.
 	Stdout, Stderr io.Writer
 	// Grace is how long a cancelled child's process group has between
 	// SIGTERM and SIGKILL; 0 kills it at once.
@@ -61,6 +64,16 @@ func (u *Usage) Add(v *Usage) {
 // ctx's cause when ctx was cancelled. The usage is nil when the child did
 // not start.
 func (c *Command) Run(ctx context.Context) (*Usage, error) {
+	wait, err := c.start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return wait()
+}
+
+// start starts the command; wait waits for it and says how it ended, as
+// Run does.
+func (c *Command) start(ctx context.Context) (wait func() (*Usage, error), err error) {
 	prog := c.Path
 	if prog == "" {
 		prog = c.Argv[0]
@@ -68,13 +81,16 @@ func (c *Command) Run(ctx context.Context) (*Usage, error) {
 			prog = p // exec.Command would search PATH again
 		}
 	}
-	if usage, ok, err := c.runDirect(ctx, prog); ok {
-		return usage, err
+	if wait, ok, err := c.startDirect(ctx, prog); ok {
+		return wait, err
 	}
 	cmd := exec.CommandContext(ctx, prog, c.Argv[1:]...)
 	cmd.Args[0] = c.Argv[0]
 	cmd.Dir, cmd.Env = c.Dir, c.Env
-	if null := devNull(); null != nil {
+	switch null := devNull(); {
+	case c.Stdin != nil:
+		cmd.Stdin = c.Stdin
+	case null != nil:
 		cmd.Stdin = null // nil would make exec open /dev/null for every command
 	}
 	cmd.Stdout, cmd.Stderr = c.Stdout, c.Stderr
@@ -85,21 +101,67 @@ func (c *Command) Run(ctx context.Context) (*Usage, error) {
 		cmd.WaitDelay = 5 * time.Second
 	}
 	t0 := time.Now()
-	err := cmd.Start()
-	if err == nil {
+	if err := cmd.Start(); err != nil {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		return nil, err
+	}
+	return func() (*Usage, error) {
 		if *pidfd >= 0 {
 			awaitExit(*pidfd)
 		}
-		err = cmd.Wait()
+		err := cmd.Wait()
+		if ctx.Err() != nil {
+			killGroup(cmd) // leave no grandchild behind
+		}
+		usage := usageOf(cmd, time.Since(t0))
+		if err != nil && ctx.Err() != nil {
+			return usage, context.Cause(ctx)
+		}
+		return usage, err
+	}, nil
+}
+
+// RunPipeline runs commands with each one's standard output going to the
+// next one's standard input through a pipe (their Stdout, but for the
+// last, and Stdin, but for the first, are set here), all at once, and
+// waits for them all. Each gets what Run would return; a command that did
+// not start gets its error and no usage, and its neighbours then see the
+// end of their input or a broken pipe.
+func RunPipeline(ctx context.Context, cmds []*Command) ([]*Usage, []error) {
+	usages, errs := make([]*Usage, len(cmds)), make([]error, len(cmds))
+	waits := make([]func() (*Usage, error), len(cmds))
+	var in *os.File // the read end of the pipe from the previous command
+	for i, c := range cmds {
+		c := *c
+		if i > 0 {
+			c.Stdin = in
+		}
+		var next, out *os.File
+		if i < len(cmds)-1 {
+			next, out, errs[i] = pipe()
+			c.Stdout = out
+		}
+		if errs[i] == nil {
+			waits[i], errs[i] = c.start(ctx)
+		}
+		// The children hold the pipe's ends now: this process keeps none,
+		// so that each end closes when its child exits.
+		if in != nil {
+			in.Close()
+		}
+		if out != nil {
+			out.Close()
+		}
+		in = next
 	}
-	if ctx.Err() != nil && cmd.Process != nil {
-		killGroup(cmd) // leave no grandchild behind
+	for i, wait := range waits {
+		if wait != nil {
+			usages[i], errs[i] = wait()
+		}
 	}
-	usage := usageOf(cmd, time.Since(t0))
-	if err != nil && ctx.Err() != nil {
-		return usage, context.Cause(ctx)
-	}
-	return usage, err
+	return usages, errs
 }
 
 // ExitCode is the exit status a failed Run's error stands for: the
@@ -116,6 +178,19 @@ func ExitCode(err error) int {
 		return code
 	}
 	return 1
+}
+
+// BrokenPipe reports whether a failed Run's error is what a command of a
+// pipeline gets when a later one stopped reading: killed by SIGPIPE, exit
+// status 141 (a shell whose command SIGPIPE killed), or 74 (EX_IOERR),
+// with which LLVM's tools end on SIGPIPE.
+func BrokenPipe(err error) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	code := ee.ExitCode()
+	return signalOf(ee) == int(syscall.SIGPIPE) || code == 128+int(syscall.SIGPIPE) || code == 74
 }
 
 // devNull is /dev/null, opened once, for reading and writing: children

@@ -190,3 +190,71 @@ func TestCommandRunQuickExits(t *testing.T) {
 		}
 	}
 }
+
+// TestRunPipeline runs commands joined by pipes, by absolute path (the
+// direct start) and by name, and checks that this process keeps no end of
+// a pipe: a producer whose consumer stops reading ends (broken pipe), and a
+// consumer whose producer did not start sees the end of its input.
+func TestRunPipeline(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := func(name string) *os.File {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	read := func(name string) string {
+		b, _ := os.ReadFile(filepath.Join(dir, name))
+		return string(b)
+	}
+	for _, prog := range []string{sh, "sh"} {
+		out := file("out")
+		usages, errs := RunPipeline(ctx, []*Command{
+			{Argv: []string{prog, "-c", "echo one; echo two; echo to-stderr >&2"}, Stderr: out},
+			{Argv: []string{prog, "-c", "tr a-z A-Z"}, Stdout: out, Stderr: out},
+			{Argv: []string{prog, "-c", "read x || echo no-input"}, Stdout: out},
+		})
+		if errs[0] != nil || errs[1] != nil || errs[2] != nil {
+			t.Fatalf("%s: errors %v", prog, errs)
+		}
+		for i, u := range usages {
+			if u == nil || u.ExitCode != 0 {
+				t.Errorf("%s: usage %d: %+v", prog, i, u)
+			}
+		}
+		if got := read("out"); !strings.Contains(got, "to-stderr\n") || strings.Contains(got, "one") || strings.Contains(got, "no-input") {
+			t.Errorf("%s: output %q: want stderr of the first, nothing of the second's input (the third read it)", prog, got)
+		}
+	}
+	// The consumer stops reading at once: the endless producer gets a broken pipe.
+	usages, errs := RunPipeline(ctx, []*Command{
+		{Argv: []string{"yes"}},
+		{Argv: []string{"head", "-c", "4"}, Stdout: file("head")},
+	})
+	if errs[1] != nil || read("head") != "y\ny\n" {
+		t.Errorf("head: %v, wrote %q", errs[1], read("head"))
+	}
+	var ee *exec.ExitError
+	if !errors.As(errs[0], &ee) || signalOf(ee) != int(syscall.SIGPIPE) || usages[0] == nil {
+		t.Errorf("yes: %v (usage %+v), want it killed by SIGPIPE", errs[0], usages[0])
+	}
+	// The producer does not start: the consumer reads nothing and ends.
+	usages, errs = RunPipeline(ctx, []*Command{
+		{Argv: []string{filepath.Join(dir, "missing")}},
+		{Argv: []string{"wc", "-c"}, Stdout: file("wc")},
+	})
+	if !errors.Is(errs[0], fs.ErrNotExist) || usages[0] != nil || errs[1] != nil || strings.TrimSpace(read("wc")) != "0" {
+		t.Errorf("missing producer: %v / %v, usage %+v, wc wrote %q", errs[0], errs[1], usages[0], read("wc"))
+	}
+	if ctx.Err() != nil {
+		t.Fatal("a pipeline hung: this process kept an end of a pipe")
+	}
+}

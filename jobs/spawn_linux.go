@@ -12,24 +12,29 @@ import (
 	"time"
 )
 
-// runDirect runs the command through os.StartProcess itself, where
+// startDirect starts the command through os.StartProcess itself, where
 // exec.Cmd would add nothing: an absolute program, the child's output
 // going to files (or discarded), no environment of its own. exec.Cmd
 // starts a goroutine per command to watch a cancellable ctx; here
 // context.AfterFunc watches it, and the child's environment is the one
 // exec.Cmd would give it (Cmd.Environ: this process's, PWD set to Dir). ok is
-// false, nothing having been done, for a command it does not run.
+// false, nothing having been done, for a command it does not run; else
+// wait waits for the child, unless err says it did not start.
 //
 // The errors, the usage and what a cancelled ctx does are exec.Cmd's as
 // Run sets it up: a child that failed is an *exec.ExitError, one that did
 // not start os.StartProcess's error, and when ctx is done the process
 // group is stopped (SIGTERM, SIGKILL after Grace; SIGKILL with no Grace)
 // and the error is ctx's cause.
-func (c *Command) runDirect(ctx context.Context, prog string) (usage *Usage, ok bool, err error) {
+func (c *Command) startDirect(ctx context.Context, prog string) (wait func() (*Usage, error), ok bool, err error) {
 	if !filepath.IsAbs(prog) {
 		return nil, false, nil
 	}
-	if devNull() == nil {
+	stdin := c.Stdin
+	if stdin == nil {
+		stdin = devNull()
+	}
+	if stdin == nil {
 		return nil, false, nil
 	}
 	stdout, ok := outFile(c.Stdout)
@@ -51,7 +56,7 @@ func (c *Command) runDirect(ctx context.Context, prog string) (usage *Usage, ok 
 	sys := &syscall.SysProcAttr{Setpgid: true, PidFD: &pidfd, Pdeathsig: syscall.SIGKILL}
 	t0 := time.Now()
 	p, err := os.StartProcess(prog, c.Argv, &os.ProcAttr{Dir: c.Dir, Env: env,
-		Files: []*os.File{devNull(), stdout, stderr}, Sys: sys})
+		Files: []*os.File{stdin, stdout, stderr}, Sys: sys})
 	if err != nil {
 		return nil, true, err
 	}
@@ -70,29 +75,31 @@ func (c *Command) runDirect(ctx context.Context, prog string) (usage *Usage, ok 
 			p.Kill()
 		}
 	})
-	if pidfd >= 0 {
-		awaitExit(pidfd)
-	}
-	ps, err := p.Wait()
-	close(exited)
-	cancelled := !stop()
-	if ctx.Err() != nil {
-		syscall.Kill(-p.Pid, syscall.SIGKILL) // leave no grandchild behind
-	}
-	var u *Usage
-	if ps != nil {
-		u = &Usage{User: ps.UserTime(), System: ps.SystemTime(), Wall: time.Since(t0), ExitCode: ps.ExitCode()}
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			u.MaxRSS = int64(ru.Maxrss) * 1024 // kilobytes on Linux
+	return func() (*Usage, error) {
+		if pidfd >= 0 {
+			awaitExit(pidfd)
 		}
-		if err == nil && !ps.Success() {
-			err = &exec.ExitError{ProcessState: ps}
+		ps, err := p.Wait()
+		close(exited)
+		cancelled := !stop()
+		if ctx.Err() != nil {
+			syscall.Kill(-p.Pid, syscall.SIGKILL) // leave no grandchild behind
 		}
-	}
-	if cancelled || err != nil && ctx.Err() != nil {
-		err = context.Cause(ctx)
-	}
-	return u, true, err
+		var u *Usage
+		if ps != nil {
+			u = &Usage{User: ps.UserTime(), System: ps.SystemTime(), Wall: time.Since(t0), ExitCode: ps.ExitCode()}
+			if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+				u.MaxRSS = int64(ru.Maxrss) * 1024 // kilobytes on Linux
+			}
+			if err == nil && !ps.Success() {
+				err = &exec.ExitError{ProcessState: ps}
+			}
+		}
+		if cancelled || err != nil && ctx.Err() != nil {
+			err = context.Cause(ctx)
+		}
+		return u, err
+	}, true, nil
 }
 
 // outFile is the file a child's output goes to: w itself, or /dev/null
@@ -130,4 +137,14 @@ var envMemo struct {
 	sync.Mutex
 	dir      string
 	raw, env []string
+}
+
+// pipe makes a pipe whose ends are blocking files, not registered with
+// Go's poller (os.Pipe's are, and a child needs them blocking).
+func pipe() (r, w *os.File, err error) {
+	var fds [2]int
+	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, os.NewSyscallError("pipe2", err)
+	}
+	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
 }

@@ -2,8 +2,16 @@
 
 package jobs
 
-import "context"
+import (
+	"context"
+	"os"
+)
 
-// runDirect is Linux's (spawn_linux.go); elsewhere exec.Cmd runs every
+// startDirect is Linux's (spawn_linux.go); elsewhere exec.Cmd runs every
 // command.
-func (c *Command) runDirect(context.Context, string) (*Usage, bool, error) { return nil, false, nil }
+func (c *Command) startDirect(context.Context, string) (func() (*Usage, error), bool, error) {
+	return nil, false, nil
+}
+
+// pipe makes a pipe.
+func pipe() (r, w *os.File, err error) { return os.Pipe() }

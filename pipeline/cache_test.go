@@ -13,7 +13,7 @@ import (
 )
 
 // The shared caches end to end: real builds of the quickstart's device code
-// (split per kernel, spir64: llvm-as-15 → llvm-spirv-15 → spirv-val) in
+// (split per kernel, spir64: llvm-as-15 | llvm-spirv-15 → spirv-val) in
 // several project directories, against a real bazel-remote.
 
 const cacheConfig = `inputs: [device.ll]
@@ -25,12 +25,13 @@ targets:
 `
 
 // llvmSPIRVStandIn runs llvm-spirv-15, counting its compiles (by their
-// .bc input) in compiles.log; when the file kill-on-compile names a process, its first
-// compile kills it (a cache server dying mid-build).
+// input, "-": llvm-as pipes the bitcode in) in compiles.log; when the file
+// kill-on-compile names a process, its first compile kills it (a cache
+// server dying mid-build).
 const llvmSPIRVStandIn = `#!/bin/sh
 for a; do
   case "$a" in
-  *.bc)
+  -)
     echo "$a" >> compiles.log
     if [ -f kill-on-compile ]; then kill -9 "$(cat kill-on-compile)"; rm -f kill-on-compile; fi ;;
   esac
@@ -72,7 +73,7 @@ func TestLocalCacheSharedByCheckouts(t *testing.T) {
 	if b.compiles() != 0 || s.localHits != 4 || s.jobsRan != 0 {
 		t.Errorf("second checkout: %d compiles, %+v\n%s", b.compiles(), s, stderr)
 	}
-	if !strings.Contains(stderr, "sycbuild explain: out/spir64/module_0.bc: local hit") {
+	if !strings.Contains(stderr, "sycbuild explain: out/spir64/module_0.spv: local hit") {
 		t.Errorf("-explain does not say local hit:\n%s", stderr)
 	}
 	sameFiles(t, "restored", a.files(), b.files())

@@ -361,7 +361,7 @@ targets:
 	}
 	for _, want := range []string{
 		"sycbuild explain: out/linked.ll: input image_ops.ll changed",
-		"sycbuild explain: out/spir64/module_1.bc: input out/llvm_ir/module_1.ll changed",
+		"sycbuild explain: out/spir64/module_1.spv: input out/llvm_ir/module_1.ll changed",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("explanation %q missing:\n%s", want, stderr)
@@ -522,7 +522,7 @@ func TestGraphAndTrace(t *testing.T) {
 	p := newProject(t, "p", "inputs: [vector_ops.ll]\nsplit: per_kernel\ntargets:\n  - kind: spir64\n", "vector_ops.ll")
 	dot, stderr, code := p.run("graph")
 	for _, want := range []string{"digraph sycbuild {\n", "\"f:out/spir64/module.table\" [label=\"out/spir64/module.table\", shape=note]\n",
-		"label=\"[spir64] llvm-spirv\\nfor each line of out/spir64/code.list: llvm-as-15 → llvm-spirv-15 → spirv-val\"]\n"} {
+		"label=\"[spir64] llvm-spirv\\nfor each line of out/spir64/code.list: llvm-as-15 | llvm-spirv-15 → spirv-val\"]\n"} {
 		if code != 0 || !strings.Contains(dot, want) {
 			t.Errorf("sycbuild graph (exit %d) lacks %q:\n%s%s", code, want, dot, stderr)
 		}

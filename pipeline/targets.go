@@ -245,8 +245,11 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 			f.Steps = append(f.Steps, p.backendStep(t, at))
 			desc = "llc (SPIR-V backend)"
 		} else {
-			step(configs.ToolLLVMAs, tools.LLVMAsArgs(ph("ll"), ph("bc"), opts(configs.ToolLLVMAs)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "bc")
-			step(configs.ToolLLVMSPIRV, tools.LLVMSPIRVArgs(ph("bc"), ph("spv"), opts(configs.ToolLLVMSPIRV)), []graph.StepInput{{Placeholder: ph("bc"), From: from("bc")}}, "spv")
+			// llvm-as pipes the bitcode into llvm-spirv: the same SPIR-V as
+			// through a file, with no file per module to write and keep.
+			step(configs.ToolLLVMAs, tools.LLVMAsArgs(ph("ll"), "-", opts(configs.ToolLLVMAs)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "")
+			f.Steps[len(f.Steps)-1].Pipe = true
+			step(configs.ToolLLVMSPIRV, tools.LLVMSPIRVArgs("-", ph("spv"), opts(configs.ToolLLVMSPIRV)), nil, "spv")
 		}
 		if t.tools[configs.ToolSPIRVVal] != nil {
 			step(configs.ToolSPIRVVal, tools.SPIRVValArgs(ph("spv"), opts(configs.ToolSPIRVVal)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "")

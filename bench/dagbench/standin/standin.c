@@ -1,14 +1,16 @@
 /*
  * A stand-in for the external compilers, to measure sycbuild's own
  * overhead where the real tools are not installed (dagbench -tools). It
- * burns CPU for a fixed time, as a compiler would, then copies its input to
- * its output, finding both the way the real tools' command lines name
- * them:
+ * reads its input, burns CPU for a fixed time, as a compiler would, then
+ * writes the input to its output, finding both the way the real tools'
+ * command lines name them:
  *   llvm-as / llvm-spirv:  ... <in> -o <out>
  *   ocloc:                 compile -file <in> ... -output <out> ...
  *   spirv-val:             <in>              (no output)
- * The time is N milliseconds when the program is called through a name
- * ending in -N (ln -s standin ocloc-195), else STANDIN_MS, else 100.
+ * "-" as the input or the output is standard input or output (llvm-as -o -,
+ * llvm-spirv -). The time is N milliseconds when the program is called
+ * through a name ending in -N (ln -s standin ocloc-195), else STANDIN_MS,
+ * else 100.
  * --version prints a version, so that sycbuild can identify it. The output
  * starts with the header sycbuild checks the real tool's output for, by
  * the name called: LLVM bitcode's magic (llvm-as), a SPIR-V header
@@ -55,11 +57,6 @@ int main(int argc, char **argv) {
     ms = atof(dash + 1);
   else if (env)
     ms = atof(env);
-  double until = now() + ms / 1000;
-  volatile unsigned long spin = 0;
-  while (now() < until)
-    for (int i = 0; i < 10000; i++)
-      spin++;
   const char *in = NULL, *out = NULL;
   for (int i = 1; i < argc; i++) {
     if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "-output") == 0) && i + 1 < argc) {
@@ -70,18 +67,39 @@ int main(int argc, char **argv) {
       in = argv[++i];
     }
   }
+  /* The input first, as a compiler reads it: from a pipe ("-"), that
+     waits for the writer to finish. */
+  char *data = NULL;
+  size_t len = 0, cap = 0, n;
+  if (out) {
+    FILE *r = strcmp(in ? in : "", "-") == 0 ? stdin : in ? fopen(in, "rb") : NULL;
+    if (!r) {
+      fprintf(stderr, "standin: cannot read %s\n", in ? in : "(none)");
+      return 1;
+    }
+    for (;;) {
+      if (len == cap && !(data = realloc(data, cap = cap ? 2 * cap : 65536)))
+        return 1;
+      if ((n = fread(data + len, 1, cap - len, r)) == 0)
+        break;
+      len += n;
+    }
+    if (r != stdin)
+      fclose(r);
+  }
+  double until = now() + ms / 1000;
+  volatile unsigned long spin = 0;
+  while (now() < until)
+    for (int i = 0; i < 10000; i++)
+      spin++;
   if (!out)
     return 0;
-  FILE *r = fopen(in, "rb"), *w = fopen(out, "wb");
-  if (!r || !w) {
-    fprintf(stderr, "standin: cannot copy %s to %s\n", in ? in : "(none)", out);
+  FILE *w = strcmp(out, "-") == 0 ? stdout : fopen(out, "wb");
+  if (!w) {
+    fprintf(stderr, "standin: cannot write %s\n", out);
     return 1;
   }
   header(argv[0], w);
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, r)) > 0)
-    fwrite(buf, 1, n, w);
-  fclose(r);
+  fwrite(data, 1, len, w);
   return fclose(w) != 0;
 }
