@@ -115,7 +115,7 @@ func (c *Command) start(ctx context.Context) (wait func() (*Usage, error), err e
 		if ctx.Err() != nil {
 			killGroup(cmd) // leave no grandchild behind
 		}
-		usage := usageOf(cmd, time.Since(t0))
+		usage := usageOf(cmd.ProcessState, time.Since(t0))
 		if err != nil && ctx.Err() != nil {
 			return usage, context.Cause(ctx)
 		}

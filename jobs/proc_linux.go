@@ -21,9 +21,9 @@ func setProcAttr(cmd *exec.Cmd) *int {
 	return &pidfd
 }
 
-// usageOf reads a finished command's usage; nil if it did not start.
-func usageOf(cmd *exec.Cmd, wall time.Duration) *Usage {
-	ps := cmd.ProcessState
+// usageOf reads a finished child's usage; nil if it did not start (no
+// state).
+func usageOf(ps *os.ProcessState, wall time.Duration) *Usage {
 	if ps == nil {
 		return nil
 	}

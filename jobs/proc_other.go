@@ -3,6 +3,7 @@
 package jobs
 
 import (
+	"os"
 	"os/exec"
 	"time"
 )
@@ -19,8 +20,7 @@ func setProcAttr(cmd *exec.Cmd) *int {
 
 func awaitExit(int) {}
 
-func usageOf(cmd *exec.Cmd, wall time.Duration) *Usage {
-	ps := cmd.ProcessState
+func usageOf(ps *os.ProcessState, wall time.Duration) *Usage {
 	if ps == nil {
 		return nil
 	}

@@ -85,15 +85,9 @@ func (c *Command) startDirect(ctx context.Context, prog string) (wait func() (*U
 		if ctx.Err() != nil {
 			syscall.Kill(-p.Pid, syscall.SIGKILL) // leave no grandchild behind
 		}
-		var u *Usage
-		if ps != nil {
-			u = &Usage{User: ps.UserTime(), System: ps.SystemTime(), Wall: time.Since(t0), ExitCode: ps.ExitCode()}
-			if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-				u.MaxRSS = int64(ru.Maxrss) * 1024 // kilobytes on Linux
-			}
-			if err == nil && !ps.Success() {
-				err = &exec.ExitError{ProcessState: ps}
-			}
+		u := usageOf(ps, time.Since(t0))
+		if err == nil && ps != nil && !ps.Success() {
+			err = &exec.ExitError{ProcessState: ps}
 		}
 		if cancelled || err != nil && ctx.Err() != nil {
 			err = context.Cause(ctx)
