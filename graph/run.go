@@ -247,7 +247,6 @@ type command struct {
 func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string, output *os.File, wrote func(string, fileState)) (usages []*Usage, failed int, err error) {
 	last := cmds[len(cmds)-1]
 	run, temps := withTempOutputs(last.argv, outs)
-	tool := last.tool
 	at := func(p string) string { return basedir.Resolve(b.opt.Dir, p) }
 	removeTemps := func() {
 		for _, t := range temps {
@@ -317,16 +316,16 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		}
 		return usages, failed, &CommandError{Desc: cmds[failed].desc, Argv: cmds[failed].argv, Status: status, Output: readTail(output)}
 	}
+	var check func([]byte, int64, io.ReaderAt) error
+	if tool := last.tool; tool != nil {
+		check = tool.Check
+	}
 	var missing, invalid []string
 	states := make([]fileState, len(outs))
 	for i, o := range outs {
 		written := at(o)
 		if t, ok := temps[o]; ok {
 			written = at(t)
-		}
-		var check func([]byte, int64, io.ReaderAt) error
-		if tool != nil {
-			check = tool.Check
 		}
 		st, bad, err := inspect(written, check, wrote != nil)
 		states[i] = st
