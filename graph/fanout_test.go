@@ -12,14 +12,21 @@ import (
 	"testing"
 )
 
-// fanoutBuild: mods.list names source files; per item: upper-case it,
-// check it is not empty, reverse each line of it.
-func fanoutBuild(t *testing.T, items ...string) (*testBuild, *Action) {
+// listBuild is a test build holding the items, each "content of <item>",
+// and mods.list naming them.
+func listBuild(t *testing.T, items ...string) *testBuild {
 	tb := newTestBuild(t)
 	for _, it := range items {
 		tb.write(it, "content of "+it+"\n")
 	}
 	tb.write("mods.list", strings.Join(items, "\n")+"\n")
+	return tb
+}
+
+// fanoutBuild: mods.list names source files; per item: upper-case it,
+// check it is not empty, reverse each line of it.
+func fanoutBuild(t *testing.T, items ...string) (*testBuild, *Action) {
+	tb := listBuild(t, items...)
 	f := &Fanout{
 		List: tb.g.File("mods.list", List),
 		Dir:  "out",
@@ -158,11 +165,7 @@ func TestFanoutDryRun(t *testing.T) {
 // script given the item as $1) pipes into consumer (given the output,
 // out/mod_<i>.rev, as $1), and a validator checks the output.
 func pipeBuild(t *testing.T, producer, consumer string, items ...string) (*testBuild, *Fanout) {
-	tb := newTestBuild(t)
-	for _, it := range items {
-		tb.write(it, "content of "+it+"\n")
-	}
-	tb.write("mods.list", strings.Join(items, "\n")+"\n")
+	tb := listBuild(t, items...)
 	f := &Fanout{
 		List: tb.g.File("mods.list", List),
 		Dir:  "out",
