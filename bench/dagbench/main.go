@@ -11,7 +11,10 @@
 //	    and rebuilt with -trace: from the trace, the fan-out's wall time, the
 //	    sum of its jobs' times, and the efficiency Σ(job times) / (wall × j)
 //	    (goal ≥ 0.9); from sycbuild's own rusage, the CPU time it spent while
-//	    its children worked (goal < 2% of the wall time).
+//	    its children worked (goal < 2% of the wall time). Beside it, after each
+//	    timed build, bench/spawnfloor runs the same commands (printed by a
+//	    -v -j 1 rebuild) on -j workers and does nothing else: the floor of
+//	    a Go executor's own CPU on them, and sycbuild's ratio to it.
 //	 2. The same work as the DPC++ driver does it: one "sycbuild llvm-foreach"
 //	    per tool (llvm-as and llvm-spirv in one, joined by a pipe), without -j
 //	    (sequential, the reference's default), taken from sycbuild's own -n
@@ -42,18 +45,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mattn/go-shellwords"
+
 	"github.com/sycbuild/sycbuild/bench/gen"
 )
 
 type options struct {
 	kernels, body, jobs, noop, runs, aotRuns, cacheRuns, coldRuns int
-	devices, noopKind, dir, binary, tools                         string
+	devices, noopKind, dir, binary, tools, spawnFloor             string
 	only, bazelRemote                                             string
 }
 
@@ -69,6 +75,7 @@ func main() {
 	flag.IntVar(&o.runs, "runs", 10, "timed no-op rebuilds (the median and best are printed)")
 	flag.StringVar(&o.dir, "dir", "", "work directory (default: a temporary one, removed)")
 	flag.StringVar(&o.binary, "sycbuild", "", "sycbuild binary (default: built from this tree)")
+	flag.StringVar(&o.spawnFloor, "spawnfloor", "", "bench/spawnfloor binary (default: built from this tree)")
 	flag.StringVar(&o.only, "only", "", "run only one part: aot, noop or cache")
 	flag.IntVar(&o.coldRuns, "cold-runs", 2, "timed clean builds with no cache, the first before the cached ones, the others after (the best counts)")
 	flag.IntVar(&o.cacheRuns, "cache-runs", 5, "timed clean builds from each warm cache (the median and best are printed)")
@@ -97,6 +104,7 @@ func run(o options) error {
 		defer os.RemoveAll(d)
 		dir = d
 	}
+	part := func(name string) bool { return o.only == "" || o.only == name }
 	bin := o.binary
 	if bin == "" {
 		bin = filepath.Join(dir, "sycbuild")
@@ -105,9 +113,14 @@ func run(o options) error {
 		}
 	}
 	bin, _ = filepath.Abs(bin)
+	if o.spawnFloor == "" && part("aot") {
+		o.spawnFloor = filepath.Join(dir, "spawnfloor")
+		if out, err := exec.Command("go", "build", "-o", o.spawnFloor, "./bench/spawnfloor").CombinedOutput(); err != nil {
+			return fmt.Errorf("building spawnfloor: %v\n%s", err, out)
+		}
+	}
 	fmt.Printf("dagbench: %d CPUs, GOMAXPROCS %d, -j %d, load average %s\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), o.jobs, loadavg())
 	defer func() { fmt.Printf("\ndagbench: load average at the end %s\n", loadavg()) }()
-	part := func(name string) bool { return o.only == "" || o.only == name }
 	if part("aot") {
 		if err := aot(o, bin, filepath.Join(dir, "aot")); err != nil {
 			return err
@@ -196,12 +209,25 @@ func aot(o options, bin, dir string) error {
 	}
 	j := strconv.Itoa(o.jobs)
 	fmt.Printf("\n== AOT fan-out: %d kernels split per kernel, spir64_gen for %s, -j %s\n", o.kernels, o.devices, j)
-	d, _, err := sycbuild(bin, dir, "-j", j)
+	d, log, err := sycbuild(bin, dir, "-v", "-j", j)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("warm-up build (post-link and everything): %.2fs\n", d.Seconds())
-	var best *fanout
+	floorJobs, err := moduleJobs(log, bin)
+	if err != nil {
+		return err
+	}
+	if len(floorJobs) != o.kernels {
+		return fmt.Errorf("the warm-up build printed the commands of %d module jobs, want %d", len(floorJobs), o.kernels)
+	}
+	jobsFile := filepath.Join(dir, "floor-jobs.json")
+	if data, err := json.Marshal(floorJobs); err != nil {
+		return err
+	} else if err := os.WriteFile(jobsFile, data, 0o644); err != nil {
+		return err
+	}
+	var best, floorBest *fanout
 	var seqBest time.Duration
 	for r := range o.aotRuns {
 		f, err := timedFanout(o, bin, dir)
@@ -218,8 +244,15 @@ func aot(o options, bin, dir string) error {
 		if r == 0 || seq < seqBest {
 			seqBest = seq
 		}
-		fmt.Printf("run %d: sycbuild fan-out %.2fs (efficiency %.3f), sequential llvm-foreach %.2fs\n",
-			r+1, f.fanWall, f.jobs/(f.fanWall*float64(o.jobs)), seq.Seconds())
+		floor, err := spawnFloor(o, dir, jobsFile)
+		if err != nil {
+			return err
+		}
+		if r == 0 || floor.own() < floorBest.own() {
+			floorBest = floor
+		}
+		fmt.Printf("run %d: sycbuild fan-out %.2fs (efficiency %.3f), own CPU %.2f%%; sequential llvm-foreach %.2fs; spawn floor own CPU %.2f%%\n",
+			r+1, f.fanWall, f.jobs/(f.fanWall*float64(o.jobs)), 100*f.own(), seq.Seconds(), 100*floor.own())
 	}
 	if best == nil {
 		return nil // -aot-runs 0: the warm-up build only
@@ -232,7 +265,9 @@ func aot(o options, bin, dir string) error {
 		1000*f.steps["spirv-val"]/n, 1000*f.steps["ocloc"]/n)
 	fmt.Printf("efficiency Σ(job times) / (wall × %d): %.3f (goal ≥ 0.9)\n", o.jobs, f.jobs/(f.fanWall*float64(o.jobs)))
 	fmt.Printf("sycbuild's own CPU while it ran: %.3fs user + %.3fs system = %.2f%% of the wall time (goal < 2%%)\n",
-		f.user, f.sys, 100*(f.user+f.sys)/f.wall.Seconds())
+		f.user, f.sys, 100*f.own())
+	fmt.Printf("spawn floor (bench/spawnfloor, the same %d processes on -j %d, best run): %.3fs user + %.3fs system = %.2f%% of its wall time; sycbuild / floor: %.2fx\n",
+		floorBest.procs, o.jobs, floorBest.user, floorBest.sys, 100*floorBest.own(), f.own()/floorBest.own())
 	fmt.Printf("same work as 3 sequential \"sycbuild llvm-foreach\" (no -j), best: %.2fs wall; sycbuild's fan-out: %.2fx that speed\n",
 		seqBest.Seconds(), seqBest.Seconds()/f.fanWall)
 	return nil
@@ -244,6 +279,71 @@ type fanout struct {
 	fanWall, jobs float64       // the fan-out's span, Σ job spans (s)
 	steps         map[string]float64
 	user, sys     float64 // sycbuild's own CPU (s)
+	procs         int     // processes started (spawnfloor)
+}
+
+// own is the process's own CPU as a share of its wall time.
+func (f *fanout) own() float64 { return (f.user + f.sys) / f.wall.Seconds() }
+
+// moduleRE finds the module a command works on.
+var moduleRE = regexp.MustCompile(`module_[0-9]+`)
+
+// moduleJobs returns, from what a -v build printed, the module jobs'
+// commands (see bench/spawnfloor): each command line that names a module
+// (module_<i>), in the order printed, grouped by module; a program whose
+// output is "-o -" pipes into the next. sycbuild's own commands are not
+// module jobs.
+func moduleJobs(log, bin string) ([][][][]string, error) {
+	var jobs [][][][]string
+	index := map[string]int{}
+	piping := map[string]bool{}
+	for _, line := range strings.Split(log, "\n") {
+		key := moduleRE.FindString(line)
+		if key == "" || strings.HasPrefix(line, "[") || strings.HasPrefix(line, "sycbuild:") {
+			continue
+		}
+		argv, err := shellwords.Parse(line)
+		if err != nil {
+			return nil, fmt.Errorf("a command line of the -v build: %v: %s", err, line)
+		}
+		if len(argv) == 0 || argv[0] == bin {
+			continue
+		}
+		k, ok := index[key]
+		if !ok {
+			k = len(jobs)
+			index[key] = k
+			jobs = append(jobs, nil)
+		}
+		if piping[key] {
+			last := len(jobs[k]) - 1
+			jobs[k][last] = append(jobs[k][last], argv)
+		} else {
+			jobs[k] = append(jobs[k], [][]string{argv})
+		}
+		n := len(argv)
+		piping[key] = n >= 2 && argv[n-2] == "-o" && argv[n-1] == "-"
+	}
+	return jobs, nil
+}
+
+// spawnFloor runs bench/spawnfloor on the module jobs in dir and reads
+// its own CPU.
+func spawnFloor(o options, dir, jobsFile string) (*fanout, error) {
+	cmd := exec.Command(o.spawnFloor, "-jobs", jobsFile, "-dir", dir, "-j", strconv.Itoa(o.jobs))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("spawnfloor: %v\n%s", err, out)
+	}
+	f := &fanout{}
+	var jobs, j int
+	var wall, pct float64
+	if _, err := fmt.Sscanf(string(out), "spawnfloor: %d processes, %d jobs, -j %d: wall %f s, own CPU %f s user + %f s system = %f%%",
+		&f.procs, &jobs, &j, &wall, &f.user, &f.sys, &pct); err != nil {
+		return nil, fmt.Errorf("spawnfloor printed %q: %v", out, err)
+	}
+	f.wall = time.Duration(wall * float64(time.Second))
+	return f, nil
 }
 
 // timedFanout deletes the images and rebuilds them with a trace.
