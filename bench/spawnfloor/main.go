@@ -13,7 +13,8 @@
 //
 // jobs.json holds [][][][]string: jobs, their commands, a command's
 // programs (more than one: each one's standard output piped into the
-// next), a program's argv (argv[0] a path, relative to -dir or absolute).
+// next), a program's argv (argv[0] a name looked up on PATH, or a path,
+// relative to -dir or absolute).
 // It prints one line:
 //
 //	spawnfloor: P processes, J jobs, -j N: wall W s, own CPU U s user + S s system = X% of the wall time
@@ -24,8 +25,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -57,7 +60,10 @@ func run(list, dir string, jobs int) error {
 	if err := json.Unmarshal(data, &work); err != nil {
 		return fmt.Errorf("%s: %v", list, err)
 	}
+	// The programs are found before the clock starts: a name on PATH (as a
+	// shell would), a relative path from dir.
 	procs := 0
+	found := map[string]string{}
 	for _, job := range work {
 		for _, cmd := range job {
 			for _, argv := range cmd {
@@ -65,6 +71,21 @@ func run(list, dir string, jobs int) error {
 					return fmt.Errorf("%s: an empty argv", list)
 				}
 				procs++
+				if _, ok := found[argv[0]]; ok {
+					continue
+				}
+				path := argv[0]
+				switch {
+				case !strings.Contains(path, "/"):
+					p, err := exec.LookPath(path)
+					if err != nil {
+						return err
+					}
+					path = p
+				case !filepath.IsAbs(path):
+					path = filepath.Join(dir, path)
+				}
+				found[argv[0]] = path
 			}
 		}
 	}
@@ -81,7 +102,7 @@ func run(list, dir string, jobs int) error {
 	for _, job := range work {
 		g.Go(func() error {
 			for _, cmd := range job {
-				if err := pipeline(dir, cmd, null); err != nil {
+				if err := pipeline(dir, found, cmd, null); err != nil {
 					return err
 				}
 			}
@@ -105,7 +126,7 @@ func run(list, dir string, jobs int) error {
 // pipeline starts the programs of one command, each one's output piped
 // into the next, and waits for them all; an error is a program that did
 // not start or did not exit 0.
-func pipeline(dir string, progs [][]string, null *os.File) error {
+func pipeline(dir string, found map[string]string, progs [][]string, null *os.File) error {
 	procs := make([]*os.Process, 0, len(progs))
 	fds := make([]int, 0, len(progs))
 	in := null
@@ -121,12 +142,8 @@ func pipeline(dir string, progs [][]string, null *os.File) error {
 			}
 			out, next = w, r
 		}
-		prog := argv[0]
-		if !filepath.IsAbs(prog) {
-			prog = filepath.Join(dir, prog)
-		}
 		pidfd := -1
-		p, err := os.StartProcess(prog, argv, &os.ProcAttr{Dir: dir, Files: []*os.File{in, out, null},
+		p, err := os.StartProcess(found[argv[0]], argv, &os.ProcAttr{Dir: dir, Files: []*os.File{in, out, null},
 			Sys: &syscall.SysProcAttr{PidFD: &pidfd}})
 		if in != null {
 			in.Close()
