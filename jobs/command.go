@@ -109,7 +109,7 @@ func (c *Command) start(ctx context.Context) (wait func() (*Usage, error), err e
 	}
 	return func() (*Usage, error) {
 		if *pidfd >= 0 {
-			awaitExit(*pidfd)
+			AwaitExit(*pidfd)
 		}
 		err := cmd.Wait()
 		if ctx.Err() != nil {

@@ -34,10 +34,10 @@ func usageOf(ps *os.ProcessState, wall time.Duration) *Usage {
 	return u
 }
 
-// awaitExit returns when the process a pidfd refers to has exited, having
+// AwaitExit returns when the process a pidfd refers to has exited, having
 // waited in Go's network poller, and closes the pidfd. After it, Wait
-// reaps the child at once.
-func awaitExit(pidfd int) {
+// reaps the child at once. (bench/spawnfloor waits the same way.)
+func AwaitExit(pidfd int) {
 	// A pidfd's status flags are O_RDWR alone (clone gives no others), so
 	// one fcntl sets them, not a get and a set.
 	if _, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(pidfd), syscall.F_SETFL, syscall.O_RDWR|syscall.O_NONBLOCK); e != 0 {

@@ -18,7 +18,8 @@ func setProcAttr(cmd *exec.Cmd) *int {
 	return &none
 }
 
-func awaitExit(int) {}
+// AwaitExit returns at once: there are no pidfds here.
+func AwaitExit(int) {}
 
 func usageOf(ps *os.ProcessState, wall time.Duration) *Usage {
 	if ps == nil {

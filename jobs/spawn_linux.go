@@ -77,7 +77,7 @@ func (c *Command) startDirect(ctx context.Context, prog string) (wait func() (*U
 	})
 	return func() (*Usage, error) {
 		if pidfd >= 0 {
-			awaitExit(pidfd)
+			AwaitExit(pidfd)
 		}
 		ps, err := p.Wait()
 		close(exited)

@@ -1,10 +1,13 @@
+//go:build linux
+
 // Command spawnfloor is the floor of a build executor's own CPU: it runs a
 // given list of jobs, each a sequence of commands (a command being one
 // program or a pipeline of programs), on -j workers, and does nothing
 // else: no environment of its own, the programs' output discarded, no
 // output checked, nothing recorded. It starts each process with
-// os.StartProcess and waits for it the cheapest way Go has (its pidfd in
-// the runtime's poller, then one waitid to reap it). What an executor
+// os.StartProcess and waits for it as sycbuild does, the cheapest way Go
+// has (jobs.AwaitExit: its pidfd in the runtime's poller; then Wait reaps
+// it). What an executor
 // spends beyond it, running the same processes, is what executing a build
 // costs; bench/dagbench runs it on the commands sycbuild ran and prints the
 // ratio.
@@ -33,25 +36,26 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
-	"golang.org/x/sys/unix"
+
+	"github.com/sycbuild/sycbuild/jobs"
 )
 
 func main() {
 	list := flag.String("jobs", "", "the jobs to run, as JSON (see the package comment)")
 	dir := flag.String("dir", ".", "the directory they run in")
-	jobs := flag.Int("j", runtime.NumCPU(), "jobs run at once")
+	workers := flag.Int("j", runtime.NumCPU(), "jobs run at once")
 	flag.Parse()
 	if *list == "" || flag.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "usage: spawnfloor -jobs FILE [-dir DIR] [-j N]")
 		os.Exit(2)
 	}
-	if err := run(*list, *dir, max(*jobs, 1)); err != nil {
+	if err := run(*list, *dir, max(*workers, 1)); err != nil {
 		fmt.Fprintln(os.Stderr, "spawnfloor:", err)
 		os.Exit(1)
 	}
 }
 
-func run(list, dir string, jobs int) error {
+func run(list, dir string, workers int) error {
 	data, err := os.ReadFile(list)
 	if err != nil {
 		return err
@@ -98,7 +102,7 @@ func run(list, dir string, jobs int) error {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 	t0 := time.Now()
 	var g errgroup.Group
-	g.SetLimit(jobs)
+	g.SetLimit(workers)
 	for _, job := range work {
 		g.Go(func() error {
 			for _, cmd := range job {
@@ -119,7 +123,7 @@ func run(list, dir string, jobs int) error {
 	user := time.Duration(after.Utime.Nano() - before.Utime.Nano())
 	sys := time.Duration(after.Stime.Nano() - before.Stime.Nano())
 	fmt.Printf("spawnfloor: %d processes, %d jobs, -j %d: wall %.3f s, own CPU %.3f s user + %.3f s system = %.2f%% of the wall time\n",
-		procs, len(work), jobs, wall.Seconds(), user.Seconds(), sys.Seconds(), 100*(user+sys).Seconds()/wall.Seconds())
+		procs, len(work), workers, wall.Seconds(), user.Seconds(), sys.Seconds(), 100*(user+sys).Seconds()/wall.Seconds())
 	return nil
 }
 
@@ -162,7 +166,7 @@ func pipeline(dir string, found map[string]string, progs [][]string, null *os.Fi
 		in.Close()
 	}
 	for i, p := range procs {
-		awaitExit(fds[i])
+		jobs.AwaitExit(fds[i])
 		ps, err := p.Wait()
 		if err == nil && !ps.Success() {
 			err = fmt.Errorf("%s: %v", progs[i][0], ps)
@@ -172,33 +176,4 @@ func pipeline(dir string, found map[string]string, progs [][]string, null *os.Fi
 		}
 	}
 	return first
-}
-
-// awaitExit returns once the process of a pidfd has exited, having waited
-// in the runtime's poller, and closes the pidfd.
-func awaitExit(pidfd int) {
-	if pidfd < 0 {
-		return
-	}
-	if err := syscall.SetNonblock(pidfd, true); err != nil {
-		syscall.Close(pidfd)
-		return
-	}
-	f := os.NewFile(uintptr(pidfd), "pidfd")
-	defer f.Close()
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return
-	}
-	// The first call asks the kernel (a report before the wait began is not
-	// seen again); after it, the poller's report is the exit.
-	asked := false
-	rc.Read(func(fd uintptr) bool {
-		if asked {
-			return true
-		}
-		asked = true
-		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 0)
-		return n != 0 || err != nil
-	})
 }
