@@ -140,7 +140,7 @@ func RunPipeline(ctx context.Context, cmds []*Command) ([]*Usage, []error) {
 		}
 		var next, out *os.File
 		if i < len(cmds)-1 {
-			next, out, errs[i] = pipe()
+			next, out, errs[i] = Pipe()
 			c.Stdout = out
 		}
 		if errs[i] == nil {

@@ -133,9 +133,10 @@ var envMemo struct {
 	raw, env []string
 }
 
-// pipe makes a pipe whose ends are blocking files, not registered with
-// Go's poller (os.Pipe's are, and a child needs them blocking).
-func pipe() (r, w *os.File, err error) {
+// Pipe makes a pipe between two children: its ends are blocking files,
+// not registered with Go's poller (os.Pipe's are, and a child needs them
+// blocking). bench/spawnfloor makes its pipes with it too.
+func Pipe() (r, w *os.File, err error) {
 	var fds [2]int
 	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
 		return nil, nil, os.NewSyscallError("pipe2", err)

@@ -13,5 +13,5 @@ func (c *Command) startDirect(context.Context, string) (func() (*Usage, error), 
 	return nil, false, nil
 }
 
-// pipe makes a pipe.
-func pipe() (r, w *os.File, err error) { return os.Pipe() }
+// Pipe makes a pipe between two children.
+func Pipe() (r, w *os.File, err error) { return os.Pipe() }

@@ -5,9 +5,9 @@
 // program or a pipeline of programs), on -j workers, and does nothing
 // else: no environment of its own, the programs' output discarded, no
 // output checked, nothing recorded. It starts each process with
-// os.StartProcess and waits for it as sycbuild does, the cheapest way Go
-// has (jobs.AwaitExit: its pidfd in the runtime's poller; then Wait reaps
-// it). What an executor
+// os.StartProcess, joins a pipeline's programs with jobs.Pipe and waits for
+// each as sycbuild does, the cheapest way Go has (jobs.AwaitExit: its
+// pidfd in the runtime's poller; then Wait reaps it). What an executor
 // spends beyond it, running the same processes, is what executing a build
 // costs; bench/dagbench runs it on the commands sycbuild ran and prints the
 // ratio.
@@ -139,7 +139,7 @@ func pipeline(dir string, found map[string]string, progs [][]string, null *os.Fi
 		out := null
 		var next *os.File
 		if i < len(progs)-1 {
-			r, w, err := os.Pipe()
+			r, w, err := jobs.Pipe()
 			if err != nil {
 				first = err
 				break
