@@ -12,9 +12,9 @@
 //	    sum of its jobs' times, and the efficiency Σ(job times) / (wall × j)
 //	    (goal ≥ 0.9); from sycbuild's own rusage, the CPU time it spent while
 //	    its children worked (goal < 2% of the wall time). Beside it, after each
-//	    timed build, bench/spawnfloor runs the same commands (printed by a
-//	    -v -j 1 rebuild) on -j workers and does nothing else: the floor of
-//	    a Go executor's own CPU on them, and sycbuild's ratio to it.
+//	    timed build, bench/spawnfloor runs the same commands (as the warm-up
+//	    build printed them with -v) on -j workers and does nothing else: the
+//	    floor of a Go executor's own CPU on them, and sycbuild's ratio to it.
 //	 2. The same work as the DPC++ driver does it: one "sycbuild llvm-foreach"
 //	    per tool (llvm-as and llvm-spirv in one, joined by a pipe), without -j
 //	    (sequential, the reference's default), taken from sycbuild's own -n
@@ -337,9 +337,9 @@ func spawnFloor(o options, dir, jobsFile string) (*fanout, error) {
 	}
 	f := &fanout{}
 	var jobs, j int
-	var wall, pct float64
-	if _, err := fmt.Sscanf(string(out), "spawnfloor: %d processes, %d jobs, -j %d: wall %f s, own CPU %f s user + %f s system = %f%%",
-		&f.procs, &jobs, &j, &wall, &f.user, &f.sys, &pct); err != nil {
+	var wall float64
+	if _, err := fmt.Sscanf(string(out), "spawnfloor: %d processes, %d jobs, -j %d: wall %f s, own CPU %f s user + %f s system",
+		&f.procs, &jobs, &j, &wall, &f.user, &f.sys); err != nil {
 		return nil, fmt.Errorf("spawnfloor printed %q: %v", out, err)
 	}
 	f.wall = time.Duration(wall * float64(time.Second))
