@@ -539,3 +539,25 @@ func FuzzParseRecord(f *testing.F) {
 		}
 	})
 }
+
+// TestForgetNothing: a step that writes nothing (a check) forgets nothing:
+// the state a command's run gave an earlier output stays, so it is not
+// read and hashed again; an in-process tool's forgetAll drops it.
+func TestForgetNothing(t *testing.T) {
+	dir := t.TempDir()
+	l, err := openLog(context.Background(), filepath.Join(dir, ".state"), "", true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "a.spv"), []byte("now"), 0o644)
+	given := fileState{hash: "given", size: 3, mtime: 1}
+	l.wrote("a.spv", given)
+	l.forget() // spirv-val's outputs: none
+	if st, err := l.state(dir, "a.spv"); err != nil || st.hash != "given" {
+		t.Errorf("after forget(): %+v, %v; want the written state", st, err)
+	}
+	l.forgetAll()
+	if st, err := l.state(dir, "a.spv"); err != nil || st.hash == "given" || st.size != 3 {
+		t.Errorf("after forgetAll: %+v, %v; want the file looked at again", st, err)
+	}
+}

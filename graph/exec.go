@@ -70,7 +70,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 		l := &lender{pool: b.pool}
 		err := runMain(e.Desc, Env{Dir: b.opt.Dir, Tokens: l}, u.argvs[0], u.main, out)
 		l.returnAll()
-		b.log.forget() // it may write files the graph does not name
+		b.log.forgetAll() // it may write files the graph does not name
 		return out.Bytes(), err
 	}
 	capture, err := b.capture(tok.Slot())

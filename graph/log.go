@@ -403,19 +403,23 @@ func (l *buildLog) state(dir, path string) (fileState, error) {
 }
 
 // forget drops what this build saw of files it is about to write (or just
-// wrote); with no paths, of every file (an in-process tool writes files
-// the graph does not list).
+// wrote). No paths, as for a check that writes nothing, is nothing to forget.
 func (l *buildLog) forget(paths ...string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(paths) == 0 {
-		clear(l.seen)
-		clear(l.written)
-	}
 	for _, p := range paths {
 		delete(l.seen, p)
 		delete(l.written, p)
 	}
+}
+
+// forgetAll drops what this build saw of every file: an in-process tool
+// writes files the graph does not list.
+func (l *buildLog) forgetAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	clear(l.seen)
+	clear(l.written)
 }
 
 // wrote keeps what inspect saw of a file a command has just written (the
