@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"golang.org/x/term"
 )
 
 // Progress prints what the build does. On a terminal it keeps one status
@@ -36,13 +38,10 @@ func NewProgress(w io.Writer, tty bool) *Progress {
 }
 
 // IsTerminal reports whether f is a terminal that can show a status line
-// (a character device, and TERM is not "dumb").
+// (a terminal, and TERM is not "dumb"). /dev/null is a character device
+// but no terminal: output sent there gets the plain lines.
 func IsTerminal(f *os.File) bool {
-	if os.Getenv("TERM") == "dumb" {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return os.Getenv("TERM") != "dumb" && term.IsTerminal(int(f.Fd()))
 }
 
 // Planned grows the number of things to do (fan-outs learn theirs late).

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"os"
 	"testing"
 )
 
@@ -27,5 +28,31 @@ func TestProgress(t *testing.T) {
 	}
 	if want := "[1/2] [spir64] sycl-post-link\na message\n"; plain.String() != want {
 		t.Errorf("plain:\n%q\nwant\n%q", plain.String(), want)
+	}
+}
+
+// TestIsTerminal: /dev/null is a character device but no terminal; a
+// pseudo-terminal is one.
+func TestIsTerminal(t *testing.T) {
+	t.Setenv("TERM", "xterm")
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if IsTerminal(null) {
+		t.Errorf("IsTerminal(%s) = true", os.DevNull)
+	}
+	pty, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal to test with: %v", err)
+	}
+	defer pty.Close()
+	if !IsTerminal(pty) {
+		t.Error("IsTerminal(/dev/ptmx) = false")
+	}
+	t.Setenv("TERM", "dumb")
+	if IsTerminal(pty) {
+		t.Error("IsTerminal with TERM=dumb = true")
 	}
 }
