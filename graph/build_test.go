@@ -3,9 +3,10 @@ package graph
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/sycbuild/sycbuild/jobs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
@@ -559,5 +561,13 @@ func TestForgetNothing(t *testing.T) {
 	l.forgetAll()
 	if st, err := l.state(dir, "a.spv"); err != nil || st.hash == "given" || st.size != 3 {
 		t.Errorf("after forgetAll: %+v, %v; want the file looked at again", st, err)
+	}
+}
+
+// TestHashStrings pins the encoding the build log's keys were made with.
+func TestHashStrings(t *testing.T) {
+	sum := sha256.Sum256([]byte("2:ab;0:;10:llvm-as\x0022;"))
+	if got, want := hashStrings("ab", "", "llvm-as\x0022"), hex.EncodeToString(sum[:16]); got != want {
+		t.Errorf("hashStrings = %s, want %s", got, want)
 	}
 }

@@ -608,13 +608,23 @@ func (fd fdReader) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// hashStrings hashes a list of strings unambiguously.
+// hashStrings hashes a list of strings unambiguously: each part as
+// "<len>:<part>;", all in one buffer. Build logs and caches hold these
+// hashes: the encoding stays.
 func hashStrings(parts ...string) string {
-	h := sha256.New()
+	n := 0
 	for _, p := range parts {
-		fmt.Fprintf(h, "%d:%s;", len(p), p)
+		n += len(p) + 12
 	}
-	return hex.EncodeToString(h.Sum(nil)[:16])
+	buf := make([]byte, 0, n)
+	for _, p := range parts {
+		buf = strconv.AppendInt(buf, int64(len(p)), 10)
+		buf = append(buf, ':')
+		buf = append(buf, p...)
+		buf = append(buf, ';')
+	}
+	sum := sha256.Sum256(buf)
+	return hex.EncodeToString(sum[:16])
 }
 
 func (r *record) line() string {
