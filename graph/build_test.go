@@ -206,6 +206,57 @@ func TestCommandChangeAndNoCache(t *testing.T) {
 	}
 }
 
+// An output that a command writes again with the bytes it holds stays in
+// place, with its time; one with other bytes, or one changed since the log
+// saw it, is replaced.
+func TestSameOutputKept(t *testing.T) {
+	tb := newTestBuild(t)
+	tb.write("a.txt", "x")
+	a := tb.sh("copy", `cp "$1" "$2"`, []string{"a.txt"}, []string{"b.txt"}, "a.txt", "b.txt")
+	tb.build(tb.opts())
+	stat := func() os.FileInfo {
+		t.Helper()
+		fi, err := os.Stat(filepath.Join(tb.dir, "b.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	rerun := func(what string) {
+		t.Helper()
+		if res := tb.build(tb.opts()); res.Ran != 1 {
+			t.Fatalf("%s: ran %d, want 1\n%s", what, res.Ran, tb.log.String())
+		}
+		if temps := tb.temps("b.txt"); len(temps) > 0 {
+			t.Fatalf("%s: temporary files left: %v", what, temps)
+		}
+		if res := tb.build(tb.opts()); res.Ran != 0 {
+			t.Fatalf("%s: the next build ran %d, want 0\n%s", what, res.Ran, tb.log.String())
+		}
+	}
+
+	before := stat()
+	a.Argv[2] = `cat "$1" > "$2"`
+	rerun("same bytes")
+	if after := stat(); !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("same bytes: b.txt was replaced (time %v, was %v)", after.ModTime(), before.ModTime())
+	}
+
+	tb.write("a.txt", "y")
+	rerun("other bytes")
+	if after := stat(); os.SameFile(before, after) || tb.read("b.txt") != "y" {
+		t.Errorf("other bytes: b.txt holds %q, same file %v", tb.read("b.txt"), os.SameFile(before, after))
+	}
+
+	// The file in place changes while the command runs (it writes it
+	// under its own name too): the log's hash of it is no longer its.
+	a.Argv[2] = `cat "$1" > "$2"; printf z > b.txt`
+	rerun("output changed meanwhile")
+	if got := tb.read("b.txt"); got != "y" {
+		t.Errorf("output changed meanwhile: b.txt holds %q, want the command's output", got)
+	}
+}
+
 func TestFailure(t *testing.T) {
 	tb := newTestBuild(t)
 	tb.write("in.txt", "x")

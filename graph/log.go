@@ -402,6 +402,15 @@ func (l *buildLog) state(dir, path string) (fileState, error) {
 	return st, err
 }
 
+// fact returns the last known state of the file at path: what the log
+// recorded of it, or what this build has seen.
+func (l *buildLog) fact(path string) (fileState, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st, ok := l.facts[path]
+	return st, ok
+}
+
 // forget drops what this build saw of files it is about to write (or just
 // wrote). No paths, as for a check that writes nothing, is nothing to forget.
 func (l *buildLog) forget(paths ...string) {

@@ -128,6 +128,11 @@ func (b *builder) capture(slot int) (*os.File, error) {
 		b.captures[slot] = f
 		b.mu.Unlock()
 	}
+	// The children write at the file's offset, which is thus its end:
+	// an empty file (no command printed anything) needs no truncating.
+	if end, err := f.Seek(0, io.SeekCurrent); err != nil || end == 0 {
+		return f, err
+	}
 	if err := f.Truncate(0); err != nil {
 		return nil, err
 	}
@@ -342,7 +347,18 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		removeOutputs()
 		return usages, failed, &CommandError{Desc: last.desc, Argv: last.argv, Status: "exit status 0", Output: readTail(output), Missing: missing, Invalid: invalid}
 	}
-	for o, t := range temps {
+	for i, o := range outs {
+		t, ok := temps[o]
+		if !ok {
+			continue
+		}
+		if kept, ok := b.unchanged(o, states[i]); ok {
+			// The file in place already holds these bytes: it stays, with
+			// its time, and the new copy goes before it reaches the disk.
+			syscall.Unlink(at(t))
+			states[i] = kept
+			continue
+		}
 		// The output the command replaces is removed first: ext4 writes a
 		// file's data at once, in the renaming thread, when a rename
 		// replaces another file (auto_da_alloc), which made the renames the
@@ -365,6 +381,23 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		}
 	}
 	return usages, failed, nil
+}
+
+// unchanged says whether the output o still is the file the build log
+// last knew (same size and modification time) and holds what a command
+// has just written (st: same size and hash); kept is then its state.
+// Replacing such a file would cost an unlink and a rename, and the
+// writing of the new copy's data, for the same bytes.
+func (b *builder) unchanged(o string, st fileState) (kept fileState, ok bool) {
+	known, ok := b.log.fact(o)
+	if !ok || st.hash == "" || known.hash != st.hash || known.size != st.size {
+		return fileState{}, false
+	}
+	fi, err := os.Lstat(basedir.Resolve(b.opt.Dir, o))
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != known.size || fi.ModTime().UnixNano() != known.mtime {
+		return fileState{}, false
+	}
+	return known, true
 }
 
 // firstFailure picks the failure of a pipeline to report: the first
