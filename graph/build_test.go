@@ -257,6 +257,17 @@ func TestSameOutputKept(t *testing.T) {
 	}
 }
 
+// An action may name an output twice: it is placed once.
+func TestOutputNamedTwice(t *testing.T) {
+	tb := newTestBuild(t)
+	tb.write("a.txt", "x")
+	tb.sh("copy", `cp "$1" "$2"`, []string{"a.txt"}, []string{"b.txt", "b.txt"}, "a.txt", "b.txt")
+	tb.build(tb.opts())
+	if got := tb.read("b.txt"); got != "x" {
+		t.Errorf("b.txt = %q", got)
+	}
+}
+
 func TestFailure(t *testing.T) {
 	tb := newTestBuild(t)
 	tb.write("in.txt", "x")

@@ -347,6 +347,8 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		removeOutputs()
 		return usages, failed, &CommandError{Desc: last.desc, Argv: last.argv, Status: "exit status 0", Output: readTail(output), Missing: missing, Invalid: invalid}
 	}
+	// An output in place leaves temps, so that a later failure removes it
+	// by its name (and an output named twice is placed once).
 	for i, o := range outs {
 		t, ok := temps[o]
 		if !ok {
@@ -357,6 +359,7 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 			// its time, and the new copy goes before it reaches the disk.
 			syscall.Unlink(at(t))
 			states[i] = kept
+			delete(temps, o)
 			continue
 		}
 		// The output the command replaces is removed first: ext4 writes a
@@ -374,6 +377,7 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 			removeOutputs()
 			return usages, failed, &os.LinkError{Op: "rename", Old: t, New: o, Err: err}
 		}
+		delete(temps, o)
 	}
 	if wrote != nil {
 		for i, o := range outs {
