@@ -354,7 +354,7 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		if !ok {
 			continue
 		}
-		if kept, ok := b.unchanged(o, states[i]); ok {
+		if kept, ok := b.unchanged(o, at(o), states[i]); ok {
 			// The file in place already holds these bytes: it stays, with
 			// its time, and the new copy goes before it reaches the disk.
 			syscall.Unlink(at(t))
@@ -387,17 +387,18 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 	return usages, failed, nil
 }
 
-// unchanged says whether the output o still is the file the build log
-// last knew (same size and modification time) and holds what a command
-// has just written (st: same size and hash); kept is then its state.
+// unchanged says whether the output o (at path) still is the file the
+// build log last knew (same size and modification time) and holds what a
+// command has just written (st: same size and hash); kept is then its
+// state.
 // Replacing such a file would cost an unlink and a rename, and the
 // writing of the new copy's data, for the same bytes.
-func (b *builder) unchanged(o string, st fileState) (kept fileState, ok bool) {
+func (b *builder) unchanged(o, path string, st fileState) (kept fileState, ok bool) {
 	known, ok := b.log.fact(o)
 	if !ok || st.hash == "" || known.hash != st.hash || known.size != st.size {
 		return fileState{}, false
 	}
-	fi, err := os.Lstat(basedir.Resolve(b.opt.Dir, o))
+	fi, err := os.Lstat(path)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() != known.size || fi.ModTime().UnixNano() != known.mtime {
 		return fileState{}, false
 	}
