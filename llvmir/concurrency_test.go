@@ -122,3 +122,56 @@ func TestConcurrentSparseAppends(t *testing.T) {
 		}
 	}
 }
+
+// Plans that change the linkage of the same entities, some the same way
+// and some another, written concurrently (run under -race): each writes
+// what a plan of a freshly parsed module writes, though the render of a
+// linkage-only edit is kept in the module for the plans after.
+func TestConcurrentLinkageEdits(t *testing.T) {
+	const src = "define linkonce_odr dso_local void @f() comdat {\n  ret void\n}\n" +
+		"@g = weak_odr dso_local global i32 0\n" +
+		"define void @k() {\n  call void @f()\n  ret void\n}\n$f = comdat any\n"
+	m, err := Parse("l.ll", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	linkages := []Linkage{Internal, Internal, WeakODR, Internal, External, WeakODR}
+	write := func(m *Module, l Linkage) string {
+		p := m.NewSparsePlan([]*Entity{m.Global("f"), m.Global("g"), m.Global("k")})
+		p.SetLinkage(m.Global("f"), l)
+		p.SetLinkage(m.Global("g"), l)
+		text, err := p.Append(nil, WriteOptions{StripComments: true})
+		if err != nil {
+			t.Error(err)
+		}
+		return string(text)
+	}
+	want := make([]string, len(linkages))
+	for i, l := range linkages {
+		fresh, err := Parse("l.ll", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = write(fresh, l)
+	}
+	if !strings.Contains(want[0], "define internal void @f()") || !strings.Contains(want[2], "define weak_odr dso_local void @f()") {
+		t.Fatalf("unexpected modules:\n%s\n%s", want[0], want[2])
+	}
+	for round := 0; round < 4; round++ {
+		got := make([]string, len(linkages))
+		var wg sync.WaitGroup
+		for i, l := range linkages {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got[i] = write(m, l)
+			}()
+		}
+		wg.Wait()
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("round %d, linkage %q: wrote\n%s\nwant\n%s", round, linkages[i], got[i], want[i])
+			}
+		}
+	}
+}

@@ -158,6 +158,9 @@ type Module struct {
 
 	addedParses  sync.Map // added text → *outEntity, its parse (write.go)
 	addedParsesN atomic.Int32
+
+	relinked     []atomic.Pointer[relinked] // by entity index: the last linkage-only render (write.go)
+	relinkedOnce sync.Once
 }
 
 // Parse reads a module from src; file names it in messages. On error the

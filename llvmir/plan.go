@@ -12,6 +12,7 @@ type Plan struct {
 	drop  []bool       // by entity index; nil for a sparse plan
 	sp    *sparseState // the kept global values of a sparse plan
 	edits map[*Entity]*edit
+	slab  []edit // where edits are allocated, a chunk at a time
 	added []addedEntity
 
 	nextMD    int
@@ -35,6 +36,11 @@ type edit struct {
 // then references what it did, and the writer need not parse it again.
 func (ed *edit) headerOnly() bool {
 	return !ed.declare && len(ed.replace) == 0 && ed.text == nil && !ed.setOps
+}
+
+// linkageOnly reports whether the edit changes only the linkage.
+func (ed *edit) linkageOnly() bool {
+	return ed.linkage != "" && ed.headerOnly() && len(ed.fnAttrs) == 0 && len(ed.namedOps) == 0
 }
 
 type instrEdit struct {
@@ -61,7 +67,11 @@ func (m *Module) NewPlan() *Plan {
 func (p *Plan) edit(e *Entity) *edit {
 	ed := p.edits[e]
 	if ed == nil {
-		ed = &edit{}
+		if len(p.slab) == cap(p.slab) {
+			p.slab = make([]edit, 0, 8)
+		}
+		p.slab = p.slab[:len(p.slab)+1]
+		ed = &p.slab[len(p.slab)-1]
 		p.edits[e] = ed
 	}
 	return ed

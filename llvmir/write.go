@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // outEntity is one entity of the output that is not written as it is in
@@ -174,6 +175,24 @@ func (wr *writer) newOut(e *Entity) (*outEntity, error) {
 	if ed == nil {
 		return o, nil
 	}
+	if ed.linkageOnly() {
+		// Most plans of a split change the linkage of the same entities
+		// the same way (the helpers they internalize): the render of the
+		// last such edit is kept in the module and used again.
+		r := wr.m.relinkedOf(e)
+		if c := r.Load(); c != nil && c.linkage == ed.linkage {
+			o.text, o.rest = c.text, c.rest
+			return o, nil
+		}
+		text, rest, err := wr.p.render(e, ed)
+		if err != nil {
+			return nil, wr.fail("%v", err)
+		}
+		text = text[:len(text):len(text)]
+		r.Store(&relinked{linkage: ed.linkage, text: text, rest: rest})
+		o.text, o.rest = text, rest
+		return o, nil
+	}
 	text, rest, err := wr.p.render(e, ed)
 	if err != nil {
 		return nil, wr.fail("%v", err)
@@ -192,6 +211,19 @@ func (wr *writer) newOut(e *Entity) (*outEntity, error) {
 		return nil, wr.fail("@%s after edits: %v", e.Name, err)
 	}
 	return o, nil
+}
+
+// relinked is the render of a linkage-only edit: text followed by rest.
+// Plans share it, so neither is written to.
+type relinked struct {
+	linkage    Linkage
+	text, rest []byte
+}
+
+// relinkedOf returns where the last linkage-only render of e is kept.
+func (m *Module) relinkedOf(e *Entity) *atomic.Pointer[relinked] {
+	m.relinkedOnce.Do(func() { m.relinked = make([]atomic.Pointer[relinked], len(m.Entities)) })
+	return &m.relinked[e.Index]
 }
 
 // collect chooses the module entities written: for a full plan every kept

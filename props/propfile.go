@@ -173,28 +173,53 @@ func (p Property) check() error {
 type PropertySet struct {
 	Name  string
 	props []Property
-	index map[string]int
+	index map[string]int // by name, once the set holds more than indexFrom
 }
+
+// indexFrom is the size from which a set or registry looks names up in a
+// map rather than going through its list: most hold a few, and a module's
+// .prop file is made thousands of times in a split.
+const indexFrom = 8
 
 // Add adds p to the set. A property of the same name already there is
 // replaced in its place (the order of first insertion is kept), as LLVM's
 // MapVector does.
 func (s *PropertySet) Add(p Property) {
-	if i, ok := s.index[p.Name]; ok {
+	if i := s.find(p.Name); i >= 0 {
 		s.props[i] = p
 		return
 	}
-	if s.index == nil {
-		s.index = map[string]int{}
-	}
-	s.index[p.Name] = len(s.props)
 	s.props = append(s.props, p)
+	if s.index != nil {
+		s.index[p.Name] = len(s.props) - 1
+	} else if len(s.props) > indexFrom {
+		s.index = make(map[string]int, 2*len(s.props))
+		for i, q := range s.props {
+			s.index[q.Name] = i
+		}
+	}
+}
+
+// find returns the index of the property called name, or -1.
+func (s *PropertySet) find(name string) int {
+	if s.index != nil {
+		if i, ok := s.index[name]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range s.props {
+		if s.props[i].Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // Get returns the property called name.
 func (s *PropertySet) Get(name string) (Property, bool) {
-	i, ok := s.index[name]
-	if !ok {
+	i := s.find(name)
+	if i < 0 {
 		return Property{}, false
 	}
 	return s.props[i], true
@@ -210,21 +235,25 @@ func (s *PropertySet) Len() int { return len(s.props) }
 // .prop file.
 type Registry struct {
 	sets  []*PropertySet
-	index map[string]int
+	index map[string]int // by name, once the registry holds more than indexFrom
 }
 
 // Set returns the set called name, adding an empty one at the end when there
 // is none.
 func (r *Registry) Set(name string) *PropertySet {
-	if i, ok := r.index[name]; ok {
-		return r.sets[i]
-	}
-	if r.index == nil {
-		r.index = map[string]int{}
+	if s := r.Lookup(name); s != nil {
+		return s
 	}
 	s := &PropertySet{Name: name}
-	r.index[name] = len(r.sets)
 	r.sets = append(r.sets, s)
+	if r.index != nil {
+		r.index[name] = len(r.sets) - 1
+	} else if len(r.sets) > indexFrom {
+		r.index = make(map[string]int, 2*len(r.sets))
+		for i, t := range r.sets {
+			r.index[t.Name] = i
+		}
+	}
 	return s
 }
 
@@ -233,8 +262,16 @@ func (r *Registry) Add(set string, p Property) { r.Set(set).Add(p) }
 
 // Lookup returns the set called name, or nil.
 func (r *Registry) Lookup(name string) *PropertySet {
-	if i, ok := r.index[name]; ok {
-		return r.sets[i]
+	if r.index != nil {
+		if i, ok := r.index[name]; ok {
+			return r.sets[i]
+		}
+		return nil
+	}
+	for _, s := range r.sets {
+		if s.Name == name {
+			return s
+		}
 	}
 	return nil
 }
@@ -255,7 +292,14 @@ func (r *Registry) Write(w io.Writer) error {
 			}
 		}
 	}
-	var b []byte
+	size := 0
+	for _, s := range r.sets {
+		size += len(s.Name) + 3
+		for _, p := range s.props {
+			size += len(p.Name) + 14 + (len(p.Bytes)+2)/3*4
+		}
+	}
+	b := make([]byte, 0, size)
 	for _, s := range r.sets {
 		b = append(b, '[')
 		b = append(b, s.Name...)

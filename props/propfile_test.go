@@ -229,3 +229,49 @@ func TestReadBitCountOverflow(t *testing.T) {
 		t.Errorf("bytesFor(2^64-1) = %d", got)
 	}
 }
+
+// TestManyNames adds more sets and properties than are looked up by going
+// through the list: names are found, re-adding one keeps its place, and
+// order is insertion order, on both sides of the switch to the index.
+func TestManyNames(t *testing.T) {
+	var reg Registry
+	const n = 3 * indexFrom
+	for i := 0; i < n; i++ {
+		set := fmt.Sprintf("set%d", i)
+		for j := 0; j < n; j++ {
+			reg.Add(set, NewUint32(fmt.Sprintf("p%d", j), uint32(j)))
+		}
+	}
+	for i := 0; i < n; i += 5 {
+		for j := 0; j < n; j += 3 {
+			reg.Add(fmt.Sprintf("set%d", i), NewUint32(fmt.Sprintf("p%d", j), uint32(1000+j)))
+		}
+	}
+	if got := len(reg.Sets()); got != n {
+		t.Fatalf("%d sets, want %d", got, n)
+	}
+	for i, s := range reg.Sets() {
+		if want := fmt.Sprintf("set%d", i); s.Name != want || reg.Lookup(want) != s {
+			t.Fatalf("set %d is %q (lookup %p, want %p)", i, s.Name, reg.Lookup(want), s)
+		}
+		if s.Len() != n {
+			t.Fatalf("%s: %d properties, want %d", s.Name, s.Len(), n)
+		}
+		for j, p := range s.Properties() {
+			want := uint32(j)
+			if i%5 == 0 && j%3 == 0 {
+				want += 1000
+			}
+			q, ok := s.Get(fmt.Sprintf("p%d", j))
+			if p.Name != fmt.Sprintf("p%d", j) || p.Uint32 != want || !ok || q.Name != p.Name || q.Uint32 != p.Uint32 {
+				t.Fatalf("%s: property %d is %s=%d (get %v %v), want p%d=%d", s.Name, j, p.Name, p.Uint32, q, ok, j, want)
+			}
+		}
+		if _, ok := s.Get("none"); ok {
+			t.Fatalf("%s: Get found a property never added", s.Name)
+		}
+	}
+	if reg.Lookup("none") != nil {
+		t.Fatal("Lookup found a set never added")
+	}
+}

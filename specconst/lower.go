@@ -155,13 +155,7 @@ func Lower(m *llvmir.Module, p *llvmir.Plan, o Options) (*Result, error) {
 	if o.Mode < Native || o.Mode > DefaultValues {
 		return nil, fmt.Errorf("specconst: invalid mode %v", o.Mode)
 	}
-	l := &lowering{
-		m: m, p: p, o: o, dl: m.DataLayout,
-		ids: map[string][]scID{}, offsets: map[string]uint64{}, descs: map[string][]uint32{},
-		declTypes: map[string]string{}, funcIndex: map[*llvmir.Entity]*funcState{},
-		lowered: map[*llvmir.Entity]bool{},
-		symIDs:  map[*llvmir.Entity]string{}, defaultsOf: map[*llvmir.Entity]*value{},
-	}
+	l := &lowering{m: m, p: p, o: o, dl: m.DataLayout}
 	res := &Result{}
 	spirEmulated := isSPIRTriple(m.Triple) && o.Mode == Emulation
 	for _, f := range l.globals() {
@@ -177,6 +171,9 @@ func Lower(m *llvmir.Module, p *llvmir.Plan, o Options) (*Result, error) {
 		}
 		sites := props.CallSites(l.globals(), f, l.defines, o.Cloned)
 		if len(sites) > 0 {
+			if l.lowered == nil {
+				l.makeMaps()
+			}
 			res.Modified = true
 			l.lowered[f] = true
 			l.loweredList = append(l.loweredList, f)
@@ -191,6 +188,15 @@ func Lower(m *llvmir.Module, p *llvmir.Plan, o Options) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// makeMaps makes the lowering's maps, once it has a call to lower (most
+// modules of a split have none).
+func (l *lowering) makeMaps() {
+	l.ids, l.offsets, l.descs = map[string][]scID{}, map[string]uint64{}, map[string][]uint32{}
+	l.declTypes, l.funcIndex = map[string]string{}, map[*llvmir.Entity]*funcState{}
+	l.lowered = map[*llvmir.Entity]bool{}
+	l.symIDs, l.defaultsOf = map[*llvmir.Entity]string{}, map[*llvmir.Entity]*value{}
 }
 
 func (l *lowering) kept(e *llvmir.Entity) bool { return l.o.Kept == nil || l.o.Kept(e) }
