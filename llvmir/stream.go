@@ -31,15 +31,30 @@ func (s *streamer) textClean(e *Entity) bool {
 	return s.comments != nil && s.comments[e.Index]&textComments == 0
 }
 
+// textEndsLine reports whether module entity e's Text is known to end with
+// a newline (only known when stripping).
+func (s *streamer) textEndsLine(e *Entity) bool {
+	return s.comments != nil && s.comments[e.Index]&textEndsLine != 0
+}
+
 // putLead writes the Lead of module entity e.
 func (s *streamer) putLead(e *Entity) {
-	s.put(e.Lead, nil, false, s.comments != nil && s.comments[e.Index]&leadComments == 0)
+	if s.comments != nil && s.comments[e.Index]&leadOneLine != 0 && !s.needNL && s.f.state == lineStart && len(s.f.pending) == 0 {
+		// What the filter would make of it, without reading it.
+		s.buf = append(s.buf, '\n')
+		s.flush()
+		return
+	}
+	s.put(e.Lead, nil, false, s.comments != nil && s.comments[e.Index]&leadComments == 0, false)
 }
 
 // put writes chunk b; rest, when not empty, continues b (both pieces split
 // at a token boundary). rewrite says the text may hold @N references to
-// renumber; clean says both pieces hold no comment line.
-func (s *streamer) put(b, rest []byte, rewrite, clean bool) {
+// renumber; clean says both pieces hold no comment line; endsLine says the
+// last piece ends with a newline, so that neither the filter nor put need
+// read its end (the end of an entity's text is, most of the time, the one
+// byte of it the writer would read: the bytes go to the file by writev).
+func (s *streamer) put(b, rest []byte, rewrite, clean, endsLine bool) {
 	suffix := false
 	if len(b) == 0 {
 		b, rest, suffix = rest, nil, true
@@ -65,7 +80,8 @@ func (s *streamer) put(b, rest []byte, rewrite, clean bool) {
 			s.source(c, renum)
 		} else if clean {
 			var body []byte
-			if s.buf, body, done = s.f.clean(s.buf, c, suffix || k == 1); done {
+			lastPiece := endsLine && (k == 1 || len(rest) == 0)
+			if s.buf, body, done = s.f.clean(s.buf, c, suffix || k == 1, lastPiece); done {
 				s.source(body, renum)
 			}
 		}
@@ -79,7 +95,7 @@ func (s *streamer) put(b, rest []byte, rewrite, clean bool) {
 		}
 		s.flush()
 	}
-	s.needNL = !isSpace(last[len(last)-1])
+	s.needNL = !endsLine && !isSpace(last[len(last)-1])
 }
 
 // source appends p, a piece of the module's source, with its @N

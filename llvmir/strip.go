@@ -20,10 +20,13 @@ import "bytes"
 const (
 	leadComments uint8 = 1 << iota // Lead holds a comment line
 	textComments                   // Text holds a comment line
+	textEndsLine                   // Text ends with a newline
+	leadOneLine                    // Lead, filtered from a line start, is "\n" and holds no blanks back
 )
 
 // commentLines returns, by entity index, which of each entity's Lead and
-// Text hold comment lines; it is computed on first use (safe from several
+// Text hold comment lines, whether its Text ends its line and whether its
+// Lead is one line once filtered; it is computed on first use (safe from several
 // goroutines) in one pass over the source.
 func (m *Module) commentLines() []uint8 {
 	m.commentsOnce.Do(func() {
@@ -32,8 +35,17 @@ func (m *Module) commentLines() []uint8 {
 			if hasCommentLine(e.Lead) {
 				flags[i] |= leadComments
 			}
+			if len(e.Lead) > 0 {
+				var f stripper
+				if out := f.filter(nil, e.Lead); string(out) == "\n" && f.state == lineStart && len(f.pending) == 0 {
+					flags[i] |= leadOneLine
+				}
+			}
 			if hasCommentLine(e.Text) {
 				flags[i] |= textComments
+			}
+			if n := len(e.Text); n > 0 && e.Text[n-1] == '\n' {
+				flags[i] |= textEndsLine
 			}
 		}
 		m.comments = flags
@@ -128,10 +140,11 @@ func (f *stripper) filter(dst, p []byte) []byte {
 // of p filter would append (p without the blanks that begin a line at its
 // end, which are held). suffix says p may begin in the middle of a source
 // line (the unedited end of an entity): its first line is then known to be
-// no comment line only when it continues a kept line. When clean cannot
+// no comment line only when it continues a kept line. endsLine says p ends
+// with a newline, which clean then need not look for. When clean cannot
 // tell what filter would do without reading p line by line, it changes
 // nothing and reports false.
-func (f *stripper) clean(dst, p []byte, suffix bool) (out, body []byte, ok bool) {
+func (f *stripper) clean(dst, p []byte, suffix, endsLine bool) (out, body []byte, ok bool) {
 	if len(p) == 0 {
 		return dst, nil, true
 	}
@@ -139,11 +152,17 @@ func (f *stripper) clean(dst, p []byte, suffix bool) (out, body []byte, ok bool)
 	case inComment:
 		return dst, nil, false
 	case lineStart:
-		if suffix || onlyBlanks(p) {
+		// A piece that ends its line is not only blanks.
+		if suffix || !endsLine && onlyBlanks(p) {
 			return dst, nil, false
 		}
 		dst = append(dst, f.pending...)
 		f.pending = f.pending[:0]
+	}
+	if endsLine {
+		f.state = lineStart
+		f.pending = f.pending[:0]
+		return dst, p, true
 	}
 	nl := bytes.LastIndexByte(p, '\n')
 	if nl >= 0 && onlyBlanks(p[nl+1:]) {

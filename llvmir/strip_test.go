@@ -1,6 +1,9 @@
 package llvmir
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestStripCommentLines(t *testing.T) {
 	in := "; header\nsource_filename = \"a;b\"\n\n  ; indented comment\n\tdefine void @f() { ; trailing stays\n  ret void\n}\n;last"
@@ -27,7 +30,8 @@ func TestStripCommentLines(t *testing.T) {
 
 // TestStripCleanChunks checks that a chunk without comment lines, copied
 // as it is, gives what the line filter gives, whatever the filter's state
-// before it and however the chunk is cut.
+// before it and however the chunk is cut, whether or not it is told that the
+// chunk ends its line.
 func TestStripCleanChunks(t *testing.T) {
 	before := []string{"", "x", "x\n", "x\n  ", "; c", "; c\n", "  ", "\t; c\n\t"}
 	chunks := []string{"define void @f() {\n  ret void\n}\n", "  x\n\n  ", "a ; not a comment line\n", "\n", " \n\t\n", "y", "  ", " z"}
@@ -36,7 +40,8 @@ func TestStripCleanChunks(t *testing.T) {
 			if hasCommentLine([]byte(c)) {
 				t.Fatalf("chunk %q holds a comment line", c)
 			}
-			for _, after := range []string{"", "\n", "; d\n", "w\n"} {
+			for k, after := range [...]string{"", "\n", "; d\n", "w\n", "", "\n", "; d\n", "w\n"} {
+				k := k / 4 // the second time round, clean is told when c ends its line
 				var f1, f2 stripper
 				want := f1.filter(nil, []byte(b))
 				want = f1.filter(want, []byte(c))
@@ -44,7 +49,8 @@ func TestStripCleanChunks(t *testing.T) {
 				got := f2.filter(nil, []byte(b))
 				var body []byte
 				var ok bool
-				if got, body, ok = f2.clean(got, []byte(c), false); ok {
+				endsLine := strings.HasSuffix(c, "\n") && k == 1
+				if got, body, ok = f2.clean(got, []byte(c), false, endsLine); ok {
 					got = append(got, body...)
 				} else {
 					got = f2.filter(got, []byte(c))

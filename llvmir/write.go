@@ -722,7 +722,7 @@ func (wr *writer) stream(s *streamer, order []item) {
 	putAdded := func(k Kind) {
 		for _, o := range wr.added {
 			if o.kind == k {
-				s.put(o.text, nil, true, false)
+				s.put(o.text, nil, true, false, false)
 				s.endLine()
 			}
 		}
@@ -731,9 +731,10 @@ func (wr *writer) stream(s *streamer, order []item) {
 		e := it.e
 		s.putLead(e)
 		if o := it.o; o == nil {
-			s.put(e.Text, nil, e.numAt, s.textClean(e))
+			s.put(e.Text, nil, e.numAt, s.textClean(e), s.textEndsLine(e))
 		} else {
-			s.put(o.text, o.rest, o.rp != nil || e.numAt, o.rp == nil && s.textClean(e))
+			// The unedited rest of an entity ends where its Text does.
+			s.put(o.text, o.rest, o.rp != nil || e.numAt, o.rp == nil && s.textClean(e), len(o.rest) > 0 && s.textEndsLine(e))
 		}
 		if lastOfKind[e.Kind] == i {
 			putAdded(e.Kind)
@@ -750,7 +751,7 @@ func (wr *writer) stream(s *streamer, order []item) {
 			putAdded(Kind(k))
 		}
 	}
-	s.put(wr.m.Tail, nil, false, false)
+	s.put(wr.m.Tail, nil, false, false, false)
 }
 
 func firstLine(s string) string {
