@@ -4,13 +4,22 @@
 // splitter costs beyond it is what splitting costs; bench/postlinkbench
 // runs it on the files sycl-post-link wrote and prints the ratio.
 //
-//	floor -in k13000.ll -list files.txt -dir out [-j 2]
+//	floor -in k13000.ll -list files.txt -dir out [-j 2] [-from-start]
 //
 // The list has one file a line: its size in bytes, a space and its path
 // relative to -dir (no spaces in paths). Files are written by -j workers
 // (default: one per CPU), each with one write system call, as sycbuild
-// writes its outputs; a file's bytes are the start of the input, written
-// from the input's own buffer (no copy) unless the file is larger.
+// writes its outputs, from the input's own buffer (no copy) unless the file
+// is larger than the input.
+//
+// A split's outputs are, for the most part, pieces of its input: together
+// they are many times its size (each module repeats the helpers it
+// reaches), and their bytes are read from all over an input too large for
+// the processor's caches. The floor reads as much: the files take their
+// bytes from the input one after another, the next file starting where the
+// last one ended and going round to the start again. With -from-start every
+// file is the start of the input instead, bytes that stay in the caches
+// (the floor of the benchmarks before; it reads less than any split can).
 package main
 
 import (
@@ -30,12 +39,13 @@ func main() {
 	list := flag.String("list", "", "the files to write: \"size path\" per line")
 	dir := flag.String("dir", ".", "directory the paths are relative to")
 	jobs := flag.Int("j", runtime.GOMAXPROCS(0), "files written at once")
+	fromStart := flag.Bool("from-start", false, "every file is the start of the input (bytes that stay in the caches)")
 	flag.Parse()
 	if *in == "" || *list == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: floor -in FILE -list FILE [-dir DIR] [-j N]")
+		fmt.Fprintln(os.Stderr, "usage: floor -in FILE -list FILE [-dir DIR] [-j N] [-from-start]")
 		os.Exit(2)
 	}
-	if err := run(*in, *list, *dir, max(1, *jobs)); err != nil {
+	if err := run(*in, *list, *dir, max(1, *jobs), *fromStart); err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 		os.Exit(1)
 	}
@@ -45,9 +55,10 @@ func main() {
 type file struct {
 	path string
 	size int
+	from int // where in the input its bytes begin
 }
 
-func run(in, list, dir string, jobs int) error {
+func run(in, list, dir string, jobs int, fromStart bool) error {
 	files, err := readList(list)
 	if err != nil {
 		return err
@@ -58,6 +69,16 @@ func run(in, list, dir string, jobs int) error {
 	}
 	if len(src) == 0 {
 		return fmt.Errorf("%s: empty input", in)
+	}
+	if !fromStart {
+		at := 0
+		for i := range files {
+			if at+files[i].size > len(src) {
+				at = 0
+			}
+			files[i].from = at
+			at += files[i].size
+		}
 	}
 	work := make(chan file)
 	errs := make(chan error, jobs)
@@ -72,7 +93,7 @@ func run(in, list, dir string, jobs int) error {
 				if first != nil {
 					continue
 				}
-				data := src[:min(f.size, len(src))]
+				data := src[f.from:][:min(f.size, len(src))]
 				if f.size > len(src) {
 					buf = fill(buf[:0], src, f.size)
 					data = buf

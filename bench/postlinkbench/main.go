@@ -17,7 +17,9 @@
 // 10-kernel module, which is mostly the process's own), and how far the
 // per-kernel figures stray from their mean over the sizes (the split is
 // linear when they do not). At the sizes of -floor it also times bench/floor writing the same
-// files with the same sizes, and at the sizes of -llvm "llvm-as-19" (LLVM's
+// files with the same sizes, their bytes read from all over the input as
+// a split's are, and with -from-start (every file the start of the input,
+// bytes that stay in the caches), and at the sizes of -llvm "llvm-as-19" (LLVM's
 // bare parse and write) and "llvm-split-19 -j2" on the same input, run
 // alternately with sycbuild; ratios are sycbuild's time over theirs, wall
 // and CPU. Never part of go test or CI.
@@ -220,7 +222,7 @@ func (b *bench) run(sizes, shapes, floorAt, llvmAt string) error {
 		}
 		printRows(shape, base, rows)
 		if len(vsFloor) > 0 {
-			fmt.Printf("\n| kernels | sycbuild wall | CPU | floor wall | CPU | sycbuild / floor, wall | CPU |\n|---|---|---|---|---|---|---|\n")
+			fmt.Printf("\n| kernels | sycbuild wall | CPU | floor wall | CPU | sycbuild / floor, wall | CPU | floor -from-start wall | CPU | sycbuild / it, wall | CPU |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 			for _, l := range vsFloor {
 				fmt.Println(l)
 			}
@@ -254,7 +256,8 @@ func (b *bench) size(shape string, n int, c gen.Config, withFloor, withLLVM bool
 	split := append(append([]string{b.sycbuild, "sycl-post-link"}, splitArgs...), in, "-o", filepath.Join(out, "out.table"))
 	cmds := [][]string{split}
 	if withFloor {
-		cmds = append(cmds, []string{b.floor, "-in", in, "-list", list, "-dir", out})
+		cmds = append(cmds, []string{b.floor, "-in", in, "-list", list, "-dir", out},
+			[]string{b.floor, "-from-start", "-in", in, "-list", list, "-dir", out})
 	}
 	if withLLVM {
 		cmds = append(cmds, []string{b.llvmAs, in, "-o", filepath.Join(out, "out.bc")},
@@ -309,9 +312,10 @@ func (b *bench) size(shape string, n int, c gen.Config, withFloor, withLLVM bool
 	ratio := func(a, b time.Duration) string { return fmt.Sprintf("%.2f×", a.Seconds()/b.Seconds()) }
 	s := best[0]
 	if withFloor {
-		f := best[1]
-		vsFloor = append(vsFloor, fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s |", n,
-			sec(s.wall), sec(s.cpu), sec(f.wall), sec(f.cpu), ratio(s.wall, f.wall), ratio(s.cpu, f.cpu)))
+		f, fs := best[1], best[2]
+		vsFloor = append(vsFloor, fmt.Sprintf("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", n,
+			sec(s.wall), sec(s.cpu), sec(f.wall), sec(f.cpu), ratio(s.wall, f.wall), ratio(s.cpu, f.cpu),
+			sec(fs.wall), sec(fs.cpu), ratio(s.wall, fs.wall), ratio(s.cpu, fs.cpu)))
 	}
 	if withLLVM {
 		a, sp := best[len(best)-2], best[len(best)-1]
