@@ -63,7 +63,8 @@ func (k Kind) IsGlobalValue() bool {
 // Entity is one top-level item of the module with its exact source bytes.
 type Entity struct {
 	Kind  Kind
-	Index int // position in Module.Entities
+	numAt bool // the text holds an @N reference (renumbering must rewrite it)
+	Index int  // position in Module.Entities
 
 	// Lead is the comments and blank lines that precede the entity (they
 	// travel with it); Text is the entity itself from its first token up to
@@ -72,6 +73,11 @@ type Entity struct {
 	Lead []byte
 	Text []byte
 	Off  int // byte offset of Text in the source
+
+	// What writing a module reads of every entity it writes comes first,
+	// in the entity's first cache lines.
+	comdat *Entity // the comdat a function or variable is in
+	groups []int32 // attribute groups (#N) the entity references, each once
 
 	// Name is the entity's name without its sigil: "foo" for @foo or
 	// @"foo" (escapes decoded), "struct.A" for %struct.A, "any" for $any,
@@ -110,9 +116,6 @@ type Entity struct {
 	Str string
 
 	mark   int32    // scratch: dedup while collecting references
-	numAt  bool     // the text holds an @N reference (renumbering must rewrite it)
-	groups []int32  // attribute groups (#N) the entity references, each once
-	comdat *Entity  // the comdat a function or variable is in
 	refs   []rawRef // @-references, resolved into Globals after the parse
 	mdRefs []rawMD  // !N references, resolved into Metadata after the parse
 	mark2  int32    // scratch: dedup of callees
@@ -159,7 +162,7 @@ type Module struct {
 	addedParses  sync.Map // added text → *outEntity, its parse (write.go)
 	addedParsesN atomic.Int32
 
-	relinked     []atomic.Pointer[relinked] // by entity index: the last linkage-only render (write.go)
+	relinked     []relinked // by entity index: the first linkage-only render (write.go)
 	relinkedOnce sync.Once
 }
 

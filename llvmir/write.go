@@ -19,7 +19,7 @@ type outEntity struct {
 	text   []byte  // the text to write (Lead not included)
 	rest   []byte  // written right after text: the unedited end of a header-edited entity
 	kind   Kind
-	comdat string
+	comdat string    // the comdat of a reparsed global value (with rp set)
 	rp     *reparsed // what re-rendered or added text references; nil: as e
 }
 
@@ -166,11 +166,6 @@ func (wr *writer) alloc() *outEntity {
 func (wr *writer) newOut(e *Entity) (*outEntity, error) {
 	o := wr.alloc()
 	o.e, o.text, o.kind = e, e.Text, e.Kind
-	if e.Func != nil {
-		o.comdat = e.Func.Comdat
-	} else if e.Var != nil {
-		o.comdat = e.Var.Comdat
-	}
 	ed := wr.p.edits[e]
 	if ed == nil {
 		return o, nil
@@ -180,8 +175,8 @@ func (wr *writer) newOut(e *Entity) (*outEntity, error) {
 		// the same way (the helpers they internalize): the render of the
 		// last such edit is kept in the module and used again.
 		r := wr.m.relinkedOf(e)
-		if c := r.Load(); c != nil && c.linkage == ed.linkage {
-			o.text, o.rest = c.text, c.rest
+		if r.state.Load() == relinkedSet && r.linkage == ed.linkage {
+			o.text, o.rest = r.text, r.rest
 			return o, nil
 		}
 		text, rest, err := wr.p.render(e, ed)
@@ -189,7 +184,10 @@ func (wr *writer) newOut(e *Entity) (*outEntity, error) {
 			return nil, wr.fail("%v", err)
 		}
 		text = text[:len(text):len(text)]
-		r.Store(&relinked{linkage: ed.linkage, text: text, rest: rest})
+		if r.state.CompareAndSwap(relinkedNone, relinkedSetting) {
+			r.linkage, r.text, r.rest = ed.linkage, text, rest
+			r.state.Store(relinkedSet)
+		}
 		o.text, o.rest = text, rest
 		return o, nil
 	}
@@ -213,16 +211,25 @@ func (wr *writer) newOut(e *Entity) (*outEntity, error) {
 	return o, nil
 }
 
-// relinked is the render of a linkage-only edit: text followed by rest.
-// Plans share it, so neither is written to.
+// relinked is the first render of a linkage-only edit of an entity: text
+// followed by rest. Plans share it, so neither is written to. The module
+// keeps one per entity, in entity order (the entities a plan writes are
+// mostly close together), set once.
 type relinked struct {
+	state      atomic.Uint32 // relinkedNone, relinkedSetting, relinkedSet
 	linkage    Linkage
 	text, rest []byte
 }
 
-// relinkedOf returns where the last linkage-only render of e is kept.
-func (m *Module) relinkedOf(e *Entity) *atomic.Pointer[relinked] {
-	m.relinkedOnce.Do(func() { m.relinked = make([]atomic.Pointer[relinked], len(m.Entities)) })
+const (
+	relinkedNone = iota
+	relinkedSetting
+	relinkedSet
+)
+
+// relinkedOf returns what the module keeps of e's linkage-only renders.
+func (m *Module) relinkedOf(e *Entity) *relinked {
+	m.relinkedOnce.Do(func() { m.relinked = make([]relinked, len(m.Entities)) })
 	return &m.relinked[e.Index]
 }
 
@@ -542,16 +549,16 @@ func (wr *writer) reachAllMD() error {
 // a full plan leaves the others out, a sparse plan adds the used ones.
 func (wr *writer) keepUsedComdats() error {
 	if wr.p.sp == nil {
-		usedComdat := map[string]bool{}
+		usedComdat := map[*Entity]bool{}
 		for _, list := range [2][]*outEntity{wr.first, wr.added} {
 			for _, o := range list {
-				if o.comdat != "" {
-					usedComdat[o.comdat] = true
+				if c := wr.comdatOf(o); c != nil {
+					usedComdat[c] = true
 				}
 			}
 		}
 		for i, o := range wr.outs.dense {
-			if o != nil && o.kind == KindComdat && !usedComdat[o.e.Name] {
+			if o != nil && o.kind == KindComdat && !usedComdat[o.e] {
 				wr.outs.dense[i] = nil
 			}
 		}
@@ -559,15 +566,7 @@ func (wr *writer) keepUsedComdats() error {
 	}
 	for _, list := range [2][]*outEntity{wr.first, wr.added} {
 		for _, o := range list {
-			if o.comdat == "" {
-				continue
-			}
-			var c *Entity
-			if o.rp != nil {
-				c = wr.m.comdats[o.comdat]
-			} else {
-				c = o.e.comdat // the same, found once by the parse
-			}
+			c := wr.comdatOf(o)
 			if c == nil || wr.outs.get(c.Index) != nil || !wr.p.sp.kept(c) {
 				continue
 			}
@@ -581,6 +580,18 @@ func (wr *writer) keepUsedComdats() error {
 		}
 	}
 	return nil
+}
+
+// comdatOf returns the comdat entity the global value o writes is in, or
+// nil.
+func (wr *writer) comdatOf(o *outEntity) *Entity {
+	if o.rp == nil {
+		return o.e.comdat // found once by the parse
+	}
+	if o.comdat == "" {
+		return nil
+	}
+	return wr.m.comdats[o.comdat]
 }
 
 // keepUsedGroups writes only the attribute groups a written entity
