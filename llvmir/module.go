@@ -162,6 +162,9 @@ type Module struct {
 	addedParses  sync.Map // added text → *outEntity, its parse (write.go)
 	addedParsesN atomic.Int32
 
+	attrKeySet   map[string]bool // attrKeys, built on demand
+	attrKeysOnce sync.Once
+
 	relinked     []relinked // by entity index: the first linkage-only render (write.go)
 	relinkedOnce sync.Once
 }
@@ -256,6 +259,9 @@ func (m *Module) Attrs(e *Entity) Attrs {
 // looked up among its inline attributes, then its #N groups, as Attrs(e)
 // orders them, without building the merged list.
 func (m *Module) Attr(e *Entity, key string) (string, bool) {
+	if !m.attrKeys()[key] {
+		return "", false // no function or variable of the module has it
+	}
 	var inline Attrs
 	var groups []int
 	switch {
@@ -277,6 +283,34 @@ func (m *Module) Attr(e *Entity, key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// attrKeys returns the keys of every attribute a function or global
+// variable of the module has, inline or through its groups: the one pass
+// over the module that lets Attr answer at once for the many keys a
+// module's functions do not have (properties ask for a dozen keys of every
+// function of every module of a split). Safe from several goroutines.
+func (m *Module) attrKeys() map[string]bool {
+	m.attrKeysOnce.Do(func() {
+		keys := map[string]bool{}
+		add := func(as Attrs) {
+			for i := range as {
+				keys[as[i].Key] = true
+			}
+		}
+		for _, e := range m.Entities {
+			switch {
+			case e.Func != nil:
+				add(e.Func.FnAttrs)
+			case e.Var != nil:
+				add(e.Var.Attrs)
+			case e.Group != nil:
+				add(e.Group.Attrs)
+			}
+		}
+		m.attrKeySet = keys
+	})
+	return m.attrKeySet
 }
 
 // Position returns the 1-based line and column of a byte offset.
