@@ -172,8 +172,8 @@ func (wr *writer) newOut(e *Entity) (*outEntity, error) {
 	}
 	if ed.linkageOnly() {
 		// Most plans of a split change the linkage of the same entities
-		// the same way (the helpers they internalize): the render of the
-		// last such edit is kept in the module and used again.
+		// the same way (the helpers they internalize): the first render
+		// of such an edit is kept in the module and used again.
 		r := wr.m.relinkedOf(e)
 		if r.state.Load() == relinkedSet && r.linkage == ed.linkage {
 			o.text, o.rest = r.text, r.rest
