@@ -31,13 +31,14 @@ const (
 func (m *Module) commentLines() []uint8 {
 	m.commentsOnce.Do(func() {
 		flags := make([]uint8, len(m.Entities))
+		var lead []byte // a lead through the filter, in one buffer for all
 		for i, e := range m.Entities {
 			if hasCommentLine(e.Lead) {
 				flags[i] |= leadComments
 			}
 			if len(e.Lead) > 0 {
 				var f stripper
-				if out := f.filter(nil, e.Lead); string(out) == "\n" && f.state == lineStart && len(f.pending) == 0 {
+				if lead = f.filter(lead[:0], e.Lead); string(lead) == "\n" && f.state == lineStart && len(f.pending) == 0 {
 					flags[i] |= leadOneLine
 				}
 			}
