@@ -19,6 +19,7 @@ import (
 	"github.com/sycbuild/sycbuild/configs"
 	"github.com/sycbuild/sycbuild/graph"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
+	"github.com/sycbuild/sycbuild/internal/heapfloor"
 	"github.com/sycbuild/sycbuild/pipeline"
 	"github.com/sycbuild/sycbuild/tools"
 	"github.com/sycbuild/sycbuild/tools/clopt"
@@ -97,6 +98,10 @@ func build(args []string, stdio clopt.Stdio) int {
 	if err != nil {
 		return flagStatus(err, stdio.Err)
 	}
+	// Coordinating the external commands allocates little and keeps less:
+	// the collector waits until the heap reaches 32 MiB, not the
+	// runtime's 4 MiB (an in-process split grows past that at once).
+	heapfloor.Set(32 << 20)
 	s, code := setUp(f, stdio)
 	if s == nil {
 		return code
