@@ -44,8 +44,11 @@ func (f *Fanout) template() (tools []*Tool, argvs [][]string) {
 }
 
 func (f *Fanout) tools() []*Tool {
-	t, _ := f.template()
-	return t
+	tools := make([]*Tool, len(f.Steps))
+	for k, s := range f.Steps {
+		tools[k] = s.Tool
+	}
+	return tools
 }
 
 var errNotRun = errors.New("not run")

@@ -108,14 +108,14 @@ func run(o options) error {
 	bin := o.binary
 	if bin == "" {
 		bin = filepath.Join(dir, "sycbuild")
-		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/sycbuild").CombinedOutput(); err != nil {
+		if out, err := goBuild(bin, "./cmd/sycbuild"); err != nil {
 			return fmt.Errorf("building sycbuild: %v\n%s", err, out)
 		}
 	}
 	bin, _ = filepath.Abs(bin)
 	if o.spawnFloor == "" && part("aot") {
 		o.spawnFloor = filepath.Join(dir, "spawnfloor")
-		if out, err := exec.Command("go", "build", "-o", o.spawnFloor, "./bench/spawnfloor").CombinedOutput(); err != nil {
+		if out, err := goBuild(o.spawnFloor, "./bench/spawnfloor"); err != nil {
 			return fmt.Errorf("building spawnfloor: %v\n%s", err, out)
 		}
 	}
@@ -150,6 +150,15 @@ func project(dir string, c gen.Config, config string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "targets.yaml"), []byte(config), 0o644)
+}
+
+// goBuild builds a program of this tree as the Makefile builds sycbuild:
+// static, with no cgo (with cgo the runtime starts its threads through
+// libc).
+func goBuild(out, pkg string) ([]byte, error) {
+	cmd := exec.Command("go", "build", "-trimpath", "-o", out, pkg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	return cmd.CombinedOutput()
 }
 
 // sycbuild runs the binary in dir and returns its wall time.
