@@ -28,10 +28,7 @@ func Set(floor uint64) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" || floor < 8<<20 {
 		return
 	}
-	once.Do(func() {
-		debug.SetGCPercent(int(floor / minGoalPerPercent))
-		watch(floor)
-	})
+	once.Do(func() { adjust(floor) })
 }
 
 var once sync.Once
@@ -42,22 +39,24 @@ func watch(floor uint64) {
 	runtime.AddCleanup(new([64]byte), adjust, floor)
 }
 
-// adjust runs after each collection (as the cleanup of an object made
-// unreachable before it): the percent that puts the goal, live × (1 +
-// percent/100), at floor, capped so the runtime's smallest goal stays
-// within floor; GOGC=100 once the live heap is half the floor or more.
+// adjust sets GOGC from the live heap the last collection found (0
+// before the first), which the runtime's goal, live × (1 + GOGC/100), is
+// computed from: the percent that puts the goal at floor, capped so that
+// the runtime's smallest goal stays within floor; GOGC=100 once the live
+// heap is half the floor or more. It runs when Set is called and then
+// after each collection (as the cleanup of an object made unreachable
+// before it).
 func adjust(floor uint64) {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
-	live := uint64(0)
-	if s[0].Value.Kind() == metrics.KindUint64 {
-		live = s[0].Value.Uint64()
-	}
-	if live >= floor/2 || live == 0 {
+	if s[0].Value.Kind() != metrics.KindUint64 || s[0].Value.Uint64() >= floor/2 {
 		debug.SetGCPercent(100)
 		return
 	}
-	percent := min(floor/minGoalPerPercent, (floor-live)*100/live)
+	percent := floor / minGoalPerPercent
+	if live := s[0].Value.Uint64(); live > 0 {
+		percent = min(percent, (floor-live)*100/live)
+	}
 	debug.SetGCPercent(int(percent))
 	watch(floor)
 }

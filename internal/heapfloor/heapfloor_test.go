@@ -47,6 +47,7 @@ func TestFloor(t *testing.T) {
 		t.Fatalf("without a floor, 24 MiB of garbage ran %d collections, want several (4 MiB goal)", n)
 	}
 	const floor = 64 << 20
+	runtime.GC() // no cycle under way, and the live heap measured
 	Set(floor)
 	if p := gogc(); p != floor/minGoalPerPercent {
 		t.Fatalf("GOGC after Set = %d, want %d", p, floor/minGoalPerPercent)
