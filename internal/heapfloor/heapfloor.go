@@ -22,8 +22,10 @@ const minGoalPerPercent = (4 << 20) / 100
 // is under half of that; once it is not, GOGC=100 applies as it would
 // have from the start. The goal never exceeds floor or twice the live
 // heap, whichever is larger. Set does nothing when GOGC or GOMEMLIMIT is
-// in the environment (the collector is then as the user asked), and
-// nothing after its first call in a process.
+// in the environment (the collector is then as the user asked), for a
+// floor under 8 MiB (twice the runtime's own smallest goal: below that the
+// floor would hardly delay a collection), and after its first call in a
+// process.
 func Set(floor uint64) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" || floor < 8<<20 {
 		return
