@@ -2,6 +2,7 @@ package llvmir
 
 import (
 	"io"
+	"math/bits"
 	"strconv"
 )
 
@@ -183,11 +184,11 @@ func (s *streamer) finish() ([]byte, error) {
 }
 
 // outTable holds the module entities a plan writes with an outEntity, by
-// entity index: a slice over the whole module for a full plan, a map of
-// only those for a sparse plan.
+// entity index: a slice over the whole module for a full plan, a hash
+// table of only those for a sparse plan.
 type outTable struct {
 	dense  []*outEntity
-	sparse map[int32]*outEntity
+	sparse entityTable
 }
 
 func (t *outTable) set(i int32, o *outEntity) {
@@ -195,15 +196,113 @@ func (t *outTable) set(i int32, o *outEntity) {
 		t.dense[i] = o
 		return
 	}
-	t.sparse[i] = o
+	t.sparse.set(i, o)
 }
 
 func (t *outTable) get(i int) *outEntity {
 	if t.dense != nil {
 		return t.dense[i]
 	}
-	return t.sparse[int32(i)]
+	return t.sparse.get(int32(i))
 }
+
+// entityTable maps entity indexes to outEntities: open addressing with
+// linear probing, never more than half full. A split writes one sparse
+// plan after another with the same table, each a hundred entries or so:
+// emptying it costs what the last plan put in (used), not its capacity,
+// and it allocates nothing once it has grown to size.
+type entityTable struct {
+	slots []entitySlot // len is a power of two, or 0
+	shift uint8        // 32 - log2(len(slots)): a key's slot is the top bits of its hash
+	used  []int32      // the slots taken, in the order they were taken
+}
+
+// entitySlot is a slot of an entityTable: key is the entity index + 1 (0
+// for an empty slot).
+type entitySlot struct {
+	key int32
+	o   *outEntity
+}
+
+// clear empties t, keeping its storage.
+func (t *entityTable) clear() {
+	for _, s := range t.used {
+		t.slots[s] = entitySlot{}
+	}
+	t.used = t.used[:0]
+}
+
+// reset empties t, with room for n entries without growing; storage far
+// larger than that is let go.
+func (t *entityTable) reset(n int) {
+	t.clear()
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	if len(t.slots) < size || len(t.slots) > 16*size {
+		t.make(size)
+	}
+}
+
+// make gives t size empty slots (a power of two).
+func (t *entityTable) make(size int) {
+	t.slots = make([]entitySlot, size)
+	t.shift = uint8(32 - bits.TrailingZeros(uint(size)))
+}
+
+// find returns the slot of key i, or the empty slot where it would go.
+func (t *entityTable) find(i int32) int {
+	mask := uint32(len(t.slots) - 1)
+	s := (uint32(i) * 0x9E3779B1) >> t.shift // Fibonacci hashing
+	for t.slots[s].key != 0 && t.slots[s].key != i+1 {
+		s = (s + 1) & mask
+	}
+	return int(s)
+}
+
+func (t *entityTable) set(i int32, o *outEntity) {
+	if 2*(len(t.used)+1) > len(t.slots) {
+		t.grow()
+	}
+	s := t.find(i)
+	if t.slots[s].key == 0 {
+		t.slots[s].key = i + 1
+		t.used = append(t.used, int32(s))
+	}
+	t.slots[s].o = o
+}
+
+func (t *entityTable) get(i int32) *outEntity {
+	if len(t.slots) == 0 {
+		return nil
+	}
+	return t.slots[t.find(i)].o
+}
+
+// grow doubles the table (makes it, the first time).
+func (t *entityTable) grow() {
+	old, used := t.slots, t.used
+	t.make(max(16, 2*len(old)))
+	t.used = make([]int32, 0, max(cap(used), len(t.slots)/2))
+	for _, s := range used {
+		e := old[s]
+		n := t.find(e.key - 1)
+		t.slots[n] = e
+		t.used = append(t.used, int32(n))
+	}
+}
+
+// each calls f with every entry, in the order they were first set.
+func (t *entityTable) each(f func(i int32, o *outEntity)) {
+	for _, s := range t.used {
+		e := &t.slots[s]
+		f(e.key-1, e.o)
+	}
+}
+
+// len is the number of entries.
+func (t *entityTable) len() int { return len(t.used) }
 
 // Gathered is a module rendered by Plan.Gather: bytes rendered into a
 // buffer and, between them, pieces of the module's source referenced in

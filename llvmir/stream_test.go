@@ -2,6 +2,7 @@ package llvmir
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -126,5 +127,71 @@ func TestGatherRenumberedPieces(t *testing.T) {
 	}
 	if string(s.buf) != "00\n  ret void\n}\n" {
 		t.Errorf("copied %q, want only the two numbers and the short tail", s.buf)
+	}
+}
+
+// TestEntityTable checks the sparse plans' table against a map, through
+// growth, overwrites (nil included), clears and resets of every size.
+func TestEntityTable(t *testing.T) {
+	var tab entityTable
+	outs := make([]outEntity, 4)
+	var before []int32 // the keys of the round before
+	for round, n := range []int{0, 5, 300, 40, 5000, 3, 1} {
+		if round%2 == 0 {
+			tab.clear()
+		} else {
+			tab.reset(n)
+		}
+		for _, i := range before {
+			if got := tab.get(i); got != nil {
+				t.Fatalf("round %d: get(%d), a key of the round before, = %p", round, i, got)
+			}
+		}
+		want := map[int32]*outEntity{}
+		var order []int32
+		for k := 0; k < n; k++ {
+			// Clustered keys, as a module's entities are, and repeats.
+			i := int32(k*7%(n+3) + round*100000)
+			o := &outs[k%4]
+			if k%11 == 0 {
+				o = nil
+			}
+			if _, ok := want[i]; !ok {
+				order = append(order, i)
+			}
+			want[i] = o
+			tab.set(i, o)
+		}
+		if tab.len() != len(want) {
+			t.Fatalf("round %d: len %d, want %d", round, tab.len(), len(want))
+		}
+		if 2*tab.len() > len(tab.slots) {
+			t.Fatalf("round %d: %d entries in %d slots", round, tab.len(), len(tab.slots))
+		}
+		for i, o := range want {
+			if got := tab.get(i); got != o {
+				t.Fatalf("round %d: get(%d) = %p, want %p", round, i, got, o)
+			}
+		}
+		for _, i := range []int32{-1, 1 << 30, int32(round*100000 + n + 5)} {
+			if got := tab.get(i); got != nil {
+				t.Fatalf("round %d: get(%d) of a missing key = %p", round, i, got)
+			}
+		}
+		var seen []int32
+		tab.each(func(i int32, o *outEntity) {
+			if want[i] != o {
+				t.Fatalf("round %d: each gave %d → %p, want %p", round, i, o, want[i])
+			}
+			seen = append(seen, i)
+		})
+		before = order
+		if !slices.Equal(seen, order) {
+			t.Fatalf("round %d: each's order %v, want the order of first set %v", round, seen[:min(8, len(seen))], order[:min(8, len(order))])
+		}
+	}
+	tab.reset(4)
+	if len(tab.slots) > 16*16 {
+		t.Errorf("a reset for 4 entries kept %d slots", len(tab.slots))
 	}
 }

@@ -76,10 +76,9 @@ type writer struct {
 
 	// Kept from one sparse plan's write to the next (writers): the first
 	// slab, and the storage of outs, first, shared and ordered's lists.
-	slab0     []outEntity
-	idx       []int32
-	order     []item
-	sparseCap int // the largest size outs.sparse was made or used for
+	slab0 []outEntity
+	idx   []int32
+	order []item
 }
 
 // writers keeps writers between writes: a split writes thousands of
@@ -103,18 +102,17 @@ func (wr *writer) free() {
 		writers.Put(wr)
 		return
 	}
-	clear(wr.outs.sparse)
+	wr.outs.sparse.clear()
 	clear(wr.slab0[:cap(wr.slab0)])
 	clear(wr.first[:cap(wr.first)])
 	clear(wr.order[:cap(wr.order)])
 	*wr = writer{
-		outs:      outTable{sparse: wr.outs.sparse},
-		sparseCap: wr.sparseCap,
-		first:     wr.first[:0],
-		shared:    wr.shared[:0],
-		slab0:     wr.slab0[:0],
-		idx:       wr.idx[:0],
-		order:     wr.order[:0],
+		outs:   outTable{sparse: wr.outs.sparse},
+		first:  wr.first[:0],
+		shared: wr.shared[:0],
+		slab0:  wr.slab0[:0],
+		idx:    wr.idx[:0],
+		order:  wr.order[:0],
 	}
 	writers.Put(wr)
 }
@@ -255,13 +253,7 @@ func (wr *writer) collect() error {
 	sp := p.sp
 	gvs := sp.keptGlobals()
 	fixed := sp.ix.fixed
-	if n := len(gvs) + len(gvs)/2 + 8; wr.outs.sparse == nil || n < wr.sparseCap/8 {
-		// A table kept from a much larger plan would cost its size to
-		// clear after every write.
-		wr.outs.sparse, wr.sparseCap = make(map[int32]*outEntity, n), n
-	} else {
-		wr.sparseCap = max(wr.sparseCap, n)
-	}
+	wr.outs.sparse.reset(len(gvs) + len(gvs)/2 + 8)
 	// Room for the global values, the added entities and a few edited
 	// module-level ones; metadata, comdats and groups take more chunks.
 	if n := len(gvs) + len(p.added) + 8; cap(wr.slab0) < n {
@@ -630,9 +622,7 @@ func (wr *writer) keepUsedGroups() error {
 		}
 		return nil
 	}
-	for _, o := range wr.outs.sparse {
-		use(groupsOf(o))
-	}
+	wr.outs.sparse.each(func(_ int32, o *outEntity) { use(groupsOf(o)) })
 	for _, i := range wr.shared {
 		use(wr.m.Entities[i].groups)
 	}
@@ -671,12 +661,12 @@ func (wr *writer) ordered() []item {
 		}
 		return out
 	}
-	idx := slices.Grow(wr.idx, len(wr.outs.sparse))
-	for i, o := range wr.outs.sparse {
+	idx := slices.Grow(wr.idx, wr.outs.sparse.len())
+	wr.outs.sparse.each(func(i int32, o *outEntity) {
 		if o != nil {
 			idx = append(idx, i)
 		}
-	}
+	})
 	slices.Sort(idx)
 	wr.idx = idx
 	shared := wr.shared
@@ -687,7 +677,7 @@ func (wr *writer) ordered() []item {
 			shared = shared[1:]
 			continue
 		}
-		o := wr.outs.sparse[idx[0]]
+		o := wr.outs.sparse.get(idx[0])
 		out = append(out, item{o, o.e})
 		idx = idx[1:]
 	}
