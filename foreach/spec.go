@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -120,7 +121,7 @@ func (t *Template) Expand(values []string) []string {
 // <dir>/<stem>_<j>.<ext>, where stem is the output placeholder's file stem
 // and ext may be "" (no extension).
 func OutputName(dir, outReplace, ext string, j int) string {
-	name := fmt.Sprintf("%s_%d", Stem(outReplace), j)
+	name := Stem(outReplace) + "_" + strconv.Itoa(j)
 	if ext != "" {
 		name += "." + ext
 	}

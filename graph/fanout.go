@@ -37,6 +37,10 @@ type Fanout struct {
 	Isolate func(dir, item, outDir string) ([]Part, error)
 
 	tmpls []*foreach.Template // per step, made by compile
+	// The steps' tools and their parts of a job's key, made by compile:
+	// the same for every job.
+	toolList []*Tool
+	toolKeys []string
 }
 
 // Fallback names the step whose failure a fan-out job survives, and the
@@ -166,6 +170,8 @@ func (f *Fanout) compile() {
 	for _, s := range f.Steps {
 		f.tmpls = append(f.tmpls, foreach.NewTemplate(s.Args, s.placeholders()))
 	}
+	f.toolList = f.tools()
+	f.toolKeys = toolKeys(f.toolList)
 }
 
 // checkFallback checks that a fallback's steps exist and write a file, the
@@ -208,19 +214,25 @@ func (f *Fanout) jobIn(dir string, i int, item string) *job {
 		f.compile()
 	}
 	j := &job{index: i, item: item}
+	out := make([]string, len(f.Steps)) // each step's output, named once
 	for k, s := range f.Steps {
-		var values []string
+		if s.Out != nil {
+			out[k] = f.outputIn(dir, k, i)
+		}
+	}
+	for k, s := range f.Steps {
+		values := make([]string, 0, len(s.In)+1)
 		for _, in := range s.In {
 			if in.From < 0 {
 				values = append(values, item)
 			} else {
-				values = append(values, f.outputIn(dir, in.From, i))
+				values = append(values, out[in.From])
 			}
 		}
 		var outs []string
 		if s.Out != nil {
-			values = append(values, f.outputIn(dir, k, i))
-			outs = []string{f.outputIn(dir, k, i)}
+			values = append(values, out[k])
+			outs = []string{out[k]}
 		}
 		argv := append([]string{s.Tool.Path}, f.tmpls[k].Expand(values)...)
 		j.argvs = append(j.argvs, argv)

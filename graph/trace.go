@@ -28,14 +28,28 @@ type Trace struct {
 }
 
 type traceEvent struct {
-	Name string            `json:"name"`
-	Cat  string            `json:"cat"`
-	Ph   string            `json:"ph"`
-	Ts   int64             `json:"ts"`
-	Dur  int64             `json:"dur,omitempty"`
-	Pid  int               `json:"pid"`
-	Tid  int               `json:"tid"`
-	Args map[string]string `json:"args,omitempty"`
+	Name string     `json:"name"`
+	Cat  string     `json:"cat"`
+	Ph   string     `json:"ph"`
+	Ts   int64      `json:"ts"`
+	Dur  int64      `json:"dur,omitempty"`
+	Pid  int        `json:"pid"`
+	Tid  int        `json:"tid"`
+	Args *traceArgs `json:"args,omitempty"`
+}
+
+// traceArgs are what a span says beside its name. A struct, not a map: a
+// fan-out records a span per command, and a map costs its making and, when
+// written, sorting its keys. The fields are in the keys' sorted order, so
+// the JSON is what a map of the set fields gives.
+type traceArgs struct {
+	Item      string `json:"item,omitempty"`
+	Jobs      string `json:"jobs,omitempty"`
+	MaxRSSMiB string `json:"maxrss_mib,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Output    string `json:"output,omitempty"`
+	System    string `json:"system_seconds,omitempty"`
+	User      string `json:"user_seconds,omitempty"`
 }
 
 // NewTrace starts a trace; times are relative to now.
@@ -48,17 +62,13 @@ func (t *Trace) Finished(e Event) {
 	if e.Start.IsZero() {
 		return // it did not run
 	}
-	var args map[string]string
 	switch e.Kind {
 	case KindAction:
-		args = map[string]string{"output": e.Outputs[0]}
-		t.add(e.Desc, e.Tool, e.Slot, e.Start, e.End, usageArgs(args, e.Usage))
+		t.add(e.Desc, e.Tool, e.Slot, e.Start, e.End, usageArgs(&traceArgs{Output: e.Outputs[0]}, e.Usage))
 	case KindFanout:
-		args = map[string]string{"jobs": strconv.Itoa(e.Jobs)}
-		t.add(e.Desc, "fan-out", fanoutLane+e.Action, e.Start, e.End, args)
+		t.add(e.Desc, "fan-out", fanoutLane+e.Action, e.Start, e.End, &traceArgs{Jobs: strconv.Itoa(e.Jobs)})
 	case KindJob:
-		args = map[string]string{"item": e.Item}
-		t.add(e.Desc, "job", e.Slot, e.Start, e.End, usageArgs(args, e.Usage))
+		t.add(e.Desc, "job", e.Slot, e.Start, e.End, usageArgs(&traceArgs{Item: e.Item}, e.Usage))
 	case KindCommand:
 		t.add(e.Tool+" "+e.Item, e.Tool, e.Slot, e.Start, e.End, usageArgs(nil, e.Usage))
 	}
@@ -70,21 +80,22 @@ func (t *Trace) Summary(r *Result) {
 }
 
 // usageArgs adds a child's CPU time and peak memory to a span's args.
-func usageArgs(args map[string]string, u *Usage) map[string]string {
+func usageArgs(args *traceArgs, u *Usage) *traceArgs {
 	if u == nil {
 		return args
 	}
 	if args == nil {
-		args = map[string]string{}
+		args = &traceArgs{}
 	}
-	args["user_seconds"] = fmt.Sprintf("%.3f", u.User.Seconds())
-	args["system_seconds"] = fmt.Sprintf("%.3f", u.System.Seconds())
-	args["maxrss_mib"] = fmt.Sprintf("%.1f", float64(u.MaxRSS)/(1<<20))
+	// strconv, not fmt: a span per command, thousands in a fan-out.
+	args.User = strconv.FormatFloat(u.User.Seconds(), 'f', 3, 64)
+	args.System = strconv.FormatFloat(u.System.Seconds(), 'f', 3, 64)
+	args.MaxRSSMiB = strconv.FormatFloat(float64(u.MaxRSS)/(1<<20), 'f', 1, 64)
 	return args
 }
 
 // add records a span on lane slot.
-func (t *Trace) add(name, cat string, slot int, from, to time.Time, args map[string]string) {
+func (t *Trace) add(name, cat string, slot int, from, to time.Time, args *traceArgs) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.events = append(t.events, traceEvent{
@@ -130,13 +141,13 @@ func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 		lanes[e.Tid] = true
 	}
 	var meta []traceEvent
-	meta = append(meta, traceEvent{Name: "process_name", Ph: "M", Pid: 1, Args: map[string]string{"name": "sycbuild"}})
+	meta = append(meta, traceEvent{Name: "process_name", Ph: "M", Pid: 1, Args: &traceArgs{Name: "sycbuild"}})
 	for _, lane := range slices.Sorted(maps.Keys(lanes)) {
 		name := "job slot " + strconv.Itoa(lane)
 		if lane >= fanoutLane {
 			name = "fan-outs"
 		}
-		meta = append(meta, traceEvent{Name: "thread_name", Ph: "M", Pid: 1, Tid: lane, Args: map[string]string{"name": name}})
+		meta = append(meta, traceEvent{Name: "thread_name", Ph: "M", Pid: 1, Tid: lane, Args: &traceArgs{Name: name}})
 	}
 	t.mu.Lock()
 	other := maps.Clone(t.meta)

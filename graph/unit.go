@@ -54,9 +54,9 @@ func (b *builder) actionKey(a *Action) (keyParts, error) {
 	}
 	if a.Fanout != nil {
 		tools, argvs := a.Fanout.template()
-		return makeKey(tools, argvs, inputs), nil
+		return makeKey(toolKeys(tools), argvs, inputs), nil
 	}
-	return makeKey([]*Tool{a.Tool}, [][]string{a.Argv}, inputs), nil
+	return makeKey(toolKeys([]*Tool{a.Tool}), [][]string{a.Argv}, inputs), nil
 }
 
 // actionUnit returns the unit of an action that is not a fan-out.
@@ -87,10 +87,10 @@ func (b *builder) jobUnit(a *Action, j *job) (*unit, error) {
 		}
 		return nil, err
 	}
-	u := &unit{name: j.name(), tools: a.Fanout.tools(), argvs: j.argvs, outs: j.outputs, steps: true, fanout: a.Fanout, index: j.index,
+	u := &unit{name: j.name(), tools: a.Fanout.toolList, argvs: j.argvs, outs: j.outputs, steps: true, fanout: a.Fanout, index: j.index,
 		event: Event{Kind: KindJob, Action: a.id, Desc: a.Desc + " " + j.item, Tool: a.Fanout.Steps[0].Tool.Name,
 			Item: j.item, Outputs: j.allOutputs(), Slot: -1}}
-	u.parts = makeKey(u.tools, u.argvs, []fileState{item})
+	u.parts = makeKey(a.Fanout.toolKeys, u.argvs, []fileState{item})
 	return u, nil
 }
 
@@ -114,11 +114,19 @@ type keyParts struct {
 	inputs []fileState
 }
 
-func makeKey(tools []*Tool, argvs [][]string, inputs []fileState) keyParts {
-	kp := keyParts{inputs: inputs}
-	for _, t := range tools {
-		kp.tools = append(kp.tools, hashStrings(t.identity()))
+// toolKeys are the tools' parts of a key: each one's identity, hashed.
+func toolKeys(tools []*Tool) []string {
+	keys := make([]string, len(tools))
+	for i, t := range tools {
+		keys[i] = hashStrings(t.identity())
 	}
+	return keys
+}
+
+// makeKey makes the key of commands run by tools (their toolKeys), which
+// the parts keep, not copy.
+func makeKey(tools []string, argvs [][]string, inputs []fileState) keyParts {
+	kp := keyParts{inputs: inputs, tools: tools}
 	var cmd []string
 	for _, argv := range argvs {
 		cmd = append(cmd, argv...)
