@@ -5,8 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/sycbuild/sycbuild/jobs"
-	"github.com/sycbuild/sycbuild/report"
 	"io"
 	"os"
 	"os/signal"
@@ -20,7 +18,9 @@ import (
 	"github.com/sycbuild/sycbuild/graph"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/internal/heapfloor"
+	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/pipeline"
+	"github.com/sycbuild/sycbuild/report"
 	"github.com/sycbuild/sycbuild/tools"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 )
@@ -108,9 +108,10 @@ func build(args []string, stdio clopt.Stdio) int {
 	}
 	defer s.restore()
 	var trace *graph.Trace
+	var fanouts *fanoutCPU
 	if f.trace != "" {
-		trace = graph.NewTrace()
-		s.opt.Observer = graph.Observers{s.opt.Observer, trace}
+		trace, fanouts = graph.NewTrace(), &fanoutCPU{}
+		s.opt.Observer = graph.Observers{s.opt.Observer, trace, fanouts}
 	}
 	var rep *report.Report
 	if f.run.report != "" && !f.dryRun {
@@ -131,9 +132,10 @@ func build(args []string, stdio clopt.Stdio) int {
 		// coordinating the build cost.
 		var ru syscall.Rusage
 		if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-			trace.SetMeta("sycbuild_user_seconds", fmt.Sprintf("%.3f", time.Duration(ru.Utime.Nano()).Seconds()))
-			trace.SetMeta("sycbuild_system_seconds", fmt.Sprintf("%.3f", time.Duration(ru.Stime.Nano()).Seconds()))
+			trace.SetMeta("sycbuild_user_seconds", seconds(time.Duration(ru.Utime.Nano())))
+			trace.SetMeta("sycbuild_system_seconds", seconds(time.Duration(ru.Stime.Nano())))
 		}
+		fanouts.record(trace)
 		if terr := trace.WriteFile(f.trace); terr != nil {
 			fmt.Fprintf(stdio.Err, "sycbuild: writing the trace: %v\n", terr)
 		}
