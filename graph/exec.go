@@ -73,7 +73,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 		b.log.forgetAll() // it may write files the graph does not name
 		return out.Bytes(), err
 	}
-	capture, err := b.capture(tok.Slot())
+	out, err := b.capture(tok.Slot())
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 			cmds = append(cmds, command{desc: c.Desc, tool: u.tools[s], argv: u.argvs[s]})
 			evs = append(evs, c)
 		}
-		usages, f, err := b.runCommand(ctx, cmds, u.outs[m], capture, b.log.wrote)
+		usages, f, err := b.runCommand(ctx, cmds, u.outs[m], out, b.log.wrote)
 		failed := k + f // the step whose failure err is
 		for i, c := range evs {
 			if cu := usages[i]; cu != nil {
@@ -139,7 +139,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 		}
 		k = m + 1
 	}
-	return readTail(capture), nil
+	return out.tail(), nil
 }
 
 // outputStates hashes a unit's outputs after it ran, with the files its

@@ -91,14 +91,16 @@ func (b *builder) isolate(ctx context.Context, u *unit, k int, cause error) erro
 		j := f.jobIn(dir, i, p.Path)
 		failed := false
 		for s := 0; s <= k && !failed; {
-			out.Truncate(0)
-			out.Seek(0, io.SeekStart)
+			c, err := newCapture(out)
+			if err != nil {
+				return cause
+			}
 			m := f.pipeEnd(s)
 			var cmds []command
 			for ; s <= m; s++ {
 				cmds = append(cmds, command{desc: u.event.Desc + " " + p.Name, tool: u.tools[s], argv: j.argvs[s]})
 			}
-			_, _, err := b.runCommand(ctx, cmds, j.outputs[m], out, nil)
+			_, _, err = b.runCommand(ctx, cmds, j.outputs[m], c, nil)
 			if ctx.Err() != nil {
 				return cause
 			}

@@ -114,30 +114,62 @@ func cutToLine(b []byte, truncated bool) []byte {
 // allocation per command (what a fan-out of thousands of commands pays
 // while it waits).
 
-// capture returns the capture file of a job slot, emptied.
-func (b *builder) capture(slot int) (*os.File, error) {
+// A capture is where a unit's commands write their output: a slot's
+// capture file, from offset start on (the commands write at the file's
+// offset, which is thus its end).
+type capture struct {
+	f     *os.File
+	start int64
+}
+
+// captureLimit is how large a capture file grows before it is emptied:
+// most successful commands print a line or nothing, and emptying it for
+// every unit cost a truncate and a seek each.
+const captureLimit = 1 << 20
+
+// capture returns the capture of a job slot for the next unit.
+func (b *builder) capture(slot int) (capture, error) {
 	b.mu.Lock()
 	f := b.captures[slot]
 	b.mu.Unlock()
 	if f == nil {
 		var err error
 		if f, err = jobs.CaptureFile(); err != nil {
-			return nil, err
+			return capture{}, err
 		}
 		b.mu.Lock()
 		b.captures[slot] = f
 		b.mu.Unlock()
 	}
-	// The children write at the file's offset, which is thus its end:
-	// an empty file (no command printed anything) needs no truncating.
-	if end, err := f.Seek(0, io.SeekCurrent); err != nil || end == 0 {
-		return f, err
+	end, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return capture{}, err
 	}
+	if end < captureLimit {
+		return capture{f, end}, nil
+	}
+	return newCapture(f)
+}
+
+// newCapture empties f and captures from its start.
+func newCapture(f *os.File) (capture, error) {
 	if err := f.Truncate(0); err != nil {
-		return nil, err
+		return capture{}, err
 	}
 	_, err := f.Seek(0, io.SeekStart)
-	return f, err
+	return capture{f, 0}, err
+}
+
+// tail returns the last tailBytes of what was captured.
+func (c capture) tail() []byte {
+	end, err := c.f.Seek(0, io.SeekCurrent)
+	if err != nil || end <= c.start {
+		return nil
+	}
+	from := max(end-tailBytes, c.start)
+	buf := make([]byte, end-from)
+	n, _ := c.f.ReadAt(buf, from)
+	return cutToLine(buf[:n], from > c.start)
 }
 
 func (b *builder) closeCaptures() {
@@ -147,18 +179,6 @@ func (b *builder) closeCaptures() {
 		f.Close()
 	}
 	b.captures = nil
-}
-
-// readTail returns the last tailBytes of what was written to f.
-func readTail(f *os.File) []byte {
-	end, err := f.Seek(0, io.SeekCurrent)
-	if err != nil || end == 0 {
-		return nil
-	}
-	start := max(end-tailBytes, 0)
-	buf := make([]byte, end-start)
-	n, _ := f.ReadAt(buf, start)
-	return cutToLine(buf[:n], start > 0)
 }
 
 // withTempOutputs returns argv with each output replaced by a temporary
@@ -249,7 +269,7 @@ type command struct {
 // wrote (if not nil) is given each output with its size, time and hash,
 // taken before its rename into place, which keeps them: each output is
 // opened once, to check and hash it (inspect).
-func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string, output *os.File, wrote func(string, fileState)) (usages []*Usage, failed int, err error) {
+func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string, output capture, wrote func(string, fileState)) (usages []*Usage, failed int, err error) {
 	last := cmds[len(cmds)-1]
 	run, temps := withTempOutputs(last.argv, outs)
 	at := func(p string) string { return basedir.Resolve(b.opt.Dir, p) }
@@ -282,7 +302,7 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 			}
 			args = []string{"@" + rsp}
 		}
-		jcmds[i] = &jobs.Command{Argv: append([]string{argv[0]}, args...), Dir: b.workDir, Stdout: output, Stderr: output}
+		jcmds[i] = &jobs.Command{Argv: append([]string{argv[0]}, args...), Dir: b.workDir, Stdout: output.f, Stderr: output.f}
 		switch {
 		case c.tool == nil || c.tool.Timeout <= 0:
 			timeout = -1
@@ -319,7 +339,7 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		if errors.Is(context.Cause(ctx), errTimedOut) {
 			status = fmt.Sprintf("timed out after %v, stopped", timeout)
 		}
-		return usages, failed, &CommandError{Desc: cmds[failed].desc, Argv: cmds[failed].argv, Status: status, Output: readTail(output)}
+		return usages, failed, &CommandError{Desc: cmds[failed].desc, Argv: cmds[failed].argv, Status: status, Output: output.tail()}
 	}
 	var check func([]byte, int64, io.ReaderAt) error
 	if tool := last.tool; tool != nil {
@@ -345,7 +365,7 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 	}
 	if len(missing) > 0 || len(invalid) > 0 {
 		removeOutputs()
-		return usages, failed, &CommandError{Desc: last.desc, Argv: last.argv, Status: "exit status 0", Output: readTail(output), Missing: missing, Invalid: invalid}
+		return usages, failed, &CommandError{Desc: last.desc, Argv: last.argv, Status: "exit status 0", Output: output.tail(), Missing: missing, Invalid: invalid}
 	}
 	// An output in place leaves temps, so that a later failure removes it
 	// by its name (and an output named twice is placed once).
