@@ -11,7 +11,8 @@
 // kernel) and runs "sycbuild sycl-post-link" with splitArgs (a module, a
 // symbol file and a property file per kernel, and the table), -runs times;
 // the best wall time and the best CPU time (user + system) count, peak RSS
-// is the child's ru_maxrss, bytes allocated are counted by running the same
+// is the child's ru_maxrss (taken by a small copy of this program that
+// starts it, see measure), bytes allocated are counted by running the same
 // split in a child of this program (-alloc). It prints each size's time,
 // memory and allocation per kernel (peak RSS per kernel above that of a
 // 10-kernel module, which is mostly the process's own), and how far the
@@ -28,6 +29,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -70,7 +72,15 @@ func main() {
 	binary := flag.String("sycbuild", "", "sycbuild binary to time (default: built from this tree)")
 	floorBin := flag.String("floor-bin", "", "bench/floor binary (default: built from this tree)")
 	measureAlloc := flag.String("measure-alloc", "", "internal: split this input in-process and print what it allocated")
+	measureRun := flag.Bool("measure-run", false, "internal: run the command the arguments name and print what it cost (see measure)")
 	flag.Parse()
+	if *measureRun {
+		if err := runMeasured(flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "postlinkbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *measureAlloc != "" {
 		if err := allocOf(*measureAlloc, flag.Arg(0)); err != nil {
 			fmt.Fprintln(os.Stderr, "postlinkbench:", err)
@@ -189,9 +199,7 @@ func (b *bench) run(sizes, shapes, floorAt, llvmAt string) error {
 		return gen.Scaled(n)
 	}
 	// The base of each shape: what a module of baseKernels costs, mostly
-	// the process itself; memory per kernel is counted above it. It is
-	// measured first: a child's peak RSS counts this program's memory at
-	// the fork, which is small only before the large sizes ran.
+	// the process itself; memory per kernel is counted above it.
 	bases := map[string]row{}
 	for _, shape := range strings.Split(shapes, ",") {
 		if shape != "scaled" && shape != "quadratic" {
@@ -444,23 +452,49 @@ func allocOf(in, table string) error {
 }
 
 // measure runs argv and returns its wall time, CPU time and peak resident
-// memory.
+// memory. A copy of this program runs it (-measure-run) and reports them:
+// a process that Go starts (vfork, then exec) counts its parent's peak
+// resident memory as its own, as Linux records the peak of the memory a
+// process leaves at exec, and this program grows when it lists the
+// outputs of a large split. The copy is small and the same for every run.
 func measure(argv []string) (measurement, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
+	self, err := os.Executable()
 	if err != nil {
+		return measurement{}, err
+	}
+	cmd := exec.Command(self, append([]string{"-measure-run", "--"}, argv...)...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
 		return measurement{}, fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, tail(stderr.String()))
 	}
-	user, sys := cmd.ProcessState.UserTime(), cmd.ProcessState.SystemTime()
-	m := measurement{wall: wall, cpu: user + sys, user: user, sys: sys}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		m.maxRSS = ru.Maxrss * 1024 // Linux reports KiB
+	var wall, user, sys time.Duration
+	var rss int64
+	if _, err := fmt.Sscanf(stdout.String(), "usage %d %d %d %d", &wall, &user, &sys, &rss); err != nil {
+		return measurement{}, fmt.Errorf("%s: the measuring copy printed %q: %v", strings.Join(argv, " "), stdout.String(), err)
 	}
-	return m, nil
+	return measurement{wall: wall, cpu: user + sys, user: user, sys: sys, maxRSS: rss}, nil
+}
+
+// runMeasured runs argv and prints its wall time, user and system time (in
+// nanoseconds) and peak resident memory (in bytes) on one line.
+func runMeasured(argv []string) error {
+	if len(argv) == 0 {
+		return errors.New("-measure-run: no command")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return err
+	}
+	wall := time.Since(start)
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return errors.New("-measure-run: the system gives no resource usage")
+	}
+	fmt.Printf("usage %d %d %d %d\n", wall, cmd.ProcessState.UserTime(), cmd.ProcessState.SystemTime(), ru.Maxrss*1024) // Linux reports KiB
+	return nil
 }
 
 func parseSizes(s string) ([]int, error) {
