@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -116,6 +117,7 @@ type builder struct {
 	pool     jobs.Pool        // the job tokens
 	mem      *memBudget       // nil without a budget
 	model    memModel         // recorded peaks, for the budget
+	tools    atomic.Int32     // in-process tools running
 }
 
 // Build brings the graph's outputs up to date.

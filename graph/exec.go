@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -68,7 +69,15 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 		}
 		out := newTail()
 		l := &lender{pool: b.pool}
+		b.tools.Add(1)
 		err := runMain(e.Desc, Env{Dir: b.opt.Dir, Tokens: l}, u.argvs[0], u.main, out)
+		if b.tools.Add(-1) == 0 {
+			// What the tools freed goes back to the system now, for the
+			// compilers that follow: the collector would otherwise keep a
+			// split's module until its next cycle, which a build that
+			// only coordinates commands may not reach for minutes.
+			debug.FreeOSMemory()
+		}
 		l.returnAll()
 		b.log.forgetAll() // it may write files the graph does not name
 		return out.Bytes(), err

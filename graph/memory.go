@@ -23,6 +23,15 @@ import (
 // recorded), scaled up when this unit's inputs are larger. Without
 // history it is the largest Tool.Memory of the unit's tools, else
 // defaultMemory.
+//
+// A recorded peak is an upper bound: wait4's maxrss of a command is at
+// least this process's own peak when the command started (Linux records,
+// at the child's execve, the peak of the address space it leaves, which
+// Go's vfork shares with this process). The builder gives back what its
+// in-process tools freed as soon as they return (see execute), but the
+// peak they reached stays, so the commands a build runs after an
+// in-process split of a large module are recorded as needing at least the
+// split's peak; a later build that runs them again records their own.
 
 // defaultMemory is a unit's predicted peak when neither history nor its
 // tools say anything.
