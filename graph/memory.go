@@ -31,7 +31,8 @@ import (
 // in-process tools freed as soon as they return (see execute), but the
 // peak they reached stays, so the commands a build runs after an
 // in-process split of a large module are recorded as needing at least the
-// split's peak; a later build that runs them again records their own.
+// split's peak; a later build that runs them again without the split
+// records their own.
 
 // defaultMemory is a unit's predicted peak when neither history nor its
 // tools say anything.
