@@ -166,11 +166,12 @@ func (s *Step) placeholders() []string {
 // compile finds the placeholders in the steps' arguments, once per build
 // of the fan-out.
 func (f *Fanout) compile() {
-	f.tmpls = f.tmpls[:0]
+	// A new list: the units of jobs already decided keep the old one.
+	f.tmpls, f.toolList = f.tmpls[:0], make([]*Tool, 0, len(f.Steps))
 	for _, s := range f.Steps {
 		f.tmpls = append(f.tmpls, foreach.NewTemplate(s.Args, s.placeholders()))
+		f.toolList = append(f.toolList, s.Tool)
 	}
-	f.toolList = f.tools()
 	f.toolKeys = toolKeys(f.toolList)
 }
 

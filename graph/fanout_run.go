@@ -43,14 +43,6 @@ func (f *Fanout) template() (tools []*Tool, argvs [][]string) {
 	return tools, argvs
 }
 
-func (f *Fanout) tools() []*Tool {
-	tools := make([]*Tool, len(f.Steps))
-	for k, s := range f.Steps {
-		tools[k] = s.Tool
-	}
-	return tools
-}
-
 var errNotRun = errors.New("not run")
 
 // doFanout brings a fan-out up to date: as a whole, when its record
