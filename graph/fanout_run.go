@@ -85,50 +85,61 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		finish(stateFailed, err)
 		return
 	}
-	// The jobs are decided here, one after the other (that only stats and
-	// hashes files); a job that must run gets a token first and then a
-	// goroutine, so at most one goroutine per token exists however long
-	// the list is.
+	// Workers take the items in list order; each decides its item (that
+	// only stats and hashes files) and, when the job must run, takes a
+	// token for it alone. A worker that got a token starts another when
+	// no other worker of this fan-out is free to take the next item, up to
+	// the pool's size: so at most one goroutine per token, plus one
+	// waiting, exists however long the list is. Under a pool of known
+	// size, once that many workers run, a token given back is taken again
+	// by the worker that gave it, without waking another goroutine.
 	f.compile()
 	jobList := make([]*job, len(items))
 	errs := make([]error, len(items))
-	var wg sync.WaitGroup
-	for i, item := range items {
-		jobList[i] = f.job(i, item)
-		if stop.Err() != nil {
-			errs[i] = errNotRun
-			continue
-		}
-		u, err := b.jobUnit(a, jobList[i])
-		if err != nil {
-			errs[i] = err
-			b.jobFailed(Event{Kind: KindJob, Action: a.id, Desc: a.Desc + " " + item, Tool: f.Steps[0].Tool.Name,
-				Item: item, Outputs: jobList[i].allOutputs(), Slot: -1}, err)
-			continue
-		}
-		if !b.mustRun(u) {
-			b.mu.Lock()
-			b.res.JobsCached++
-			b.mu.Unlock()
-			ev := u.event
-			ev.Outcome = UpToDate
-			b.obs.Finished(ev)
-			continue
-		}
-		tok, err := b.acquire(stop, pool, u)
-		if err != nil {
-			errs[i] = errNotRun
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	w := &workers{limit: pool.Size(), items: len(items)}
+	w.work = func() {
+		defer w.wg.Done()
+		for {
+			i, ok := w.take()
+			if !ok {
+				return
+			}
+			item := items[i]
+			jobList[i] = f.job(i, item)
+			if stop.Err() != nil {
+				errs[i] = errNotRun
+				continue
+			}
+			u, err := b.jobUnit(a, jobList[i])
+			if err != nil {
+				errs[i] = err
+				b.jobFailed(Event{Kind: KindJob, Action: a.id, Desc: a.Desc + " " + item, Tool: f.Steps[0].Tool.Name,
+					Item: item, Outputs: jobList[i].allOutputs(), Slot: -1}, err)
+				continue
+			}
+			if !b.mustRun(u) {
+				b.mu.Lock()
+				b.res.JobsCached++
+				b.mu.Unlock()
+				ev := u.event
+				ev.Outcome = UpToDate
+				b.obs.Finished(ev)
+				continue
+			}
+			tok, err := b.acquire(stop, pool, u)
+			if err != nil {
+				errs[i] = errNotRun
+				continue
+			}
+			w.busy()
 			ev, err := b.runUnit(ctx, tok, u)
+			w.done() // before the token goes: who takes it starts no worker for this one
 			b.release(pool, tok, u)
 			errs[i] = b.jobDone(ctx, ev, err)
-		}()
+		}
 	}
-	wg.Wait()
+	w.start()
+	w.wg.Wait()
 	failed, notRun := 0, 0
 	for _, err := range errs {
 		switch {
@@ -225,4 +236,62 @@ func (b *builder) jobFailed(e Event, err error) {
 	}
 	e.Outcome, e.Err = Failed, err
 	b.obs.Finished(e)
+}
+
+// workers are a fan-out's goroutines. Each takes the next item and runs
+// its job; one that starts a job starts another worker when none is free
+// and items are left, while fewer than limit (0: no limit) exist.
+type workers struct {
+	limit, items int
+	work         func()
+	wg           sync.WaitGroup
+
+	mu      sync.Mutex
+	next    int // the next item to take
+	started int
+	free    int // workers not running a job
+}
+
+// start starts a worker.
+func (w *workers) start() {
+	w.mu.Lock()
+	w.started++
+	w.free++
+	w.mu.Unlock()
+	w.wg.Add(1)
+	go w.work()
+}
+
+// take gives the calling worker the next item; when none is left, the
+// worker ends.
+func (w *workers) take() (int, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.next == w.items {
+		w.free--
+		return 0, false
+	}
+	w.next++
+	return w.next - 1, true
+}
+
+// busy says the calling worker starts a job, and starts another worker
+// when needed.
+func (w *workers) busy() {
+	w.mu.Lock()
+	w.free--
+	more := w.free == 0 && w.next < w.items && (w.limit == 0 || w.started < w.limit)
+	w.mu.Unlock()
+	if more {
+		w.start()
+	}
+}
+
+// done says the calling worker's job ended; it is called before the job's
+// token is given back, so that at most one worker more than the tokens
+// held exists.
+func (w *workers) done() {
+	w.mu.Lock()
+	w.free++
+	w.mu.Unlock()
 }

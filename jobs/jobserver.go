@@ -152,6 +152,9 @@ func (js *jobserver) giveBack(b byte) {
 	}
 }
 
+// Size is not known: make does not tell its children its -j.
+func (js *jobserver) Size() int { return 0 }
+
 func (js *jobserver) Close() error {
 	close(js.closed)
 	js.signal()

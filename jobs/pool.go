@@ -23,6 +23,9 @@ type Pool interface {
 	TryAcquire() (Token, bool)
 	// Release returns a token.
 	Release(Token)
+	// Size is the number of tokens, or 0 when the pool does not know it
+	// (make's jobserver).
+	Size() int
 	// Close returns the pool's resources; every token must be released.
 	Close() error
 	// String describes the pool for messages ("-j 4", "make's jobserver").
@@ -77,6 +80,8 @@ func (p *localPool) TryAcquire() (Token, bool) {
 }
 
 func (p *localPool) Release(t Token) { p.free <- t.slot }
+
+func (p *localPool) Size() int { return p.n }
 
 func (p *localPool) Close() error { return nil }
 
