@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"github.com/sycbuild/sycbuild/jobs"
+	"github.com/sycbuild/sycbuild/jobs/jobstest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -126,36 +127,8 @@ func TestRunOutputIsWholePerChild(t *testing.T) {
 	}
 }
 
-// countingPool is a Pool that records how many tokens were out at most.
-type countingPool struct {
-	jobs.Pool
-	mu        sync.Mutex
-	out, peak int
-	acquired  int
-}
-
-func (c *countingPool) Acquire(ctx context.Context) (jobs.Token, error) {
-	tok, err := c.Pool.Acquire(ctx)
-	if err != nil {
-		return tok, err
-	}
-	c.mu.Lock()
-	c.out++
-	c.acquired++
-	c.peak = max(c.peak, c.out)
-	c.mu.Unlock()
-	return tok, nil
-}
-
-func (c *countingPool) Release(tok jobs.Token) {
-	c.mu.Lock()
-	c.out--
-	c.mu.Unlock()
-	c.Pool.Release(tok)
-}
-
 func TestRunSharesThePool(t *testing.T) {
-	pool := &countingPool{Pool: jobs.NewPool(2)}
+	pool := &jobstest.CountingPool{Pool: jobs.NewPool(2)}
 	var wg sync.WaitGroup
 	for range 2 { // two runs of three jobs on one pool of two tokens
 		wg.Add(1)
@@ -167,8 +140,8 @@ func TestRunSharesThePool(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if pool.acquired != 6 || pool.peak > 2 || pool.out != 0 {
-		t.Errorf("acquired %d, peak %d, left out %d", pool.acquired, pool.peak, pool.out)
+	if out, peak, acquired, _ := pool.Counts(); acquired != 6 || peak > 2 || out != 0 {
+		t.Errorf("acquired %d, peak %d, left out %d", acquired, peak, out)
 	}
 }
 

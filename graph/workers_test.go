@@ -1,59 +1,15 @@
 package graph
 
 import (
-	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/sycbuild/sycbuild/jobs"
+	"github.com/sycbuild/sycbuild/jobs/jobstest"
 )
-
-// countingPool counts the tokens held at once and the Acquire calls that
-// had to wait; unsized hides the pool's size, as make's jobserver does.
-type countingPool struct {
-	jobs.Pool
-	unsized bool
-	mu      sync.Mutex
-	held    int
-	peak    int
-	waited  int
-}
-
-func (p *countingPool) Size() int {
-	if p.unsized {
-		return 0
-	}
-	return p.Pool.Size()
-}
-
-func (p *countingPool) Acquire(ctx context.Context) (jobs.Token, error) {
-	tok, ok := p.Pool.TryAcquire()
-	if !ok {
-		p.mu.Lock()
-		p.waited++
-		p.mu.Unlock()
-		var err error
-		if tok, err = p.Pool.Acquire(ctx); err != nil {
-			return tok, err
-		}
-	}
-	p.mu.Lock()
-	p.held++
-	p.peak = max(p.peak, p.held)
-	p.mu.Unlock()
-	return tok, nil
-}
-
-func (p *countingPool) Release(t jobs.Token) {
-	p.mu.Lock()
-	p.held--
-	p.mu.Unlock()
-	p.Pool.Release(t)
-}
 
 // TestFanoutWorkers: a fan-out runs as many jobs at once as the pool has
 // tokens, whether the pool's size is known or not. With a known size its
@@ -82,7 +38,7 @@ func TestFanoutWorkers(t *testing.T) {
 			t.Fatal(err)
 		}
 		tb.write("started/.keep", "")
-		pool := &countingPool{Pool: jobs.NewPool(n), unsized: unsized}
+		pool := &jobstest.CountingPool{Pool: jobs.NewPool(n), Unsized: unsized}
 		opt := tb.opts()
 		opt.Pool = pool
 		if res := tb.build(opt); res.JobsRan != items {
@@ -93,11 +49,12 @@ func TestFanoutWorkers(t *testing.T) {
 				t.Errorf("unsized %v: job %d waited 10 s for %d jobs to run at once", unsized, i, n)
 			}
 		}
-		if pool.peak != n {
-			t.Errorf("unsized %v: %d tokens held at once, want %d", unsized, pool.peak, n)
+		_, peak, _, waited := pool.Counts()
+		if peak != n {
+			t.Errorf("unsized %v: %d tokens held at once, want %d", unsized, peak, n)
 		}
-		if !unsized && pool.waited != 0 {
-			t.Errorf("%d Acquire calls waited under a pool of known size", pool.waited)
+		if !unsized && waited != 0 {
+			t.Errorf("%d Acquire calls waited under a pool of known size", waited)
 		}
 	}
 }
