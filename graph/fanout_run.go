@@ -138,8 +138,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 			errs[i] = b.jobDone(ctx, ev, err)
 		}
 	}
-	w.start()
-	w.wg.Wait()
+	w.run()
 	failed, notRun := 0, 0
 	for _, err := range errs {
 		switch {
@@ -252,12 +251,15 @@ type workers struct {
 	free    int // workers not running a job
 }
 
-// start starts a worker.
+// run starts the first worker and waits until every worker has ended.
+func (w *workers) run() {
+	w.started, w.free = 1, 1
+	w.start()
+	w.wg.Wait()
+}
+
+// start starts a worker that its caller has counted.
 func (w *workers) start() {
-	w.mu.Lock()
-	w.started++
-	w.free++
-	w.mu.Unlock()
 	w.wg.Add(1)
 	go w.work()
 }
@@ -276,11 +278,16 @@ func (w *workers) take() (int, bool) {
 }
 
 // busy says the calling worker starts a job, and starts another worker
-// when needed.
+// when needed. The new worker is counted under the same lock, so that
+// two workers that start jobs at once cannot both start one past limit.
 func (w *workers) busy() {
 	w.mu.Lock()
 	w.free--
 	more := w.free == 0 && w.next < w.items && (w.limit == 0 || w.started < w.limit)
+	if more {
+		w.started++
+		w.free++
+	}
 	w.mu.Unlock()
 	if more {
 		w.start()

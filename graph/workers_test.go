@@ -86,8 +86,7 @@ func TestWorkersBound(t *testing.T) {
 			free <- struct{}{}
 		}
 	}
-	w.start()
-	w.wg.Wait()
+	w.run()
 	if w.started > tokens+1 || int(peakRunning.Load()) != tokens {
 		t.Errorf("%d workers started, %d jobs ran at once; want at most %d and %d", w.started, peakRunning.Load(), tokens+1, tokens)
 	}
