@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 )
 
 // BenchmarkParse loads the generated benchmark module (5000 kernels, about
@@ -17,12 +17,12 @@ import (
 //
 // The comparison with LLVM is bench/llvmirbench.
 func BenchmarkParse(b *testing.B) {
-	c := gen.Big()
+	c := irgen.Big()
 	if n, err := strconv.Atoi(os.Getenv("SYCBUILD_BENCH_KERNELS")); err == nil && n > 0 {
 		c.Kernels = n
 	}
 	var src bytes.Buffer
-	if err := gen.Write(&src, c); err != nil {
+	if err := irgen.Write(&src, c); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(src.Len()))
@@ -40,14 +40,14 @@ func BenchmarkParse(b *testing.B) {
 // renumbered).
 func BenchmarkWriteSplit(b *testing.B) {
 	var src bytes.Buffer
-	if err := gen.Write(&src, gen.Big()); err != nil {
+	if err := irgen.Write(&src, irgen.Big()); err != nil {
 		b.Fatal(err)
 	}
 	m, err := Parse("big.ll", src.Bytes())
 	if err != nil {
 		b.Fatal(err)
 	}
-	keep := closure([]*Entity{m.Global(gen.KernelName(3))}, nil)
+	keep := closure([]*Entity{m.Global(irgen.KernelName(3))}, nil)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		p := m.NewPlan()

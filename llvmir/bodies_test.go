@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 )
 
 // parseBoth parses src the ordinary way and with workers scanning the
@@ -55,12 +55,12 @@ func TestParallelBodies(t *testing.T) {
 	if stood < len(files)/2 {
 		t.Errorf("the workers' parse stood for %d of %d conformance modules", stood, len(files))
 	}
-	for _, c := range []gen.Config{gen.Small(), gen.Scaled(300), gen.Quadratic(200)} {
+	for _, c := range []irgen.Config{irgen.Small(), irgen.Scaled(300), irgen.Quadratic(200)} {
 		var b bytes.Buffer
-		if err := gen.Write(&b, c); err != nil {
+		if err := irgen.Write(&b, c); err != nil {
 			t.Fatal(err)
 		}
-		if !parseBoth(t, "gen.ll", b.Bytes()) {
+		if !parseBoth(t, "irgen.ll", b.Bytes()) {
 			t.Errorf("the workers' parse fell back on a generated module (%d kernels)", c.Kernels)
 		}
 	}

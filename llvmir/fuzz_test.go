@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 	"github.com/sycbuild/sycbuild/internal/testenv"
 )
 
@@ -26,12 +26,12 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{richSrc, typedSrc, planSrc, "", "@a = global i32 0\n", "define void @f() {\n  ret void\n}\n"} {
 		f.Add([]byte(s))
 	}
-	if s, err := gen.String(gen.Small()); err == nil {
+	if s, err := irgen.String(irgen.Small()); err == nil {
 		f.Add([]byte(s))
 	}
-	c := gen.Small()
+	c := irgen.Small()
 	c.Typed = true
-	if s, err := gen.String(c); err == nil {
+	if s, err := irgen.String(c); err == nil {
 		f.Add([]byte(s))
 	}
 	for _, p := range conformanceFiles(f) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 	"github.com/sycbuild/sycbuild/internal/testenv"
 )
 
@@ -77,7 +77,7 @@ func TestRoundTripConformance(t *testing.T) {
 // shape.
 func TestRoundTripGenerated(t *testing.T) {
 	for _, typed := range []bool{false, true} {
-		c := gen.Small()
+		c := irgen.Small()
 		c.Kernels, c.Helpers, c.Body = 40, 15, 20
 		c.Typed = typed
 		m := parseGenerated(t, c)
@@ -104,7 +104,7 @@ func TestRoundTripGenerated(t *testing.T) {
 		if kernels != c.Kernels {
 			t.Errorf("%d kernels, want %d", kernels, c.Kernels)
 		}
-		spec := m.Global(gen.SpecConstName)
+		spec := m.Global(irgen.SpecConstName)
 		n := 0
 		for _, f := range m.Functions() {
 			for _, call := range f.Func.Calls {

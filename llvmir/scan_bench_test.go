@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 )
 
 // BenchmarkScan scans the function bodies of a generated module (the
@@ -13,10 +13,10 @@ import (
 //	go test ./llvmir -run '^$' -bench Scan -cpuprofile cpu.out
 func BenchmarkScan(b *testing.B) {
 	var src bytes.Buffer
-	if err := gen.Write(&src, gen.Scaled(200)); err != nil {
+	if err := irgen.Write(&src, irgen.Scaled(200)); err != nil {
 		b.Fatal(err)
 	}
-	m, err := Parse("gen.ll", src.Bytes())
+	m, err := Parse("irgen.ll", src.Bytes())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func BenchmarkScan(b *testing.B) {
 			size += int(f.body.End - f.body.Start)
 		}
 	}
-	p := &parser{m: m, file: "gen.ll", src: src.Bytes(), lx: lexer{src: src.Bytes(), end: src.Len()}, lines: new([]int)}
+	p := &parser{m: m, file: "irgen.ll", src: src.Bytes(), lx: lexer{src: src.Bytes(), end: src.Len()}, lines: new([]int)}
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	b.ResetTimer()

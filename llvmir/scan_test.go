@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 )
 
 // scanRef is the scanner as it was before its fast paths, kept as the
@@ -362,10 +362,10 @@ func TestScanMatchesReferenceOnModules(t *testing.T) {
 		srcs = append(srcs, src)
 	}
 	var b bytes.Buffer
-	if err := gen.Write(&b, gen.Small()); err != nil {
+	if err := irgen.Write(&b, irgen.Small()); err != nil {
 		t.Fatal(err)
 	}
-	checkBodies(t, "gen.ll", b.Bytes())
+	checkBodies(t, "irgen.ll", b.Bytes())
 	srcs = append(srcs, b.Bytes())
 
 	// Mutations: special bytes dropped in, bytes removed, the text cut.

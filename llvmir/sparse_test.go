@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 )
 
 // planCase is one output module described twice: as a full plan (every
@@ -167,14 +167,14 @@ func TestSparsePlanConformance(t *testing.T) {
 	})
 }
 
-// parseGenerated parses the module bench/gen makes of c.
-func parseGenerated(t *testing.T, c gen.Config) *Module {
+// parseGenerated parses the module internal/irgen makes of c.
+func parseGenerated(t *testing.T, c irgen.Config) *Module {
 	t.Helper()
-	src, err := gen.String(c)
+	src, err := irgen.String(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Parse("gen.ll", []byte(src))
+	m, err := Parse("irgen.ll", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func parseGenerated(t *testing.T, c gen.Config) *Module {
 // m for kernel k: the kernel's closure, its named metadata filtered, the
 // kernel marked as an entry point.
 func kernelCase(m *Module, k int) planCase {
-	kern := m.Global(gen.KernelName(k))
+	kern := m.Global(irgen.KernelName(k))
 	keepSet := closure([]*Entity{kern}, nil)
 	var keep []*Entity
 	for e := range keepSet {
@@ -201,7 +201,7 @@ func kernelCase(m *Module, k int) planCase {
 // opaque pointers, one output per kernel as a split makes them.
 func TestSparsePlanGenerated(t *testing.T) {
 	for _, typed := range []bool{false, true} {
-		c := gen.Small()
+		c := irgen.Small()
 		c.Typed = typed
 		m := parseGenerated(t, c)
 		wrote := 0

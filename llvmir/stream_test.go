@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 )
 
 // gatherStats counts what checkGather saw, so that the tests can tell
@@ -85,7 +85,7 @@ func TestGatherConformance(t *testing.T) {
 // the unnamed globals are renumbered in the kernels' long bodies, which
 // are referenced in pieces around the new numbers.
 func TestGatherGenerated(t *testing.T) {
-	c := gen.Small()
+	c := irgen.Small()
 	c.Body = 40
 	m := parseGenerated(t, c)
 	if !m.numberedGlobals() {

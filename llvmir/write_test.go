@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 )
 
 const planSrc = `; ModuleID = 't.cpp'
@@ -235,7 +235,7 @@ func TestPlanErrors(t *testing.T) {
 // assembler of the matching LLVM accepts every output.
 func TestPlanGenerated(t *testing.T) {
 	for _, typed := range []bool{false, true} {
-		c := gen.Small()
+		c := irgen.Small()
 		c.Typed = typed
 		m := parseGenerated(t, c)
 		tool := "llvm-as-19"
@@ -243,7 +243,7 @@ func TestPlanGenerated(t *testing.T) {
 			tool = "llvm-as-15"
 		}
 		for k := 0; k < c.Kernels; k++ {
-			kern := m.Global(gen.KernelName(k))
+			kern := m.Global(irgen.KernelName(k))
 			declare := map[*Entity]bool{}
 			// Helpers called directly by the kernel stay definitions; the
 			// ones they call become declarations.
@@ -267,7 +267,7 @@ func TestPlanGenerated(t *testing.T) {
 			}
 			p.AddFnAttr(kern, Attr{Key: "sycl-entry-point", String: true})
 			out := writePlan(t, p)
-			name := filepath.Base(gen.KernelName(k)) + ".ll"
+			name := filepath.Base(irgen.KernelName(k)) + ".ll"
 			assemble(t, tool, name, out)
 			// The output parses again and round-trips.
 			m2, err := Parse(name, out)
@@ -279,7 +279,7 @@ func TestPlanGenerated(t *testing.T) {
 			if !bytes.Equal(rt.Bytes(), out) {
 				t.Fatalf("output does not round-trip")
 			}
-			if got := m2.Attrs(m2.Global(gen.KernelName(k))); !got.Has("sycl-entry-point") || !got.Has("sycl-module-id") {
+			if got := m2.Attrs(m2.Global(irgen.KernelName(k))); !got.Has("sycl-entry-point") || !got.Has("sycl-module-id") {
 				t.Errorf("kernel attributes after the edit: %v", got)
 			}
 			for d := range declare {

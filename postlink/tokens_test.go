@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 )
 
 // fakeTokens lends at most limit tokens and counts what it lent.
@@ -52,9 +52,9 @@ func (f *fakeTokens) Release() {
 // more than Jobs, and every token lent comes back; the outputs are those of
 // a run without a pool.
 func TestWorkersTakeTokens(t *testing.T) {
-	c := gen.Scaled(40)
+	c := irgen.Scaled(40)
 	c.Body = 2
-	src, err := gen.String(c)
+	src, err := irgen.String(c)
 	if err != nil {
 		t.Fatal(err)
 	}

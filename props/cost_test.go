@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 	"github.com/sycbuild/sycbuild/llvmir"
 	"github.com/sycbuild/sycbuild/split"
 )
@@ -19,9 +19,9 @@ func TestComputeCostsWhatTheImageHolds(t *testing.T) {
 		EmitImportedSymbols: true, EmitKernelNames: true, DeviceGlobals: true}
 	perKernel := map[int]float64{}
 	for _, n := range []int{40, 160} {
-		c := gen.Quadratic(n)
+		c := irgen.Quadratic(n)
 		c.Body = 2
-		src, err := gen.String(c)
+		src, err := irgen.String(c)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 	"github.com/sycbuild/sycbuild/llvmir"
 	"github.com/sycbuild/sycbuild/split"
 )
@@ -14,11 +14,11 @@ import (
 // values (Options.Globals, what sycl-post-link passes): the results and
 // the written modules are the same.
 func TestLowerGivenGlobals(t *testing.T) {
-	small, err := gen.String(gen.Small())
+	small, err := irgen.String(irgen.Small())
 	if err != nil {
 		t.Fatal(err)
 	}
-	inputs := map[string]string{"typed.ll": typedModule, "opaque.ll": header + opaqueBody, "gen.ll": small}
+	inputs := map[string]string{"typed.ll": typedModule, "opaque.ll": header + opaqueBody, "irgen.ll": small}
 	for name, src := range inputs {
 		m, err := llvmir.Parse(name, []byte(src))
 		if err != nil {

@@ -3,7 +3,7 @@ package split
 import (
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 	"github.com/sycbuild/sycbuild/llvmir"
 )
 
@@ -11,9 +11,9 @@ import (
 // bodies (the per-part work does not depend on them).
 func scaledModule(tb testing.TB, n int) *llvmir.Module {
 	tb.Helper()
-	c := gen.Scaled(n)
+	c := irgen.Scaled(n)
 	c.Body = 2
-	src, err := gen.String(c)
+	src, err := irgen.String(c)
 	if err != nil {
 		tb.Fatal(err)
 	}

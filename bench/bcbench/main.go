@@ -1,5 +1,5 @@
 // Command bcbench times sycbuild's bitcode reader against LLVM's on the
-// synthetic SYCL module of bench/gen (13,000 kernels by default)
+// synthetic SYCL module of internal/irgen (13,000 kernels by default)
 // assembled to bitcode with llvm-as-19, in one run on one machine:
 //
 //	go run ./bench/bcbench
@@ -20,8 +20,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
 	"github.com/sycbuild/sycbuild/bitcode"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 )
 
 func main() {
@@ -59,7 +59,7 @@ func run(kernels, runs int, dir string) error {
 	}
 	ll := filepath.Join(dir, "k.ll")
 	bc := filepath.Join(dir, "k.bc")
-	if err := gen.WriteFile(ll, gen.Scaled(kernels)); err != nil {
+	if err := irgen.WriteFile(ll, irgen.Scaled(kernels)); err != nil {
 		return err
 	}
 	if out, err := exec.Command("llvm-as-19", ll, "-o", bc).CombinedOutput(); err != nil {

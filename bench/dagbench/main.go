@@ -1,5 +1,5 @@
 // Command dagbench measures sycbuild's build executor on the synthetic SYCL
-// module of bench/gen, in one run on one machine:
+// module of internal/irgen, in one run on one machine:
 //
 //		go run ./bench/dagbench                      # the numbers of BENCHMARKS.md
 //		go run ./bench/dagbench -kernels 40 -noop 200 -runs 3   # a quick look
@@ -54,7 +54,7 @@ import (
 
 	"github.com/mattn/go-shellwords"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 )
 
 type options struct {
@@ -138,11 +138,11 @@ func run(o options) error {
 }
 
 // project writes a generated module and a config into dir.
-func project(dir string, c gen.Config, config string) error {
+func project(dir string, c irgen.Config, config string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	text, err := gen.String(c)
+	text, err := irgen.String(c)
 	if err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ type traceFile struct {
 // aotProject writes the AOT fan-out's project into dir: the module of
 // -kernels kernels, split per kernel for spir64_gen.
 func aotProject(o options, dir string) error {
-	c := gen.Config{Kernels: o.kernels, Helpers: max(o.kernels/4, 1), Body: o.body, CallsPerKernel: 2,
+	c := irgen.Config{Kernels: o.kernels, Helpers: max(o.kernels/4, 1), Body: o.body, CallsPerKernel: 2,
 		Sources: 8, SpecConsts: min(8, o.kernels), Unnamed: 4, Typed: true, Seed: 1}
 	devices := strings.Join(strings.Split(o.devices, ","), ", ")
 	config := fmt.Sprintf("inputs: [device.ll]\nsplit: per_kernel\n%stargets:\n  - kind: spir64_gen\n    devices: [%s]\n", toolsYAML(o.tools), devices)
@@ -444,7 +444,7 @@ func sequentialForeach(bin, dir string) (time.Duration, error) {
 }
 
 func noop(o options, bin, dir string) error {
-	c := gen.Config{Kernels: o.noop, Helpers: max(o.noop/10, 1), Body: 2, CallsPerKernel: 1,
+	c := irgen.Config{Kernels: o.noop, Helpers: max(o.noop/10, 1), Body: 2, CallsPerKernel: 1,
 		Sources: 10, SpecConsts: min(8, o.noop), Unnamed: 4, Typed: true, Seed: 1}
 	config := fmt.Sprintf("inputs: [device.ll]\nsplit: per_kernel\n%stargets:\n  - kind: %s\n", toolsYAML(o.tools), o.noopKind)
 	if err := project(dir, c, config); err != nil {

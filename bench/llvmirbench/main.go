@@ -25,7 +25,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 	"github.com/sycbuild/sycbuild/llvmir"
 )
 
@@ -115,7 +115,7 @@ func run(file, opt string, runs int) error {
 			return err
 		}
 		start := time.Now()
-		err = gen.Write(f, gen.Big())
+		err = irgen.Write(f, irgen.Big())
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

@@ -7,23 +7,23 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 	"github.com/sycbuild/sycbuild/postlink"
 )
 
 // BenchmarkSplitKernel runs the timed sycl-post-link (splitArgs) in-process
 // on a generated module (SYCBUILD_BENCH_KERNELS kernels, 5000 by default;
-// SYCBUILD_BENCH_SHAPE=quadratic for gen.Quadratic), for profiling:
+// SYCBUILD_BENCH_SHAPE=quadratic for irgen.Quadratic), for profiling:
 //
 //	go test ./bench/postlinkbench -run - -bench SplitKernel -benchtime 1x -cpuprofile cpu.out
 func BenchmarkSplitKernel(b *testing.B) {
 	dir := b.TempDir()
 	in := filepath.Join(dir, "big.ll")
-	c := gen.Scaled(benchKernels())
+	c := irgen.Scaled(benchKernels())
 	if os.Getenv("SYCBUILD_BENCH_SHAPE") == "quadratic" {
-		c = gen.Quadratic(benchKernels())
+		c = irgen.Quadratic(benchKernels())
 	}
-	if err := gen.WriteFile(in, c); err != nil {
+	if err := irgen.WriteFile(in, c); err != nil {
 		b.Fatal(err)
 	}
 	info, _ := os.Stat(in)

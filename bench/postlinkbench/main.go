@@ -1,13 +1,13 @@
 // Command postlinkbench times sycbuild's sycl-post-link on the synthetic
-// SYCL modules of bench/gen, against the read-once-write-once floor
+// SYCL modules of internal/irgen, against the read-once-write-once floor
 // (bench/floor) and against LLVM, in one run on one machine:
 //
 //	go run ./bench/postlinkbench                  # 1000, 5000 and 13,000 kernels
 //	go run ./bench/postlinkbench -kernels 1000,5000,13000,30000,60000,100000 \
 //	    -shape scaled,quadratic -floor 13000,60000 -llvm 5000,13000,60000 -dir /dev/shm/plb
 //
-// For each shape and size it writes the module (gen.Scaled: the benchmark
-// module scaled up; gen.Quadratic: one source and attribute group per
+// For each shape and size it writes the module (irgen.Scaled: the benchmark
+// module scaled up; irgen.Quadratic: one source and attribute group per
 // kernel) and runs "sycbuild sycl-post-link" with splitArgs (a module, a
 // symbol file and a property file per kernel, and the table), -runs times;
 // the best wall time and the best CPU time (user + system) count, peak RSS
@@ -44,7 +44,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 	"github.com/sycbuild/sycbuild/postlink"
 )
 
@@ -192,11 +192,11 @@ func (b *bench) run(sizes, shapes, floorAt, llvmAt string) error {
 	}
 	fmt.Printf("machine: %d CPUs, %s/%s; files in %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, b.dir)
 	fmt.Printf("split: sycbuild sycl-post-link %s IN -o OUT/out.table (best of %d)\n", strings.Join(splitArgs, " "), b.runs)
-	config := func(shape string, n int) gen.Config {
+	config := func(shape string, n int) irgen.Config {
 		if shape == "quadratic" {
-			return gen.Quadratic(n)
+			return irgen.Quadratic(n)
 		}
-		return gen.Scaled(n)
+		return irgen.Scaled(n)
 	}
 	// The base of each shape: what a module of baseKernels costs, mostly
 	// the process itself; memory per kernel is counted above it.
@@ -247,9 +247,9 @@ func (b *bench) run(sizes, shapes, floorAt, llvmAt string) error {
 
 // size measures one module size: the split, and the floor and LLVM beside
 // it when asked; it returns the row and the lines of the comparison tables.
-func (b *bench) size(shape string, n int, c gen.Config, withFloor, withLLVM bool) (r row, vsFloor, vsLLVM []string, err error) {
+func (b *bench) size(shape string, n int, c irgen.Config, withFloor, withLLVM bool) (r row, vsFloor, vsLLVM []string, err error) {
 	in := filepath.Join(b.dir, fmt.Sprintf("%s%d.ll", shape, n))
-	if err := gen.WriteFile(in, c); err != nil {
+	if err := irgen.WriteFile(in, c); err != nil {
 		return r, nil, nil, err
 	}
 	defer os.Remove(in)

@@ -6,7 +6,7 @@
 //	go run ./bench/syclbench -kernels 5000 -j 16 -dir /dev/shm/sb
 //	go run ./bench/syclbench -kernels 5000 -run per_kernel   # only that command
 //
-// For each size it writes the generator's benchmark module (bench/gen,
+// For each size it writes the generator's benchmark module (internal/irgen,
 // scaled to that many kernels, without specialization constants, which
 // clang-sycl-linker does not lower), assembles it with llvm-as-22 and runs,
 // once each, from a clean state:
@@ -39,15 +39,15 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 )
 
 // writeModule writes the generator's benchmark module scaled to n kernels,
 // without specialization constants (which clang-sycl-linker does not lower).
 func writeModule(path string, n int) error {
-	c := gen.Scaled(n)
+	c := irgen.Scaled(n)
 	c.SpecConsts = 0
-	return gen.WriteFile(path, c)
+	return irgen.WriteFile(path, c)
 }
 
 func main() {

@@ -1,5 +1,5 @@
 // Command genll writes a synthetic SYCL-shaped LLVM IR module (see package
-// bench/gen). Without flags it writes the 5000-kernel benchmark module
+// internal/irgen). Without flags it writes the 5000-kernel benchmark module
 // (about 65 MB); -small writes the test-sized one.
 //
 //	go run ./bench/cmd/genll -o big.ll
@@ -13,11 +13,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/sycbuild/sycbuild/bench/gen"
+	"github.com/sycbuild/sycbuild/internal/irgen"
 )
 
 func main() {
-	c := gen.Big()
+	c := irgen.Big()
 	small := flag.Bool("small", false, "start from the small test configuration instead of the benchmark one")
 	out := flag.String("o", "-", "output file (- for stdout)")
 	kernels := flag.Int("kernels", -1, "number of spir_kernel functions")
@@ -35,7 +35,7 @@ func main() {
 		os.Exit(2)
 	}
 	if *small {
-		c = gen.Small()
+		c = irgen.Small()
 	}
 	set := func(dst *int, v int) {
 		if v >= 0 {
@@ -61,10 +61,10 @@ func main() {
 
 // write writes the module to path through a temporary file renamed into
 // place, so that a failure leaves no partial output.
-func write(path string, c gen.Config) error {
+func write(path string, c irgen.Config) error {
 	if path == "-" {
 		w := bufio.NewWriter(os.Stdout)
-		if err := gen.Write(w, c); err != nil {
+		if err := irgen.Write(w, c); err != nil {
 			return err
 		}
 		return w.Flush()
@@ -73,7 +73,7 @@ func write(path string, c gen.Config) error {
 	if err != nil {
 		return err
 	}
-	if err := gen.Write(f, c); err != nil {
+	if err := irgen.Write(f, c); err != nil {
 		f.Close()
 		os.Remove(f.Name())
 		return err

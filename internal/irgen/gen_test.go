@@ -1,4 +1,4 @@
-package gen
+package irgen
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-// Package gen writes synthetic SYCL-shaped LLVM IR modules: N spir_kernel
+// Package irgen writes synthetic SYCL-shaped LLVM IR modules: N spir_kernel
 // functions and M spir_func helpers with calls between them, global tables,
 // unnamed string globals, a few specialization-constant calls, kernels spread
 // over several source files ("sycl-module-id" attribute groups), OpenCL
@@ -8,7 +8,7 @@
 // addrspace(1)", also read by LLVM 19).
 //
 // Output is deterministic for a given Config.
-package gen
+package irgen
 
 import (
 	"bufio"
