@@ -33,6 +33,12 @@ type Command struct {
 	// Grace is how long a cancelled child's process group has between
 	// SIGTERM and SIGKILL; 0 kills it at once.
 	Grace time.Duration
+	// Outlive leaves out the parent-death signal: the child is not killed
+	// when sycbuild dies. It is for a child whose end sycbuild arranges
+	// otherwise, one that exits when its standard input (a pipe from
+	// sycbuild) closes, as slurm's allocation holder does: killed at once
+	// it could not give back what it holds.
+	Outlive bool
 }
 
 // Usage is what a child process cost, from wait4's rusage.
@@ -71,6 +77,13 @@ func (c *Command) Run(ctx context.Context) (*Usage, error) {
 	return wait()
 }
 
+// Start starts the command and returns at once; wait waits for it and says
+// how it ended, as Run does. For a child this process must talk to while it
+// runs, whose files it may close once the child has them.
+func (c *Command) Start(ctx context.Context) (wait func() (*Usage, error), err error) {
+	return c.start(ctx)
+}
+
 // start starts the command; wait waits for it and says how it ended, as
 // Run does.
 func (c *Command) start(ctx context.Context) (wait func() (*Usage, error), err error) {
@@ -95,6 +108,9 @@ func (c *Command) start(ctx context.Context) (wait func() (*Usage, error), err e
 	}
 	cmd.Stdout, cmd.Stderr = c.Stdout, c.Stderr
 	pidfd := setProcAttr(cmd)
+	if c.Outlive {
+		outlive(cmd)
+	}
 	cmd.Cancel = func() error { return stopGroup(cmd, c.Grace > 0) }
 	cmd.WaitDelay = c.Grace
 	if cmd.WaitDelay == 0 {

@@ -21,6 +21,9 @@ func setProcAttr(cmd *exec.Cmd) *int {
 	return &pidfd
 }
 
+// outlive takes the parent-death signal off a child set up by setProcAttr.
+func outlive(cmd *exec.Cmd) { cmd.SysProcAttr.Pdeathsig = 0 }
+
 // usageOf reads a finished child's usage; nil if it did not start (no
 // state).
 func usageOf(ps *os.ProcessState, wall time.Duration) *Usage {

@@ -18,6 +18,9 @@ func setProcAttr(cmd *exec.Cmd) *int {
 	return &none
 }
 
+// outlive does nothing: there is no parent-death signal here.
+func outlive(*exec.Cmd) {}
+
 // AwaitExit returns at once: there are no pidfds here.
 func AwaitExit(int) {}
 

@@ -48,6 +48,9 @@ func (c *Command) startDirect(ctx context.Context, prog string) (wait func() (*U
 	if c.Env != nil {
 		return nil, false, nil // exec.Cmd dedups a given environment
 	}
+	if c.Outlive {
+		return nil, false, nil // exec.Cmd's path leaves out the parent-death signal
+	}
 	env := environ(c.Dir)
 	if ctx.Err() != nil {
 		return nil, true, context.Cause(ctx)

@@ -15,6 +15,7 @@ packages=(
   zstd                                  # cross-checks of compressed images
   cmake ninja-build bazel-bootstrap make   # the build-system integration examples
   chromium                              # headless: the build report's browser test
+  slurmctld slurmd slurm-client munge   # a one-machine Slurm cluster for the slurm executor's tests
 )
 
 # The SQLite amalgamation (one 9 MB C file), a large real program for the
