@@ -49,8 +49,7 @@ func init() {
 		Case{File: "sycl-post-link/device-requirements/fixed-target.ll"},
 		Case{File: "sycl-post-link/device-requirements/joint-matrix.ll",
 			Missing: `modules with target("spirv.*") types are written as bitcode through llvm-as-15, which does not know target types`},
-		Case{File: "sycl-post-link/device-requirements/mask.ll",
-			Missing: "DeviceLibReqMask is computed for spir64 triples only, not spirv64"},
+		Case{File: "sycl-post-link/device-requirements/mask.ll"},
 		Case{File: "sycl-post-link/device-requirements/reqd-sub-group-size.ll"},
 		Case{File: "sycl-post-link/device-requirements/sycl-declared-aspects.ll", Adapts: []Adapt{
 			RewriteRun("sycl-post-link -split=", "sycl-post-link -split=", "sycl-post-link -properties -split=",

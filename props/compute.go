@@ -121,19 +121,6 @@ func addSpecConsts(r *Registry, scs []SpecConst, defaults []byte) {
 	r.Add(SetSpecConstantsDefaults, NewByteArray("all", defaults))
 }
 
-// isSPIRTriple reports whether triple's architecture is spir or spir64
-// (llvm::Triple::isSPIR; SPIR-V triples are not SPIR).
-func isSPIRTriple(triple string) bool {
-	arch := triple
-	for i := 0; i < len(triple); i++ {
-		if triple[i] == '-' {
-			arch = triple[:i]
-			break
-		}
-	}
-	return arch == "spir" || arch == "spir64"
-}
-
 // isSPIROrSPIRV reports whether the triple is SPIR or SPIR-V.
 func isSPIROrSPIRV(triple string) bool {
 	arch := triple

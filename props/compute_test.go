@@ -254,6 +254,15 @@ attributes #0 = { "referenced-indirectly" }
 				"[SYCL/assert used]\nk1=1|1\nk2=1|1\n",
 		},
 		{
+			// The libraries are SPIR-V: a SPIR-V triple needs them too
+			// (device-requirements/mask.ll).
+			name: "device library mask of a SPIR-V triple",
+			src: "target triple = \"spirv64-unknown-unknown\"\n" + `declare spir_func i32 @__devicelib_imf_umulhi(i32, i32)
+define spir_kernel void @k() { %r = call i32 @__devicelib_imf_umulhi(i32 0, i32 0) ret void }
+`,
+			want: "[SYCL/devicelib req mask]\nDeviceLibReqMask=1|64\n[SYCL/device requirements]\naspects=2|AAAAAAAAAAA\n",
+		},
+		{
 			name: "implicit local arg",
 			src: spir + `define spir_kernel void @k1(i32 %a, ptr addrspace(3) "sycl-implicit-local-arg" %l) #0 { ret void }
 define spir_kernel void @k2(i32 %a) #0 { ret void }
