@@ -54,7 +54,7 @@ func init() {
 		Case{File: "sycl-post-link/device-requirements/sycl-declared-aspects.ll", Adapts: []Adapt{
 			RewriteRun("sycl-post-link -split=", "sycl-post-link -split=", "sycl-post-link -properties -split=",
 				"the test predates -properties: the .prop files were always written"),
-		}, Missing: "!sycl_declared_aspects of called functions are not merged into aspects"},
+		}},
 		Case{File: "sycl-post-link/device-sanitizer/dynamic-link-multi-image.ll",
 			Missing: "the per-module sanitizer kernels (__sanitizerModule_<hash>) are not generated"},
 		Case{File: "sycl-post-link/device-sanitizer/tsan.ll",

@@ -254,6 +254,16 @@ attributes #0 = { "referenced-indirectly" }
 				"[SYCL/assert used]\nk1=1|1\nk2=1|1\n",
 		},
 		{
+			// Aspects a called function declares ([[sycl::device_has]])
+			// are the image's too.
+			name: "declared aspects",
+			src: spir + `define spir_kernel void @k() { call spir_func void @f() ret void }
+define spir_func void @f() !sycl_declared_aspects !0 { ret void }
+!0 = !{i32 5, i32 6}
+`,
+			want: "[SYCL/devicelib req mask]\nDeviceLibReqMask=1|0\n[SYCL/device requirements]\naspects=2|ABAAAAAAAAQBAAAAGAAAAA\n",
+		},
+		{
 			// The libraries are SPIR-V: a SPIR-V triple needs them too
 			// (device-requirements/mask.ll).
 			name: "device library mask of a SPIR-V triple",
