@@ -206,8 +206,10 @@ func (r *run) process() error {
 	splitOccurred := r.sp.SplitOccurred()
 	modified = modified || splitOccurred
 	if o.DeviceGlobals {
+		// The newest reference returns this check's failure as an
+		// llvm::Error, which its ExitOnErr prints after "error: ".
 		if err := r.sp.CheckDeviceGlobals(); err != nil {
-			return errorf("%s", err)
+			return errorf("error: %s", err)
 		}
 	}
 	for _, out := range o.Outputs {
