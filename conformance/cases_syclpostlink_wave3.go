@@ -68,8 +68,10 @@ func init() {
 			"with image dependencies allowed only kernels and importable functions are kept (ModuleSplitter.cpp canBeImportedFunction: a SYCL_EXTERNAL function whose name does not start with \"__\"), so @internal (no sycl-module-id) and @__private are internal",
 			`s/CHECK-LL-2: define weak_odr spir_func void @internal()/CHECK-LL-2: define internal spir_func void @internal()/`,
 			`s/CHECK-LL-2: define weak_odr spir_func void @__private()/CHECK-LL-2: define internal spir_func void @__private()/`)},
-		Case{File: "sycl-post-link/grf-size-conflict.ll",
-			Missing: "the register_alloc_mode / grf_size conflict is not an error"},
+		Case{File: "sycl-post-link/grf-size-conflict.ll", Adapts: []Adapt{
+			RewriteRun("-split=source", "sycl-post-link -split=source", "sycl-post-link -properties -split=source",
+				"the test predates -properties: the properties, whose computation finds the conflict, were always computed"),
+		}},
 		Case{File: "sycl-post-link/host-pipes/basic.ll",
 			Skip: "the test is of --host-pipes, an option gone from the newest reference, whose sycl-post-link no longer lowers compile-time properties of globals into !spirv.Decorations (the front end does; the option table of ../reference/dpcpp-tools.md 3.1 has no --host-pipes); all its checks are of those decorations"},
 		Case{File: "sycl-post-link/imported.ll", Adapts: []Adapt{

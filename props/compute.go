@@ -83,7 +83,9 @@ func Compute(img *Image, o Options) (*Registry, error) {
 			return nil, err
 		}
 	}
-	addMiscEntryPointProps(r, img)
+	if err := addMiscEntryPointProps(r, img); err != nil {
+		return nil, err
+	}
 	addAssertUsed(r, img)
 	addImplicitLocalArg(r, img)
 	addSanitizer(r, img)
