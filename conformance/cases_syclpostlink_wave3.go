@@ -109,8 +109,7 @@ func init() {
 		Case{File: "sycl-post-link/sycl-external-funcs/split-global.ll"},
 		Case{File: "sycl-post-link/sycl-external-funcs/split-per-kernel.ll"},
 		Case{File: "sycl-post-link/sycl-external-funcs/split-per-source2.ll"},
-		Case{File: "sycl-post-link/virtual-functions/dummy.ll",
-			Missing: "virtual-function sets get no dummy image (dummy-image=1)"},
+		Case{File: "sycl-post-link/virtual-functions/dummy.ll"},
 		Case{File: "sycl-post-link/virtual-functions/module-cleanup-comdat.ll"},
 		Case{File: "sycl-post-link/virtual-functions/module-cleanup.ll"},
 	)

@@ -13,6 +13,7 @@ import (
 type groupResult struct {
 	mods     []*Module // one, or ESIMD then SYCL
 	defaults []*Module // default-value copies (next ID)
+	dummies  []*Module // dummy copies of virtual functions (the ID after)
 	warnings []string
 	halves   bool // the group had both SYCL and ESIMD entry points
 	modified bool
@@ -81,6 +82,9 @@ func (r *run) buildGroup(i int) (res groupResult) {
 		}
 		res.bf16 = res.bf16 || r.usesBF16(q)
 		res.mods = append(res.mods, mod)
+		if d := dummyOf(mod); d != nil {
+			res.dummies = append(res.dummies, d)
+		}
 	}
 	return res
 }
@@ -166,13 +170,13 @@ func (r *run) produce(n int, use func(i int, res groupResult) error) error {
 
 // emitAll writes every module and fills the tables, in the reference's
 // order: each group's modules get the next ID (ESIMD first, then SYCL),
-// its default-value copies the one after. When no group can have
-// default-value copies, a group's ID is its index and the workers write
+// its default-value copies the one after, then its dummy copies of virtual
+// functions. When no group can have such copies, a group's ID is its index and the workers write
 // the files themselves (run.early); the tables are filled in order here
 // either way.
 func (r *run) emitAll(st *state) error {
 	n := len(r.sp.Groups())
-	r.early = n > 1 && !r.o.DefaultSpecConstImage
+	r.early = n > 1 && !r.o.DefaultSpecConstImage && !hasVirtualFunctions(r.m)
 	id := 0
 	bf16 := false
 	if err := r.out.tableFirst(r.tables); err != nil {
@@ -212,6 +216,14 @@ func (r *run) emitAll(st *state) error {
 		id++
 		if len(res.defaults) > 0 {
 			for _, mod := range res.defaults {
+				if err := r.save(mod, id, irName); err != nil {
+					return err
+				}
+			}
+			id++
+		}
+		if len(res.dummies) > 0 {
+			for _, mod := range res.dummies {
 				if err := r.save(mod, id, irName); err != nil {
 					return err
 				}

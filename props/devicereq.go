@@ -37,6 +37,11 @@ func DeviceRequirements(img *Image) (*Requirements, error) {
 	fixed := map[uint32]bool{}
 	multipleWG := false
 	for _, f := range img.functions() {
+		if img.Dummy && !img.isDecl(f) {
+			// A dummy image's definitions lost their metadata with their
+			// bodies.
+			continue
+		}
 		// A function's declared aspects ([[sycl::device_has]]) count as
 		// used: the front end attaches them to a declaration or definition
 		// the aspect propagation may not have reached

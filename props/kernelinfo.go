@@ -325,7 +325,8 @@ func addSanitizer(r *Registry, img *Image) {
 }
 
 // addVirtualFunctions adds [SYCL/virtual functions]: the set of the first
-// defined virtual function when the image defines one, else the sets named
+// defined virtual function when the image defines one (and dummy-image=1
+// for a dummy copy), else the sets named
 // by every "calls-indirectly" attribute, sorted and comma-joined.
 func addVirtualFunctions(r *Registry, img *Image) {
 	used := map[string]bool{}
@@ -335,6 +336,9 @@ func addVirtualFunctions(r *Registry, img *Image) {
 		}
 		if v, ok := img.attr(f, "indirectly-callable"); ok {
 			r.Add(SetVirtualFunctions, NewString("virtual-functions-set", v))
+			if img.Dummy {
+				r.Add(SetVirtualFunctions, NewUint32("dummy-image", 1))
+			}
 			return
 		}
 		if v, ok := img.attr(f, "calls-indirectly"); ok {
