@@ -13,8 +13,7 @@ func init() {
 		Case{File: "sycl-post-link/device-code-split/amd-kernel-split.ll"},
 		Case{File: "sycl-post-link/device-code-split/auto-module-split-2.ll", Adapts: moduleSplitTool(
 			internalized("-split=auto -symbols -S < %s -o %t.table", "foo, foo1 and foo2 are copies in the kernels' modules",
-				`s/define dso_local spir_func/define {{.*}}spir_func/`)...),
-			Missing: "getelementptr constant expressions of all-zero indices are not folded away as LLVM 15+ does when it reads opaque-pointer IR"},
+				`s/define dso_local spir_func/define {{.*}}spir_func/`)...)},
 		Case{File: "sycl-post-link/device-code-split/auto-module-split-3.ll", Adapts: moduleSplitTool(
 			internalized("-split=auto -symbols -S < %s -o %t.table", "foo, foo1, foo2 and foo3 are copies in the kernels' modules",
 				`s/define dso_local spir_func/define {{.*}}spir_func/`)...)},

@@ -110,6 +110,11 @@ func readInput(o *Options, rio IO) (*llvmir.Module, error) {
 	if err != nil {
 		return nil, plainf("%s: %s: error: Could not open input file: %s", rio.Argv0, name, errText(err))
 	}
+	if !bitcode.Is(src) {
+		// As LLVM reads it: zero-index getelementptr expressions are gone
+		// (a folded line's columns shift in later messages).
+		src, _ = llvmir.FoldZeroGEPs(src)
+	}
 	m, err := llvmir.Load(name, src)
 	var be *bitcode.Error
 	if errors.As(err, &be) {
