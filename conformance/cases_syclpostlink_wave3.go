@@ -86,8 +86,7 @@ func init() {
 		Case{File: "sycl-post-link/spec-constants/default-value/bool.ll"},
 		Case{File: "sycl-post-link/spec-constants/default-value/split-by-kernel.ll"},
 		Case{File: "sycl-post-link/spec-constants/default-value/split-by-source.ll"},
-		Case{File: "sycl-post-link/spec-constants/hierarchy.ll",
-			Missing: "default values of spec constants whose struct type flattens a hierarchy of nested structs are refused"},
+		Case{File: "sycl-post-link/spec-constants/hierarchy.ll"},
 		Case{File: "sycl-post-link/spec-constants/remove-dead-private-constants.ll", Adapts: []Adapt{
 			SkipRun("-debug-only=SpecConst", "LLVM's debug output (-debug-only, of LLVM builds with assertions) is not part of sycbuild; the IR checks stay"),
 		}},
