@@ -278,6 +278,9 @@ func (r *run) save(mod *Module, id int, irName string) error {
 func (r *run) files(mod *Module, id int, irName string) ([]*Row, error) {
 	esimd := mod.Part.Status == split.ESIMDOnly
 	row := Row{Code: irName}
+	if r.o.EmbedAuxInfo {
+		return r.embedded(mod, id, esimd)
+	}
 	if row.Code == "" {
 		row.Code = r.naming.IR(esimd, id)
 		split.AddStatus(mod.Plan, mod.Part.Status, mod.DefaultValues)
@@ -319,6 +322,39 @@ func (r *run) files(mod *Module, id int, irName string) ([]*Row, error) {
 			}
 		}
 		rows[i] = &trow
+	}
+	return rows, nil
+}
+
+// embedded writes one module with its property sets and symbol table in
+// it (-embed-aux-info-as-metadata): one row, the Code column only, in
+// every table. The property sets are those of the first table's target.
+func (r *run) embedded(mod *Module, id int, esimd bool) ([]*Row, error) {
+	target := ""
+	if len(r.tables) > 0 {
+		target = r.tables[0].Output.Target
+	}
+	data, err := r.hooks.Properties(r.o, mod, target)
+	if err != nil {
+		return nil, err
+	}
+	var syms *string
+	if r.o.Symbols {
+		s, err := mod.Part.SymbolTable()
+		if err != nil {
+			return nil, err
+		}
+		syms = &s
+	}
+	row := Row{Code: r.naming.IR(esimd, id)}
+	split.AddStatus(mod.Plan, mod.Part.Status, mod.DefaultValues)
+	split.AddAuxInfo(mod.Plan, data, syms)
+	if err := r.out.writeModule(row.Code, mod.Plan); err != nil {
+		return nil, err
+	}
+	rows := make([]*Row, len(r.tables))
+	for i := range rows {
+		rows[i] = &row
 	}
 	return rows, nil
 }

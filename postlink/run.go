@@ -218,7 +218,7 @@ func (r *run) process() error {
 		}
 	}
 	for _, out := range o.Outputs {
-		r.tables = append(r.tables, newTable(out, o.Properties, o.Symbols))
+		r.tables = append(r.tables, newTable(out, o.Properties && !o.EmbedAuxInfo, o.Symbols && !o.EmbedAuxInfo))
 	}
 	st := &state{modified: modified, splitOccurred: splitOccurred}
 	if o.IROutputOnly {

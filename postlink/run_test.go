@@ -102,6 +102,8 @@ func parseArgs(t *testing.T, args []string) Options {
 			o.SplitESIMD = true
 		case a == "-device-globals":
 			o.DeviceGlobals = true
+		case a == "-embed-aux-info-as-metadata":
+			o.EmbedAuxInfo = true
 		case strings.HasPrefix(a, "-split="):
 			o.Split, _ = ParseSplitMode(strings.TrimPrefix(a, "-split="))
 			o.SplitGiven = true
