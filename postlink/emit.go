@@ -77,9 +77,11 @@ func (r *run) buildGroup(i int) (res groupResult) {
 			}
 			res.modified = res.modified || changed
 			if def != nil {
+				res.modified = addSanitizerKernels(def) || res.modified
 				res.defaults = append(res.defaults, def)
 			}
 		}
+		res.modified = addSanitizerKernels(mod) || res.modified
 		res.bf16 = res.bf16 || r.usesBF16(q)
 		res.mods = append(res.mods, mod)
 		if d := dummyOf(mod); d != nil {

@@ -3,6 +3,7 @@ package postlink
 import (
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/sycbuild/sycbuild/llvmir"
 	"github.com/sycbuild/sycbuild/split"
@@ -64,4 +65,33 @@ func fixSanitizerMetadata(m *llvmir.Module, cfg *split.Config) (bool, error) {
 	}
 	cfg.Rewritten[g] = split.Rewrite{Text: text + attrs + "\n", Globals: g.Globals}
 	return true, nil
+}
+
+// addSanitizerKernels is the reference's post-split sanitizer step
+// (SanitizerPostSplitProcessing): a module holding a sanitizer's kernel
+// metadata global, __AsanKernelMetadata<suffix> (or Msan, Tsan), gets an
+// empty kernel __sanitizerModule<suffix> for each, by which the
+// sanitizer runtime tells the device images apart, images that are linked
+// together at run time among them (each carries its own suffix). It
+// reports whether it added one.
+func addSanitizerKernels(mod *Module) bool {
+	group := -1
+	for _, e := range mod.globals() {
+		if e.Var == nil {
+			continue
+		}
+		for _, prefix := range sanitizerMetadataGlobals {
+			suffix, ok := strings.CutPrefix(e.Name, prefix)
+			if !ok {
+				continue
+			}
+			if group < 0 {
+				group = mod.Plan.NewAttrGroup(llvmir.Attrs{{Key: "sycl-entry-point", String: true}})
+			}
+			mod.Plan.Add(llvmir.KindFunction, "define weak_odr dso_local spir_kernel void @"+llvmir.QuoteName("__sanitizerModule"+suffix)+
+				"() #"+strconv.Itoa(group)+" {\nentry:\n  ret void\n}")
+			break
+		}
+	}
+	return group >= 0
 }

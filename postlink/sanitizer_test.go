@@ -34,3 +34,44 @@ func TestSanitizerMetadata(t *testing.T) {
 		}
 	}
 }
+
+// TestSanitizerKernels: each image gets an empty kernel per sanitizer
+// metadata global it holds, named after the global's suffix; an image
+// without one gets none.
+func TestSanitizerKernels(t *testing.T) {
+	src := `target triple = "spir64-unknown-unknown"
+
+@__MsanKernelMetadata_x1 = appending addrspace(1) global [1 x i64] [i64 1]
+@__MsanKernelMetadata = appending addrspace(1) global [1 x i64] [i64 2]
+
+define spir_kernel void @k() #0 {
+  ret void
+}
+
+attributes #0 = { "sycl-module-id"="a.cpp" }
+`
+	dir := t.TempDir()
+	if _, err := runTool(t, dir, src, "-split=kernel", "-symbols", "-S", "-o", "s.table"); err != nil {
+		t.Fatal(err)
+	}
+	ll := readFile(t, dir+"/s_0.ll")
+	for _, want := range []string{
+		"define weak_odr dso_local spir_kernel void @__sanitizerModule_x1() #1 {\nentry:\n  ret void\n}\n",
+		"define weak_odr dso_local spir_kernel void @__sanitizerModule() #1 {\nentry:\n  ret void\n}\n",
+		`attributes #1 = { "sycl-entry-point" }`,
+	} {
+		if !strings.Contains(ll, want) {
+			t.Errorf("module lacks %q:\n%s", want, ll)
+		}
+	}
+	if syms := readFile(t, dir+"/s_0.sym"); syms != "k\n" {
+		t.Errorf("symbols %q", syms)
+	}
+	src = "target triple = \"spir64-unknown-unknown\"\ndefine spir_kernel void @k() {\n  ret void\n}\n"
+	if _, err := runTool(t, dir, src, "-split=kernel", "-S", "-o", "n.table"); err != nil {
+		t.Fatal(err)
+	}
+	if ll := readFile(t, dir+"/n_0.ll"); strings.Contains(ll, "__sanitizerModule") {
+		t.Errorf("a kernel without a sanitizer:\n%s", ll)
+	}
+}
