@@ -45,8 +45,7 @@ func init() {
 		Case{File: "sycl-post-link/device-globals/test_no_metadata_generated.ll"},
 		Case{File: "sycl-post-link/device-requirements/aspects.ll"},
 		Case{File: "sycl-post-link/device-requirements/fixed-target.ll"},
-		Case{File: "sycl-post-link/device-requirements/joint-matrix.ll",
-			Missing: `modules with target("spirv.*") types are written as bitcode through llvm-as-15, which does not know target types`},
+		Case{File: "sycl-post-link/device-requirements/joint-matrix.ll"},
 		Case{File: "sycl-post-link/device-requirements/mask.ll"},
 		Case{File: "sycl-post-link/device-requirements/reqd-sub-group-size.ll"},
 		Case{File: "sycl-post-link/device-requirements/sycl-declared-aspects.ll", Adapts: []Adapt{
