@@ -1,7 +1,8 @@
 # The two commands of the README:
 #   make demo   builds sycbuild and runs it on examples/quickstart, end to end
 #   make test   runs every test (installs the toolchain first) and prints the
-#               conformance summary, "N passed, N failed, N skipped"
+#               conformance summary, "N passed, N failed, N skipped" (and the
+#               count of tests of behaviour still missing, MISSING)
 GO ?= go
 BIN := bin/sycbuild
 # The conformance test writes its report here; make test prints it.

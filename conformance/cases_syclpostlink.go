@@ -17,9 +17,9 @@ import "strings"
 func init() {
 	Register(
 		Case{File: "sycl-post-link/help.test"},
-		splitCase("sycl-post-link/device-code-split/basic-module-split.ll", "-o %t.table", true, true),
-		splitCase("sycl-post-link/device-code-split/auto-module-split-1.ll", "-o %t.table", true, true),
-		splitCase("sycl-post-link/device-code-split/one-kernel-per-module.ll", "-o %t.files.table", true, true),
+		splitCase("sycl-post-link/device-code-split/basic-module-split.ll", "-o %t.table", true),
+		splitCase("sycl-post-link/device-code-split/auto-module-split-1.ll", "-o %t.table", true),
+		splitCase("sycl-post-link/device-code-split/one-kernel-per-module.ll", "-o %t.files.table", true),
 		Case{File: "sycl-post-link/sycl-external-funcs/drop-unref-funcs.ll"},
 		Case{File: "sycl-post-link/sycl-external-funcs/split-per-source1.ll", Adapts: tableEra(
 			"-emit-only-kernels-as-entry-points -symbols -S %s -o %t.table",
@@ -72,18 +72,12 @@ func init() {
 // splitCase adapts the device-code-split tests: -properties goes (their
 // checks read no .prop file), the sycl-module-split lines go (a tool
 // sycbuild does not replace), and the checks are brought to version A.
-func splitCase(file, out string, internalized, gepFolded bool) Case {
+func splitCase(file, out string, internalized bool) Case {
 	seds := []string{}
 	var why []string
 	if internalized {
-		seds = append(seds, `s/define dso_local spir_func/define {{.*}} spir_func/`)
-		why = append(why, `"define dso_local spir_func" -> "define {{.*}} spir_func": the test predates internalization, version A makes non-entry functions internal (the upstream test now says the same)`)
-	}
-	if gepFolded {
-		seds = append(seds,
-			`s/ptr addrspace(4) addrspacecast (ptr addrspace(1) @{{\.\*}}GV/ptr addrspace(4) {{.*}}addrspacecast (ptr addrspace(1) @{{.*}}GV/`,
-			`s/to ptr addrspace(4)), align 4/to ptr addrspace(4)){{.*}}, align 4/`)
-		why = append(why, "the load's operand may keep its getelementptr of all-zero indices: LLVM folds it away when it parses, sycbuild writes the input's text as it is")
+		seds = append(seds, `s/define dso_local spir_func/define {{.*}}spir_func/`)
+		why = append(why, `"define dso_local spir_func" -> "define {{.*}}spir_func": the test predates internalization, version A makes non-entry functions internal (the upstream test now says the same)`)
 	}
 	return Case{File: file, Adapts: []Adapt{
 		SkipRun("sycl-module-split", "sycl-module-split is a separate tool that sycbuild does not replace"),

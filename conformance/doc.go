@@ -24,7 +24,9 @@
 // Register with one Case per test file: run it as it is, skip it with a
 // reason, or adapt it visibly (SkipRun, RewriteRun, ReplaceRun, AddRun, each
 // with its reason, printed in the report). A test file that no case names is
-// reported as skipped, "not yet covered". AddFeature and AddSubstitution
+// reported as skipped, "not yet covered". A case marked Missing names
+// behaviour sycbuild lacks: the test runs, is reported MISSING when it
+// fails and fails when it passes (the mark must go with the fix). AddFeature and AddSubstitution
 // extend what REQUIRES and the RUN lines may use.
 //
 // # Running
@@ -35,7 +37,9 @@
 //
 // -only (or SYCBUILD_CONFORMANCE_ONLY) keeps the tests whose path contains
 // the text. The test prints one line per test — PASS, FAIL or SKIP with the
-// reason — then "N passed, N failed, N skipped"; any FAIL fails it. With
+// reason — then "N passed, N failed, N skipped", followed by the count of
+// MISSING tests when there are any; any FAIL fails it. RUN lines may use
+// lit's "%if feature %{ … %} [%else %{ … %}]". With
 // SYCBUILD_CONFORMANCE_REPORT=<file> the same report is also written to that
 // file (make test prints it). Without ../shared/conformance the test is
 // skipped, and fails in CI.

@@ -175,3 +175,67 @@ func readScript(path, name string) (*Script, error) {
 	}
 	return ParseScript(name, data)
 }
+
+// ExpandIf expands lit's conditional substitution in a RUN command:
+// "%if expr %{ then %}", optionally followed by "%else %{ otherwise %}",
+// becomes the text of the branch the features choose (lit's "asserts",
+// for one, is a feature of LLVM builds with assertions, which sycbuild
+// is not, so a command under "%if asserts" is dropped).
+func ExpandIf(cmd string, have map[string]bool) (string, error) {
+	for {
+		i := strings.Index(cmd, "%if ")
+		if i < 0 {
+			return cmd, nil
+		}
+		open := strings.Index(cmd[i:], "%{")
+		if open < 0 {
+			return "", fmt.Errorf("%%if without %%{ in %q", cmd)
+		}
+		open += i
+		v, err := EvalFeatures(strings.TrimSpace(cmd[i+len("%if "):open]), have)
+		if err != nil {
+			return "", fmt.Errorf("%%if: %v", err)
+		}
+		then, end, err := ifBranch(cmd, open)
+		if err != nil {
+			return "", err
+		}
+		var other string
+		if rest := strings.TrimLeft(cmd[end:], " \t"); strings.HasPrefix(rest, "%else") {
+			rest = strings.TrimLeft(rest[len("%else"):], " \t")
+			if !strings.HasPrefix(rest, "%{") {
+				return "", fmt.Errorf("%%else without %%{ in %q", cmd)
+			}
+			at := len(cmd) - len(rest)
+			other, end, err = ifBranch(cmd, at)
+			if err != nil {
+				return "", err
+			}
+		}
+		chosen := other
+		if v {
+			chosen = then
+		}
+		cmd = cmd[:i] + strings.TrimSpace(chosen) + cmd[end:]
+	}
+}
+
+// ifBranch returns the text between the "%{" at open and its matching
+// "%}", and the index just past the "%}".
+func ifBranch(cmd string, open int) (string, int, error) {
+	depth := 0
+	for j := open; j+1 < len(cmd); j++ {
+		switch cmd[j : j+2] {
+		case "%{":
+			depth++
+			j++
+		case "%}":
+			depth--
+			if depth == 0 {
+				return cmd[open+2 : j], j + 2, nil
+			}
+			j++
+		}
+	}
+	return "", 0, fmt.Errorf("%%{ without its %%} in %q", cmd)
+}

@@ -153,3 +153,25 @@ SKIP c.test: not yet covered
 		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+func TestExpandIf(t *testing.T) {
+	have := map[string]bool{"shell": true}
+	for _, c := range []struct{ in, want string }{
+		{"%if asserts %{ tool -debug-only=X | FileCheck %s %}", ""},
+		{"%if shell %{ a | b %}", "a | b"},
+		{"x && %if asserts %{ a %} %else %{ b %} && y", "x && b && y"},
+		{"%if shell %{ a %} %else %{ b %}", "a"},
+		{"%if !asserts %{ a %{ nested %} %}", "a %{ nested %}"},
+		{"no conditional", "no conditional"},
+	} {
+		got, err := ExpandIf(c.in, have)
+		if err != nil || got != c.want {
+			t.Errorf("ExpandIf(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"%if asserts a", "%if asserts %{ a", "%if ( %{ a %}", "%if x %{ a %} %else b"} {
+		if _, err := ExpandIf(bad, have); err == nil {
+			t.Errorf("ExpandIf(%q): no error", bad)
+		}
+	}
+}

@@ -24,6 +24,10 @@ type Case struct {
 	// {"llvm-dis": "llvm-dis-19"}. FileCheck (FileCheck-19), not and count
 	// are always there.
 	Aliases map[string]string
+	// Missing, when set, says which behaviour sycbuild lacks for this test
+	// to pass. The test runs and is reported MISSING when it fails; when it
+	// passes it fails, so that the mark goes with the behaviour's arrival.
+	Missing string
 	// Adapts are visible changes to the test's RUN lines, applied in
 	// order; each is printed with its reason. An adaptation that matches
 	// no RUN line fails the test, so none outlives the line it was for.

@@ -22,9 +22,12 @@ const (
 	Pass Outcome = iota
 	Fail
 	Skip
+	// Missing is a test of behaviour sycbuild does not have yet (the case's
+	// Missing says which): it ran and failed, as expected.
+	Missing
 )
 
-func (o Outcome) String() string { return [...]string{"PASS", "FAIL", "SKIP"}[o] }
+func (o Outcome) String() string { return [...]string{"PASS", "FAIL", "SKIP", "MISSING"}[o] }
 
 // Result is one test's outcome, reason and notes (adaptations applied).
 type Result struct {
@@ -35,7 +38,8 @@ type Result struct {
 	Log     string // on failure: the end of the test's output
 }
 
-// Line is the report line: "PASS file", "FAIL file: reason", "SKIP file: reason".
+// Line is the report line: "PASS file", "FAIL file: reason", "SKIP file:
+// reason", "MISSING file: reason".
 func (r Result) Line() string {
 	if r.Reason == "" {
 		return r.Outcome.String() + " " + r.File
@@ -150,7 +154,11 @@ func (e *Env) Run(ctx context.Context, c Case, work string) Result {
 	paths := Paths{Source: src, Tmp: filepath.Join(execDir, "Output", filepath.Base(src)+".tmp")}
 	cmds := make([]string, len(runs))
 	for i, r := range runs {
-		cmds[i] = Substitute(r.Text, paths, substitutions())
+		text, err := ExpandIf(r.Text, have)
+		if err != nil {
+			return fail("RUN line %d: %v", r.Line, err)
+		}
+		cmds[i] = Substitute(text, paths, substitutions())
 	}
 	statusFile := filepath.Join(work, "status")
 	scriptFile := filepath.Join(bin, "lit-script.sh")
@@ -176,6 +184,15 @@ func (e *Env) Run(ctx context.Context, c Case, work string) Result {
 	cmd.WaitDelay = 5 * time.Second
 	runErr := cmd.Run()
 
+	if c.Missing != "" {
+		if runErr == nil {
+			return fail("passes, but is marked as missing behaviour (%s): drop the mark", c.Missing)
+		}
+		if ctx.Err() == nil {
+			res.Outcome, res.Reason = Missing, c.Missing
+			return res
+		}
+	}
 	if runErr == nil {
 		if xfail {
 			return fail("XPASS: the test passed but is marked XFAIL")

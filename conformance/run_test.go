@@ -48,6 +48,9 @@ func TestRunner(t *testing.T) {
 		{"no-runs.ll", "; CHECK: x\n", Case{}, false, Fail, "the test has no RUN lines"},
 		{"", "", Case{File: "missing.ll"}, false, Fail, "registered, but there is no such test file"},
 		{"skipped.ll", "; RUN: false\n", Case{Skip: "a reason"}, false, Skip, "a reason"},
+		{"missing.test", "RUN: false\n", Case{Missing: "no lowering"}, false, Missing, "no lowering"},
+		{"missing-passes.test", "RUN: true\n", Case{Missing: "no lowering"}, false, Fail, "passes, but is marked as missing behaviour (no lowering): drop the mark"},
+		{"if.test", "RUN: %if asserts %{ false %}\nRUN: %if shell %{ true %} %else %{ false %}\n", Case{}, false, Pass, ""},
 	}
 	for _, c := range cases {
 		if c.file != "" {

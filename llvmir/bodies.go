@@ -63,7 +63,8 @@ func parseParallel(file string, src []byte) (m *Module, ok bool) {
 	if len(p.errs) == 0 {
 		p.resolve()
 	}
-	if len(p.errs) > 0 {
+	if len(p.errs) > 0 || len(p.implicit) > 0 {
+		// Errors, and intrinsics to declare, are left to the parse of one.
 		return nil, false
 	}
 	return m, true

@@ -82,3 +82,24 @@ func TestErrorsCollected(t *testing.T) {
 		t.Errorf("errors:\n%v", err)
 	}
 }
+
+// TestImplicitIntrinsic: an intrinsic called without a declaration is
+// declared with the call's type, as LLVM's parser does; another undefined
+// callee is still an error.
+func TestImplicitIntrinsic(t *testing.T) {
+	src := "define void @f(ptr %p) {\n  %a = call ptr @llvm.sycl.alloca.p0.f64(ptr %p, double 0.0, i64 8)\n  call void @llvm.x(i32 1, ...)\n  ret void\n}\n"
+	m, err := Parse("i.ll", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := m.Global("llvm.sycl.alloca.p0.f64")
+	if d == nil || d.Func == nil || !d.Func.Declaration || string(d.Text) != "declare ptr @llvm.sycl.alloca.p0.f64(ptr, double, i64)\n" {
+		t.Fatalf("declaration %v", d)
+	}
+	if c := m.Global("f").Func.Calls[0]; c.Callee != d {
+		t.Error("the call does not resolve to the declaration")
+	}
+	if _, err := Parse("i.ll", []byte("define void @f() {\n  call void @g()\n  ret void\n}\n")); err == nil {
+		t.Error("an undefined non-intrinsic callee was accepted")
+	}
+}

@@ -54,6 +54,14 @@ func parseModule(file string, src []byte) (*Module, error) {
 	if len(p.errs) == 0 {
 		p.resolve()
 	}
+	if len(p.errs) == 0 && len(p.implicit) > 0 {
+		// The intrinsics called without a declaration are declared at
+		// the end of the module, and the module read again.
+		if decls := p.implicitDeclarations(); len(decls) > 0 {
+			text := append(append(append([]byte(nil), src...), '\n'), decls...)
+			return parseModule(file, text)
+		}
+	}
 	if len(p.errs) > 0 {
 		p.errs.Sort()
 		if len(p.errs) > maxErrors {

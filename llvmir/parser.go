@@ -17,6 +17,8 @@ type parser struct {
 	prevEnd int   // end of the last consumed token
 	lines   *[]int
 	errs    ErrorList
+	// implicit is the intrinsics called without a declaration (@name).
+	implicit map[string]bool
 
 	// References found while scanning the current entity.
 	refs     []rawRef

@@ -27,6 +27,7 @@ type edit struct {
 	fnAttrs  []Attr
 	replace  []instrEdit
 	text     *string // the whole entity replaced
+	body     *string // a definition's body replaced, its attachments dropped
 	namedOps []string
 	setOps   bool
 }
@@ -35,7 +36,7 @@ type edit struct {
 // linkage and what goes with it, added function attributes): the entity
 // then references what it did, and the writer need not parse it again.
 func (ed *edit) headerOnly() bool {
-	return !ed.declare && len(ed.replace) == 0 && ed.text == nil && !ed.setOps
+	return !ed.declare && len(ed.replace) == 0 && ed.text == nil && ed.body == nil && !ed.setOps
 }
 
 // linkageOnly reports whether the edit changes only the linkage.
@@ -140,6 +141,11 @@ func (p *Plan) ReplaceInstr(e *Entity, start, end int, lines ...string) {
 	ed := p.edit(e)
 	ed.replace = append(ed.replace, instrEdit{start: start, end: end, lines: lines})
 }
+
+// ReplaceBody replaces the body of function definition e with body (from
+// its "{" to its "}") and drops what goes with the old body: the metadata
+// attachments, comdat, prefix, prologue and personality of its header.
+func (p *Plan) ReplaceBody(e *Entity, body string) { p.edit(e).body = &body }
 
 // ReplaceText replaces the whole text of e (its Lead stays); text should
 // end with a newline.

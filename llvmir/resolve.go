@@ -1,6 +1,9 @@
 package llvmir
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // resolve turns the references recorded during the parse into entity
 // pointers, reporting undefined globals, metadata and comdats.
@@ -12,7 +15,17 @@ func (p *parser) resolve() {
 		for _, r := range e.refs {
 			g := p.lookupGlobal(int(r.start), int(r.end))
 			if g == nil {
-				p.addErr(p.errorAt(int(r.start), "use of undefined value '"+str(p.src[r.start:r.end])+"'"))
+				name := str(p.src[r.start:r.end])
+				if r.callee && strings.HasPrefix(name, "@llvm.") {
+					// Declared by the call, as LLVM's parser declares an
+					// intrinsic called without a declaration.
+					if p.implicit == nil {
+						p.implicit = map[string]bool{}
+					}
+					p.implicit[name] = true
+					continue
+				}
+				p.addErr(p.errorAt(int(r.start), "use of undefined value '"+name+"'"))
 				continue
 			}
 			if g.mark != stamp {
@@ -149,4 +162,39 @@ func bytesHasByte(b []byte, c byte) bool {
 		}
 	}
 	return false
+}
+
+// implicitDeclarations returns the declarations of the intrinsics the
+// module calls without declaring them, each with the type of its first
+// call, one per line, in order of first call.
+func (p *parser) implicitDeclarations() string {
+	var b strings.Builder
+	done := map[string]bool{}
+	for _, e := range p.m.Entities {
+		if e.Func == nil {
+			continue
+		}
+		for i := range e.Func.Calls {
+			c := &e.Func.Calls[i]
+			if !p.implicit[c.CalleeText] || done[c.CalleeText] || c.FnType == nil || c.FnType.Kind != FuncType {
+				continue
+			}
+			done[c.CalleeText] = true
+			b.WriteString("declare " + c.FnType.Ret.String() + " " + c.CalleeText + "(")
+			for j, t := range c.FnType.Fields {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(t.String())
+			}
+			if c.FnType.VarArg {
+				if len(c.FnType.Fields) > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString("...")
+			}
+			b.WriteString(")\n")
+		}
+	}
+	return b.String()
 }

@@ -161,7 +161,7 @@ func TestSparsePlanConformance(t *testing.T) {
 		if err := m.NewSparsePlan(all).Write(&b); err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(b.Bytes(), src) {
+		if !droppedUnused(b.Bytes(), src) {
 			t.Error("a sparse plan keeping every global value does not write the module back")
 		}
 	})

@@ -826,6 +826,7 @@ func (p *Plan) render(e *Entity, ed *edit) (text, rest []byte, err error) {
 		sp = append(sp, splice{int(s.Start), int(s.End), text})
 	}
 	var h *GlobalHeader
+	var bodyAt *splice
 	isVarDecl := false
 	switch {
 	case e.Func != nil:
@@ -841,6 +842,20 @@ func (p *Plan) render(e *Entity, ed *edit) (text, rest []byte, err error) {
 				end--
 			}
 			add(span{int32(end), f.body.End}, "")
+		} else if ed.body != nil {
+			if f.Declaration {
+				return nil, nil, fmt.Errorf("@%s: ReplaceBody on a declaration", e.Name)
+			}
+			for _, d := range f.dropAt {
+				add(d, "")
+			}
+			end := int(f.headerEnd)
+			for end > int(f.attrEnd) && isSpace(src[end-1]) {
+				end--
+			}
+			// Added after the added attributes, which may go where the
+			// cut starts.
+			bodyAt = &splice{end, int(f.body.End), " " + *ed.body}
 		} else {
 			for _, r := range ed.replace {
 				if r.start < int(f.body.Start) || r.end > int(f.body.End) || r.start > r.end {
@@ -851,6 +866,9 @@ func (p *Plan) render(e *Entity, ed *edit) (text, rest []byte, err error) {
 		}
 		for _, a := range ed.fnAttrs {
 			add(span{f.attrEnd, f.attrEnd}, " "+a.Text())
+		}
+		if bodyAt != nil {
+			sp = append(sp, *bodyAt)
 		}
 	case e.Var != nil:
 		g := e.Var
@@ -904,7 +922,13 @@ func (p *Plan) render(e *Entity, ed *edit) (text, rest []byte, err error) {
 			}
 		}
 	}
-	slices.SortStableFunc(sp, func(a, b splice) int { return a.start - b.start })
+	// At one position an insertion goes before a cut that starts there.
+	slices.SortStableFunc(sp, func(a, b splice) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return b2i(a.end > a.start) - b2i(b.end > b.start)
+	})
 	size := 0
 	if len(sp) > 0 {
 		size = max(0, sp[len(sp)-1].end-e.Off)
@@ -1031,3 +1055,10 @@ func nextRenumbered(text []byte, i int, renum map[int]int) (at, end, nn int) {
 // renumberStop marks the bytes nextRenumbered looks at: the starts of
 // comments, strings and global references.
 var renumberStop = [256]uint8{';': 1, '"': 1, '@': 1}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

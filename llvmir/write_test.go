@@ -360,3 +360,49 @@ func TestLocalLinkageDropsDSOLocal(t *testing.T) {
 	}
 	assemble(t, "llvm-as-19", "d.ll", []byte(out))
 }
+
+// TestPlanReplaceBody empties definitions: each keeps its header but for
+// its attachments, and gets the new body; the module still assembles.
+func TestPlanReplaceBody(t *testing.T) {
+	src := `target triple = "spir64-unknown-unknown"
+
+$f = comdat any
+
+declare void @callee()
+
+define spir_func void @f() #0 comdat !sycl_used_aspects !0 {
+entry:
+  call void @callee()
+  ret void
+}
+
+define spir_func i32 @g(i32 %x) {
+  ret i32 %x
+}
+
+attributes #0 = { "indirectly-callable"="set" }
+
+!0 = !{i32 6}
+`
+	m, err := Parse("in.ll", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.NewPlan()
+	p.ReplaceBody(m.Global("f"), "{\nentry:\n  ret void\n}")
+	p.ReplaceBody(m.Global("g"), "{\nentry:\n  ret i32 undef\n}")
+	out := writePlan(t, p)
+	s := string(out)
+	for _, want := range []string{
+		"define spir_func void @f() #0 {\nentry:\n  ret void\n}\n",
+		"define spir_func i32 @g(i32 %x) {\nentry:\n  ret i32 undef\n}\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "call void @callee") || strings.Contains(s, "!sycl_used_aspects") {
+		t.Errorf("the old body or its attachment was kept:\n%s", s)
+	}
+	assemble(t, "llvm-as-19", "body.ll", out)
+}

@@ -13,6 +13,7 @@ import (
 type groupResult struct {
 	mods     []*Module // one, or ESIMD then SYCL
 	defaults []*Module // default-value copies (next ID)
+	dummies  []*Module // dummy copies of virtual functions (the ID after)
 	warnings []string
 	halves   bool // the group had both SYCL and ESIMD entry points
 	modified bool
@@ -76,11 +77,16 @@ func (r *run) buildGroup(i int) (res groupResult) {
 			}
 			res.modified = res.modified || changed
 			if def != nil {
+				res.modified = addSanitizerKernels(def) || res.modified
 				res.defaults = append(res.defaults, def)
 			}
 		}
+		res.modified = addSanitizerKernels(mod) || res.modified
 		res.bf16 = res.bf16 || r.usesBF16(q)
 		res.mods = append(res.mods, mod)
+		if d := dummyOf(mod); d != nil {
+			res.dummies = append(res.dummies, d)
+		}
 	}
 	return res
 }
@@ -166,13 +172,13 @@ func (r *run) produce(n int, use func(i int, res groupResult) error) error {
 
 // emitAll writes every module and fills the tables, in the reference's
 // order: each group's modules get the next ID (ESIMD first, then SYCL),
-// its default-value copies the one after. When no group can have
-// default-value copies, a group's ID is its index and the workers write
+// its default-value copies the one after, then its dummy copies of virtual
+// functions. When no group can have such copies, a group's ID is its index and the workers write
 // the files themselves (run.early); the tables are filled in order here
 // either way.
 func (r *run) emitAll(st *state) error {
 	n := len(r.sp.Groups())
-	r.early = n > 1 && !r.o.DefaultSpecConstImage
+	r.early = n > 1 && !r.o.DefaultSpecConstImage && !hasVirtualFunctions(r.m)
 	id := 0
 	bf16 := false
 	if err := r.out.tableFirst(r.tables); err != nil {
@@ -212,6 +218,14 @@ func (r *run) emitAll(st *state) error {
 		id++
 		if len(res.defaults) > 0 {
 			for _, mod := range res.defaults {
+				if err := r.save(mod, id, irName); err != nil {
+					return err
+				}
+			}
+			id++
+		}
+		if len(res.dummies) > 0 {
+			for _, mod := range res.dummies {
 				if err := r.save(mod, id, irName); err != nil {
 					return err
 				}
@@ -266,6 +280,9 @@ func (r *run) save(mod *Module, id int, irName string) error {
 func (r *run) files(mod *Module, id int, irName string) ([]*Row, error) {
 	esimd := mod.Part.Status == split.ESIMDOnly
 	row := Row{Code: irName}
+	if r.o.EmbedAuxInfo {
+		return r.embedded(mod, id, esimd)
+	}
 	if row.Code == "" {
 		row.Code = r.naming.IR(esimd, id)
 		split.AddStatus(mod.Plan, mod.Part.Status, mod.DefaultValues)
@@ -307,6 +324,39 @@ func (r *run) files(mod *Module, id int, irName string) ([]*Row, error) {
 			}
 		}
 		rows[i] = &trow
+	}
+	return rows, nil
+}
+
+// embedded writes one module with its property sets and symbol table in
+// it (-embed-aux-info-as-metadata): one row, the Code column only, in
+// every table. The property sets are those of the first table's target.
+func (r *run) embedded(mod *Module, id int, esimd bool) ([]*Row, error) {
+	target := ""
+	if len(r.tables) > 0 {
+		target = r.tables[0].Output.Target
+	}
+	data, err := r.hooks.Properties(r.o, mod, target)
+	if err != nil {
+		return nil, err
+	}
+	var syms *string
+	if r.o.Symbols {
+		s, err := mod.Part.SymbolTable()
+		if err != nil {
+			return nil, err
+		}
+		syms = &s
+	}
+	row := Row{Code: r.naming.IR(esimd, id)}
+	split.AddStatus(mod.Plan, mod.Part.Status, mod.DefaultValues)
+	split.AddAuxInfo(mod.Plan, data, syms)
+	if err := r.out.writeModule(row.Code, mod.Plan); err != nil {
+		return nil, err
+	}
+	rows := make([]*Row, len(r.tables))
+	for i := range rows {
+		rows[i] = &row
 	}
 	return rows, nil
 }

@@ -23,6 +23,9 @@ type Module struct {
 	// replaced by their default values
 	// (-generate-device-image-default-spec-consts); it gets the next ID.
 	DefaultValues bool
+	// Dummy marks the dummy copy of a module of virtual functions (see
+	// dummyOf); it gets an ID of its own after the module's group.
+	Dummy bool
 
 	globalList []*llvmir.Entity // Part.Globals, found on first use
 }

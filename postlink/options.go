@@ -130,9 +130,14 @@ type Options struct {
 	Properties bool
 	SpecConst  SpecConstMode
 
-	EmitParamInfo         bool
-	EmitProgramMetadata   bool
-	EmitKernelNames       bool
+	EmitParamInfo       bool
+	EmitProgramMetadata bool
+	EmitKernelNames     bool
+	// EmbedAuxInfo (-embed-aux-info-as-metadata) puts each module's
+	// property sets and symbol table into the module itself, as the
+	// strings of !sycl_properties and !sycl_symbol_table, instead of
+	// .prop and .sym files: the table has only the Code column.
+	EmbedAuxInfo          bool
 	EmitExportedSymbols   bool
 	EmitImportedSymbols   bool
 	EmitOnlyKernelsAsEPs  bool

@@ -11,8 +11,9 @@ import (
 // what gets split: "llvm.used" goes (after linking it lists kernels, whose
 // declarations would otherwise reach llvm-spirv), and for SPIR targets
 // device globals leave "llvm.compiler.used" (they were kept there only to
-// survive the optimizer) and go entirely when nothing else uses them. It
-// reports whether it changed anything.
+// survive the optimizer) and go entirely when nothing else uses them; a
+// sanitizer's kernel metadata global is fixed up (fixSanitizerMetadata).
+// It reports whether it changed anything.
 func preSplit(m *llvmir.Module, cfg *split.Config) (bool, error) {
 	cfg.Removed = map[*llvmir.Entity]bool{}
 	cfg.Rewritten = map[*llvmir.Entity]split.Rewrite{}
@@ -28,7 +29,11 @@ func preSplit(m *llvmir.Module, cfg *split.Config) (bool, error) {
 		}
 		modified = modified || changed
 	}
-	return modified, nil
+	changed, err := fixSanitizerMetadata(m, cfg)
+	if err != nil {
+		return false, err
+	}
+	return modified || changed, nil
 }
 
 // isDeviceGlobal: a global variable with the "sycl-device-global-size"

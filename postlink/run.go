@@ -110,6 +110,11 @@ func readInput(o *Options, rio IO) (*llvmir.Module, error) {
 	if err != nil {
 		return nil, plainf("%s: %s: error: Could not open input file: %s", rio.Argv0, name, errText(err))
 	}
+	if !bitcode.Is(src) {
+		// As LLVM reads it: zero-index getelementptr expressions are gone
+		// (a folded line's columns shift in later messages).
+		src, _ = llvmir.FoldZeroGEPs(src)
+	}
 	m, err := llvmir.Load(name, src)
 	var be *bitcode.Error
 	if errors.As(err, &be) {
@@ -206,12 +211,14 @@ func (r *run) process() error {
 	splitOccurred := r.sp.SplitOccurred()
 	modified = modified || splitOccurred
 	if o.DeviceGlobals {
+		// The newest reference returns this check's failure as an
+		// llvm::Error, which its ExitOnErr prints after "error: ".
 		if err := r.sp.CheckDeviceGlobals(); err != nil {
-			return errorf("%s", err)
+			return errorf("error: %s", err)
 		}
 	}
 	for _, out := range o.Outputs {
-		r.tables = append(r.tables, newTable(out, o.Properties, o.Symbols))
+		r.tables = append(r.tables, newTable(out, o.Properties && !o.EmbedAuxInfo, o.Symbols && !o.EmbedAuxInfo))
 	}
 	st := &state{modified: modified, splitOccurred: splitOccurred}
 	if o.IROutputOnly {

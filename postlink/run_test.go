@@ -102,6 +102,8 @@ func parseArgs(t *testing.T, args []string) Options {
 			o.SplitESIMD = true
 		case a == "-device-globals":
 			o.DeviceGlobals = true
+		case a == "-embed-aux-info-as-metadata":
+			o.EmbedAuxInfo = true
 		case strings.HasPrefix(a, "-split="):
 			o.Split, _ = ParseSplitMode(strings.TrimPrefix(a, "-split="))
 			o.SplitGiven = true
@@ -436,10 +438,14 @@ attributes #0 = { "sycl-module-id"="a.cpp" }
 attributes #1 = { "sycl-device-global-size"="4" "device_image_scope" "sycl-unique-id"="u" }
 `
 	dir := t.TempDir()
-	_, err := runTool(t, dir, src, "-split=kernel", "-device-globals", "-S", "-o", "g.table")
-	want := `sycl-post-link: device_global variable 'dg' with property "device_image_scope" is used in more than one device image.`
-	if err == nil || err.Error() != want {
-		t.Errorf("error %v, want %q", err, want)
+	want := `sycl-post-link: error: device_global variable 'dg' with property "device_image_scope" is used in more than one device image.`
+	// The property as older front ends and as the newest one spell it.
+	for _, spelling := range []string{`"device_image_scope"`, `"sycl-device-image-scope"="true"`} {
+		src := strings.Replace(src, `"device_image_scope"`, spelling, 1)
+		_, err := runTool(t, dir, src, "-split=kernel", "-device-globals", "-S", "-o", "g.table")
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: error %v, want %q", spelling, err, want)
+		}
 	}
 	// One image is fine.
 	if _, err := runTool(t, dir, src, "-split=source", "-device-globals", "-S", "-o", "g.table"); err != nil {

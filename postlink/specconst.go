@@ -62,6 +62,7 @@ func moduleProperties(o *Options, mod *Module, target string) ([]byte, error) {
 		Esimd:             props.EsimdStatus(mod.Part.Status),
 		Cloned:            mod.Cloned,
 		DefaultValueImage: mod.DefaultValues,
+		Dummy:             mod.Dummy,
 	}
 	if o.SpecConst != SpecConstOff && !mod.DefaultValues {
 		// What the lowering recorded, computed again without edits.

@@ -83,7 +83,9 @@ func Compute(img *Image, o Options) (*Registry, error) {
 			return nil, err
 		}
 	}
-	addMiscEntryPointProps(r, img)
+	if err := addMiscEntryPointProps(r, img); err != nil {
+		return nil, err
+	}
 	addAssertUsed(r, img)
 	addImplicitLocalArg(r, img)
 	addSanitizer(r, img)
@@ -119,19 +121,6 @@ func addSpecConsts(r *Registry, scs []SpecConst, defaults []byte) {
 		s.Add(NewUint32Array(sc.SymID, words))
 	}
 	r.Add(SetSpecConstantsDefaults, NewByteArray("all", defaults))
-}
-
-// isSPIRTriple reports whether triple's architecture is spir or spir64
-// (llvm::Triple::isSPIR; SPIR-V triples are not SPIR).
-func isSPIRTriple(triple string) bool {
-	arch := triple
-	for i := 0; i < len(triple); i++ {
-		if triple[i] == '-' {
-			arch = triple[:i]
-			break
-		}
-	}
-	return arch == "spir" || arch == "spir64"
 }
 
 // isSPIROrSPIRV reports whether the triple is SPIR or SPIR-V.

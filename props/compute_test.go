@@ -204,13 +204,12 @@ pipe_id=2|gAAAAAAAAAABAAAA
 define spir_kernel void @k2() #1 { ret void }
 @__AsanKernelMetadata = global i32 0
 attributes #0 = { "sycl-optlevel"="x" "sycl-grf-size"="256" }
-attributes #1 = { "sycl-optlevel"="2" "sycl-register-alloc-mode"="2" "sycl-grf-size"="128" }
+attributes #1 = { "sycl-optlevel"="2" "sycl-grf-size"="128" }
 `,
 			entries: []string{"k1", "k2"},
 			img:     Image{Esimd: ESIMDOnly, DefaultValueImage: true},
 			want: head + `[SYCL/misc properties]
 isEsimdImage=1|1
-sycl-register-alloc-mode=1|2
 sycl-grf-size=1|256
 optLevel=1|2
 sanUsed=2|gAAAAAAAAAQYzFmb
@@ -252,6 +251,33 @@ attributes #0 = { "referenced-indirectly" }
 `,
 			want: "[SYCL/devicelib req mask]\nDeviceLibReqMask=1|1\n[SYCL/device requirements]\naspects=2|AAAAAAAAAAA\n" +
 				"[SYCL/assert used]\nk1=1|1\nk2=1|1\n",
+		},
+		{
+			// Aspects a called function declares ([[sycl::device_has]])
+			// are the image's too.
+			name: "declared aspects",
+			src: spir + `define spir_kernel void @k() { call spir_func void @f() ret void }
+define spir_func void @f() !sycl_declared_aspects !0 { ret void }
+!0 = !{i32 5, i32 6}
+`,
+			want: "[SYCL/devicelib req mask]\nDeviceLibReqMask=1|0\n[SYCL/device requirements]\naspects=2|ABAAAAAAAAQBAAAAGAAAAA\n",
+		},
+		{
+			name: "register allocation mode",
+			src: spir + `define spir_kernel void @k() #0 { ret void }
+attributes #0 = { "sycl-register-alloc-mode"="2" }
+`,
+			entries: []string{"k"},
+			want:    head + "[SYCL/misc properties]\nsycl-register-alloc-mode=1|2\n",
+		},
+		{
+			// The libraries are SPIR-V: a SPIR-V triple needs them too
+			// (device-requirements/mask.ll).
+			name: "device library mask of a SPIR-V triple",
+			src: "target triple = \"spirv64-unknown-unknown\"\n" + `declare spir_func i32 @__devicelib_imf_umulhi(i32, i32)
+define spir_kernel void @k() { %r = call i32 @__devicelib_imf_umulhi(i32 0, i32 0) ret void }
+`,
+			want: "[SYCL/devicelib req mask]\nDeviceLibReqMask=1|64\n[SYCL/device requirements]\naspects=2|AAAAAAAAAAA\n",
 		},
 		{
 			name: "implicit local arg",
@@ -469,5 +495,22 @@ attributes #0 = { "sycl-module-id"="a.cpp" }
 		if CanBeImported(m, e, e.Func.Declaration, false) {
 			t.Errorf("CanBeImported(%s) without image dependencies", name)
 		}
+	}
+}
+
+// TestComputeGRFConflict: an image whose entry points ask for both a
+// register allocation mode and a GRF size is an error naming both.
+func TestComputeGRFConflict(t *testing.T) {
+	src := spir + `define spir_kernel void @k() #0 { ret void }
+attributes #0 = { "sycl-grf-size"="256" "sycl-register-alloc-mode"="0" }
+`
+	m, err := llvmir.Parse("in.ll", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Compute(&Image{M: m, EntryPoints: []*llvmir.Entity{m.Global("k")}}, Options{})
+	want := `in.ll:2:1: Unsupported use of both register_alloc_mode and grf_size in one device image (@k has "sycl-register-alloc-mode", @k "sycl-grf-size")`
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
 	}
 }

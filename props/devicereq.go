@@ -9,8 +9,9 @@ import (
 // (SYCLDeviceRequirements): it decides where the runtime may run the image
 // and is written as the [SYCL/device requirements] set.
 type Requirements struct {
-	// Aspects is the union of the !sycl_used_aspects of every function,
-	// sorted and unique; negative (internal) aspects are left out.
+	// Aspects is the union of the !sycl_used_aspects and
+	// !sycl_declared_aspects of every function, sorted and unique;
+	// negative (internal) aspects are left out.
 	Aspects []uint32
 	// FixedTargets is the union of every !sycl_fixed_targets, sorted.
 	FixedTargets []uint32
@@ -36,7 +37,20 @@ func DeviceRequirements(img *Image) (*Requirements, error) {
 	fixed := map[uint32]bool{}
 	multipleWG := false
 	for _, f := range img.functions() {
-		if n := f.Attachment("sycl_used_aspects"); n != nil {
+		if img.Dummy && !img.isDecl(f) {
+			// A dummy image's definitions lost their metadata with their
+			// bodies.
+			continue
+		}
+		// A function's declared aspects ([[sycl::device_has]]) count as
+		// used: the front end attaches them to a declaration or definition
+		// the aspect propagation may not have reached
+		// (device-requirements/sycl-declared-aspects.ll).
+		for _, kind := range [...]string{"sycl_used_aspects", "sycl_declared_aspects"} {
+			n := f.Attachment(kind)
+			if n == nil {
+				continue
+			}
 			for i := range n.Ops {
 				v, ok := int64(0), false
 				if pair := n.Ops[i].Target(); pair != nil {
@@ -46,7 +60,7 @@ func DeviceRequirements(img *Image) (*Requirements, error) {
 					v, ok = mdInt(n, i)
 				}
 				if !ok {
-					return nil, img.malformed(f, "!sycl_used_aspects")
+					return nil, img.malformed(f, "!"+kind)
 				}
 				if v >= 0 {
 					aspects[uint32(v)] = true

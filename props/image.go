@@ -65,6 +65,13 @@ type Image struct {
 	// (-generate-device-image-default-spec-consts).
 	DefaultValueImage bool
 
+	// Dummy marks the dummy copy of an image of virtual functions: the
+	// same functions with empty bodies and without their metadata, which
+	// the runtime links instead when the device lacks an optional feature
+	// the real ones use. Its definitions' attachments (their aspects among
+	// them) do not count.
+	Dummy bool
+
 	// funcs and vars are the image's functions and global variables, found
 	// on first use.
 	funcs, vars []*llvmir.Entity

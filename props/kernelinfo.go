@@ -208,19 +208,29 @@ func mdUint32s(img *Image, f *llvmir.Entity, n *llvmir.MDNode, what string) ([]u
 // image kind and its entry points: isEsimdImage, the register allocation
 // mode and GRF size of the first entry point that sets one, and the
 // optimization level of the first entry point with a readable
-// sycl-optlevel (not for images that merge SYCL and ESIMD code).
-func addMiscEntryPointProps(r *Registry, img *Image) {
+// sycl-optlevel (not for images that merge SYCL and ESIMD code). An image
+// whose entry points set both a register allocation mode and a GRF size is
+// an error: the two properties ask the device compiler for the same thing
+// (grf-size-conflict.ll).
+func addMiscEntryPointProps(r *Registry, img *Image) error {
 	if img.Esimd == ESIMDOnly {
 		r.Add(SetMisc, NewUint32("isEsimdImage", 1))
 	}
-	for _, key := range []string{"sycl-register-alloc-mode", "sycl-grf-size"} {
+	var setters [2]*llvmir.Entity
+	for i, key := range [...]string{"sycl-register-alloc-mode", "sycl-grf-size"} {
 		for _, f := range img.EntryPoints {
 			if v, ok := img.attr(f, key); ok {
 				n, _ := attrUint(v)
 				r.Add(SetMisc, NewUint32(key, uint32(n)))
+				setters[i] = f
 				break
 			}
 		}
+	}
+	if mode, size := setters[0], setters[1]; mode != nil && size != nil {
+		line, col := img.M.Position(size.Off)
+		return &Error{File: img.M.File, Line: line, Col: col, Msg: "Unsupported use of both register_alloc_mode and grf_size in one device image (@" +
+			mode.Name + " has \"sycl-register-alloc-mode\", @" + size.Name + " \"sycl-grf-size\")"}
 	}
 	if img.Esimd != SYCLAndESIMD {
 		for _, f := range img.EntryPoints {
@@ -234,6 +244,7 @@ func addMiscEntryPointProps(r *Registry, img *Image) {
 			}
 		}
 	}
+	return nil
 }
 
 // addAssertUsed adds [SYCL/assert used]: the spir kernels that reach
@@ -314,7 +325,8 @@ func addSanitizer(r *Registry, img *Image) {
 }
 
 // addVirtualFunctions adds [SYCL/virtual functions]: the set of the first
-// defined virtual function when the image defines one, else the sets named
+// defined virtual function when the image defines one (and dummy-image=1
+// for a dummy copy), else the sets named
 // by every "calls-indirectly" attribute, sorted and comma-joined.
 func addVirtualFunctions(r *Registry, img *Image) {
 	used := map[string]bool{}
@@ -324,6 +336,9 @@ func addVirtualFunctions(r *Registry, img *Image) {
 		}
 		if v, ok := img.attr(f, "indirectly-callable"); ok {
 			r.Add(SetVirtualFunctions, NewString("virtual-functions-set", v))
+			if img.Dummy {
+				r.Add(SetVirtualFunctions, NewUint32("dummy-image", 1))
+			}
 			return
 		}
 		if v, ok := img.attr(f, "calls-indirectly"); ok {

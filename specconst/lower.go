@@ -133,6 +133,7 @@ type lowering struct {
 	defaultsOf map[*llvmir.Entity]*value // default values read so far
 	elements   elementCounter            // sizes of the types seen so far
 	structs    map[*llvmir.Type]*structInfo
+	flat       map[*value]bool // defaults found to be flattened (see flattened)
 }
 
 // funcState collects the edits of one function.
@@ -664,7 +665,46 @@ func (l *lowering) emitNative(fs *funcState, lines *[]string, ty *llvmir.Type, i
 // def. For structs whose default-value type has padding, the element is
 // matched by byte offset (the returned type may have explicit padding
 // fields the default lacks); an element without a match is undef.
+//
+// A default whose type is not the spec constant's but a flattened form of
+// it (the front end writes the default of a class with bases as one flat
+// struct) has its elements found by offset instead (elemByOffset), once
+// matching by index finds an aggregate where the type wants another.
 func (l *lowering) elemDefault(ty, elTy *llvmir.Type, def *value, i int) (*value, error) {
+	if def.window != nil || l.flattened(ty, def) {
+		return l.elemByOffset(ty, elTy, def, i)
+	}
+	return l.elemByIndex(ty, elTy, def, i)
+}
+
+// flattened reports whether def, a default of aggregate type ty, is a
+// flattened form of it: matching its elements by index fails or finds an
+// aggregate where ty wants another type.
+func (l *lowering) flattened(ty *llvmir.Type, def *value) bool {
+	if !isAggregate(def.t) {
+		return false
+	}
+	if f, ok := l.flat[def]; ok {
+		return f
+	}
+	f := false
+	for i := 0; i < numElems(ty) && !f; i++ {
+		elTy := ty.Elem
+		if ty.Kind == llvmir.StructType {
+			elTy = ty.Fields[i]
+		}
+		ed, err := l.elemByIndex(ty, elTy, def, i)
+		f = err != nil || ed.t.String() != elTy.String() && (isAggregate(ed.t) || isAggregate(elTy))
+	}
+	if l.flat == nil {
+		l.flat = map[*value]bool{}
+	}
+	l.flat[def] = f
+	return f
+}
+
+// elemByIndex selects element i of def as the default of element i of ty.
+func (l *lowering) elemByIndex(ty, elTy *llvmir.Type, def *value, i int) (*value, error) {
 	if ty.Kind == llvmir.StructType {
 		if def.t.Kind != llvmir.StructType {
 			return nil, fmt.Errorf("default value of type %s for a spec constant of type %s", def.t, ty)
@@ -689,6 +729,105 @@ func (l *lowering) elemDefault(ty, elTy *llvmir.Type, def *value, i int) (*value
 		return nil, fmt.Errorf("default value of type %s has no element %d for a spec constant of type %s", def.t, i, ty)
 	}
 	return def.elem(i), nil
+}
+
+// elemByOffset finds the default of element i of ty in a default value of
+// another shape by the element's byte offset (a view of it, when no value
+// of the element's type starts there). Padding found that way is passed
+// as zeroinitializer, as the reference does.
+func (l *lowering) elemByOffset(ty, elTy *llvmir.Type, def *value, i int) (*value, error) {
+	base, off := def, uint64(0)
+	if def.window != nil {
+		base, off = def.window, def.bits
+	}
+	at, err := l.elemOffset(ty, i)
+	if err != nil {
+		return nil, err
+	}
+	v, err := l.locate(base, off+at, elTy)
+	if err != nil {
+		return nil, err
+	}
+	if v.isUndefLike() {
+		return &value{t: elTy, kind: vUndef, zeroPad: true}, nil
+	}
+	return v, nil
+}
+
+// elemOffset returns the byte offset of element i of aggregate type t.
+func (l *lowering) elemOffset(t *llvmir.Type, i int) (uint64, error) {
+	if t.Kind == llvmir.StructType {
+		si, err := l.structInfo(t)
+		if err != nil {
+			return 0, err
+		}
+		return si.layout.Offsets[i], nil
+	}
+	size, err := l.dl.AllocSize(t.Elem)
+	return uint64(i) * size, err
+}
+
+// locate returns the part of default value v that starts at byte offset
+// off and has type t: the value itself when one of that type starts
+// there, undef in padding, else (for an aggregate t) a view of v's bytes
+// from off.
+func (l *lowering) locate(v *value, off uint64, t *llvmir.Type) (*value, error) {
+	top, topOff := v, off
+	for {
+		if off == 0 && v.t.String() == t.String() {
+			return v, nil
+		}
+		if v.isUndefLike() {
+			return &value{t: t, kind: vUndef}, nil
+		}
+		if !isAggregate(v.t) {
+			break
+		}
+		j, start, ok, err := l.elemContaining(v.t, off)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return &value{t: t, kind: vUndef}, nil
+		}
+		v, off = v.elem(j), off-start
+	}
+	if isAggregate(t) {
+		return &value{t: t, kind: vAgg, window: top, bits: topOff}, nil
+	}
+	return nil, fmt.Errorf("default value of type %s has no %s at byte %d", top.t, t, topOff)
+}
+
+// elemContaining returns the element of aggregate type t whose bytes hold
+// offset off, and where it starts; ok is false in padding.
+func (l *lowering) elemContaining(t *llvmir.Type, off uint64) (int, uint64, bool, error) {
+	n := numElems(t)
+	for j := 0; j < n; j++ {
+		start, err := l.elemOffset(t, j)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		et := t.Elem
+		if t.Kind == llvmir.StructType {
+			et = t.Fields[j]
+		}
+		size, err := l.dl.AllocSize(et)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		if off >= start && off < start+size {
+			return j, start, true, nil
+		}
+		if t.Kind != llvmir.StructType && size > 0 {
+			// Arrays and vectors: the element is known at once.
+			j := int(off / size)
+			if j >= n {
+				return 0, 0, false, nil
+			}
+			return j, uint64(j) * size, true, nil
+		}
+	}
+	return 0, 0, false, nil
 }
 
 // structInfo is what the lowering asks about a struct type, computed once

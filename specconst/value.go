@@ -27,6 +27,13 @@ type value struct {
 	text string
 	// canon caches an aggregate's canonical form.
 	canon *value
+	// window, when set, makes the value a view of the bytes of another
+	// default value from offset bits on (see lowering.locate): elements
+	// are found by offset, not by index.
+	window *value
+	// zeroPad marks a padding element found by offset: passed to the
+	// composite as zeroinitializer.
+	zeroPad bool
 }
 
 type valueKind uint8
@@ -196,7 +203,12 @@ func (v *value) String() string {
 }
 
 // typed returns "<type> <value>".
-func (v *value) typed() string { return v.t.String() + " " + v.String() }
+func (v *value) typed() string {
+	if v.zeroPad {
+		return v.t.String() + " zeroinitializer"
+	}
+	return v.t.String() + " " + v.String()
+}
 
 func (v *value) write(b *strings.Builder) {
 	v = v.canonical()

@@ -29,7 +29,7 @@ func (s *Splitter) CheckDeviceGlobals() error {
 		if !attrs.Has("sycl-device-global-size") {
 			continue
 		}
-		if v, ok := attrs.Get("device_image_scope"); !ok || v == "false" {
+		if !hasImageScope(attrs) {
 			continue
 		}
 		if users == nil {
@@ -60,4 +60,17 @@ func (s *Splitter) CheckDeviceGlobals() error {
 		}
 	}
 	return nil
+}
+
+// hasImageScope reports whether a device global's attributes give it the
+// device_image_scope property: present with any value but "false", spelled
+// "device_image_scope" or, as the front end writes it,
+// "sycl-device-image-scope".
+func hasImageScope(attrs llvmir.Attrs) bool {
+	for _, key := range [...]string{"device_image_scope", "sycl-device-image-scope"} {
+		if v, ok := attrs.Get(key); ok && v != "false" {
+			return true
+		}
+	}
+	return false
 }

@@ -89,6 +89,19 @@ func AddStatus(plan *llvmir.Plan, status ESIMDStatus, defaultValues bool) {
 	}
 }
 
+// AddAuxInfo adds to plan a module's property sets and symbol table as
+// the strings of the named metadata !sycl_properties and
+// !sycl_symbol_table (-embed-aux-info-as-metadata); a nil symbol table is
+// left out.
+func AddAuxInfo(plan *llvmir.Plan, props []byte, syms *string) {
+	n := plan.NewMD("!{!" + quoteMDString(string(props)) + "}")
+	plan.Add(llvmir.KindNamedMD, "!sycl_properties = !{!"+strconv.Itoa(n)+"}")
+	if syms != nil {
+		n := plan.NewMD("!{!" + quoteMDString(*syms) + "}")
+		plan.Add(llvmir.KindNamedMD, "!sycl_symbol_table = !{!"+strconv.Itoa(n)+"}")
+	}
+}
+
 // fixKernelLists keeps in !nvvm.annotations and !spirv.ExecutionMode only
 // the operands whose function the part writes (operands that name no
 // global value stay); an emptied list goes.

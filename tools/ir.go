@@ -45,7 +45,7 @@ func (i *IRInfo) HasDeviceCode() bool { return i.Kernels || i.ExternalDefs }
 
 // llvm19Only are textual IR constructs that LLVM 15 cannot parse (found in
 // what clang-19 emits: attributes, flags and debug records newer than 15).
-var llvm19Only = regexp.MustCompile(`\bmemory\((none|read|write|readwrite|argmem|inaccessiblemem)|\brange\(i\d+ |\b(zext|uitofp) nneg\b|\bor disjoint\b|\bgetelementptr (inbounds )?(nuw|nusw)\b|#dbg_(value|declare|assign)\(|\bcaptures\(|\binitializes\(|\bicmp samesign\b|\bsplat \(`)
+var llvm19Only = regexp.MustCompile(`\bmemory\((none|read|write|readwrite|argmem|inaccessiblemem)|\brange\(i\d+ |\b(zext|uitofp) nneg\b|\bor disjoint\b|\bgetelementptr (inbounds )?(nuw|nusw)\b|#dbg_(value|declare|assign)\(|\bcaptures\(|\binitializes\(|\bicmp samesign\b|\bsplat \(|\btarget\(`)
 
 // llvm22Only are the constructs of llvm19Only that LLVM 19 cannot parse
 // either (captures(…) is LLVM 21's, icmp samesign LLVM 20's): such text
@@ -145,7 +145,7 @@ var topLevel = [][]byte{
 // bytes.Contains at memchr speed.
 var llvm19Hints = [][]byte{[]byte("memory("), []byte("range(i"), []byte("nneg"), []byte("disjoint"),
 	[]byte("nuw"), []byte("nusw"), []byte("#dbg_"), []byte("captures("), []byte("nitializes("),
-	[]byte("samesign"), []byte("splat (")}
+	[]byte("samesign"), []byte("splat ("), []byte("target(\"")}
 
 // scanText inspects textual IR in one pass over its bytes, at the speed of
 // a memory scan: strings are skipped with IndexByte, and only the few lines

@@ -27,6 +27,8 @@ func TestScanText(t *testing.T) {
 			0, "", true, false, ""},
 		{"LLVM 19 attributes", "define spir_func range(i32 0, 5) i32 @f() #0 {\n  ret i32 1\n}\nattributes #0 = { memory(none) }\n",
 			19, `"range(i32 " at line 1`, false, true, ""},
+		{"target extension type (LLVM 16 and later)", "target triple = \"spir64-unknown-unknown\"\ndeclare target(\"spirv.JointMatrixINTEL\", float, 8, 16, 3, 3, 2) @m()\n",
+			19, `"target(" at line 2`, false, false, "spir64-unknown-unknown"},
 		{"star in comments and strings", "; i8* in a comment\n@s = constant [3 x i8] c\"a*b\"\n!0 = !{!\"x*\"}\n",
 			0, "", false, false, ""},
 		{"SYCL_EXTERNAL helper only", "define dso_local spir_func void @helper() {\n  ret void\n}\ndefine linkonce_odr spir_func void @inl() {\n  ret void\n}\n",

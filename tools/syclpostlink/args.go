@@ -49,6 +49,7 @@ func Args(o postlink.Options) []string {
 	}
 	flag(o.EmitProgramMetadata, "-emit-program-metadata")
 	flag(o.EmitKernelNames, "-emit-kernel-names")
+	flag(o.EmbedAuxInfo, "-embed-aux-info-as-metadata")
 	flag(o.DefaultSpecConstImage, "-generate-device-image-default-spec-consts")
 	flag(o.AllowDeps, "-allow-device-image-dependencies")
 	flag(o.IROutputOnly, "-ir-output-only")

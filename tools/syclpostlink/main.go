@@ -72,6 +72,7 @@ type flags struct {
 	force, irOnly, assembly, splitESIMD, lowerESIMD          *bool
 	o0, o1, o2, o3, os, oz, noESIMDOpt                       *bool
 	symbols, properties, paramInfo, progMeta, kernelNames    *bool
+	embedAux                                                 *bool
 	exported, imported, onlyKernels, devGlobals, defaultSpec *bool
 	allowDeps                                                *bool
 }
@@ -112,6 +113,7 @@ func newFlags(argv0 string) *flags {
 	f.paramInfo = s.Bool("emit-param-info", "emit kernel parameter optimization info")
 	f.progMeta = s.Bool("emit-program-metadata", "emit SYCL program metadata")
 	f.kernelNames = s.Bool("emit-kernel-names", "emit kernel names")
+	f.embedAux = s.Bool("embed-aux-info-as-metadata", "Embed the property sets and symbol table in each module as metadata instead of writing .prop and .sym files")
 	f.exported = s.Bool("emit-exported-symbols", "emit exported symbols")
 	f.imported = s.Bool("emit-imported-symbols", "emit imported symbols")
 	f.onlyKernels = s.Bool("emit-only-kernels-as-entry-points", "Consider only sycl_kernel functions as entry points for device code split")
@@ -140,6 +142,7 @@ func (f *flags) options() postlink.Options {
 		EmitParamInfo:         *f.paramInfo,
 		EmitProgramMetadata:   *f.progMeta,
 		EmitKernelNames:       *f.kernelNames,
+		EmbedAuxInfo:          *f.embedAux,
 		EmitExportedSymbols:   *f.exported,
 		EmitImportedSymbols:   *f.imported,
 		EmitOnlyKernelsAsEPs:  *f.onlyKernels,
