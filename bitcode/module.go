@@ -531,11 +531,9 @@ func (d *decoder) render() {
 			w.WriteString(t.str + " = type " + sb.String() + "\n")
 		}
 	}
-	if cs := d.comdatOrder(); len(cs) > 0 {
-		w.WriteString("\n")
-		for _, i := range cs {
-			w.WriteString("$" + quoteName(d.comdats[i]) + " = comdat " + comdatKinds[d.comdatKinds[i]] + "\n")
-		}
+	// LLVM's printer puts a blank line before each comdat.
+	for _, i := range d.comdatOrder() {
+		w.WriteString("\n$" + quoteName(d.comdats[i]) + " = comdat " + comdatKinds[d.comdatKinds[i]] + "\n")
 	}
 	w.Write(text)
 	if len(d.groupOrder) > 0 {

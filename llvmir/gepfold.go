@@ -14,34 +14,62 @@ import (
 // are left as they are; no line is added or removed. It reports whether it
 // changed anything.
 func FoldZeroGEPs(src []byte) ([]byte, bool) {
-	if !bytes.Contains(src, []byte("getelementptr")) {
-		return src, false
-	}
-	orig := src
+	// One pass over src: only the lines where a getelementptr keyword is
+	// followed by a parenthesis (an expression, not an instruction) are
+	// looked at, and src is copied only from the first line that changes.
 	var out []byte
-	changed := false
-	for len(src) > 0 {
-		end := bytes.IndexByte(src, '\n')
+	copied := 0 // src[:copied] is in out
+	key := []byte("getelementptr")
+	for at := 0; ; {
+		i := bytes.Index(src[at:], key)
+		if i < 0 {
+			break
+		}
+		i += at
+		at = i + len(key)
+		if !mayBeExpression(src, at) {
+			continue
+		}
+		start := bytes.LastIndexByte(src[:i], '\n') + 1
+		end := bytes.IndexByte(src[i:], '\n')
 		if end < 0 {
 			end = len(src)
 		} else {
-			end++
+			end += i + 1
 		}
-		line := src[:end]
-		src = src[end:]
+		at = end // the line is done with, whatever it holds
+		line := src[start:end]
 		code := commentStart(line)
-		if folded, ok := foldLine(string(line[:code])); ok {
-			out = append(out, folded...)
-			out = append(out, line[code:]...)
-			changed = true
+		folded, ok := foldLine(string(line[:code]))
+		if !ok {
 			continue
 		}
-		out = append(out, line...)
+		out = append(out, src[copied:start]...)
+		out = append(out, folded...)
+		out = append(out, line[code:]...)
+		copied = end
 	}
-	if !changed {
-		return orig, false
+	if out == nil {
+		return src, false
 	}
-	return out, true
+	return append(out, src[copied:]...), true
+}
+
+// mayBeExpression reports whether the getelementptr keyword that ends at
+// at opens a constant expression: its keywords (inbounds, nuw, …) are
+// followed by a parenthesis. An instruction's are followed by a type.
+func mayBeExpression(src []byte, at int) bool {
+	for at < len(src) {
+		switch c := src[at]; {
+		case c == '(':
+			return true
+		case c == ' ' || c == '\t' || c >= 'a' && c <= 'z':
+			at++
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // commentStart returns where the line's comment starts (its length when it
