@@ -48,7 +48,7 @@ func TestConfigErrors(t *testing.T) {
 	p := newProject(t, "p", "inputs: [vector_ops.ll]\ntargets:\n  - kind: spir64_gen\n    devics: [pvc]\n", "vector_ops.ll")
 	p.expectFailure(2, "targets.yaml:4:5: targets[0]: unknown field \"devics\" (did you mean \"devices\"?)\n")
 	p.write("targets.yaml", "inputs: [vector_ops.ll]\nsplit: per-kernel\ntargets: [{kind: spir64_gen}]\n")
-	p.expectFailure(2, "targets.yaml:2:8: split: unknown split mode \"per-kernel\" (want off, per_source, per_kernel or auto)\n"+
+	p.expectFailure(2, "targets.yaml:2:8: split: unknown split mode \"per-kernel\" (want off, per_source, per_kernel or auto; did you mean \"per_kernel\"?)\n"+
 		"targets.yaml:3:12: targets[0]: a spir64_gen target needs devices: (ocloc device names, e.g. [pvc, acm-g10])\n")
 	// From another directory, messages name the config as given.
 	cmd := exec.Command(testenv.Sycbuild(t), "-config", "p/targets.yaml")

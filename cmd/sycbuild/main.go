@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sycbuild/sycbuild/internal/suggest"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 	"github.com/sycbuild/sycbuild/tools/filetabletform"
 	"github.com/sycbuild/sycbuild/tools/llvmforeach"
@@ -65,9 +66,33 @@ func run(argv []string, stdio clopt.Stdio) int {
 			if m, ok := toolMains[name]; ok {
 				return m(name, args[1:], stdio)
 			}
+			if msg := unknownCommand(name); msg != "" {
+				fmt.Fprintln(stdio.Err, "sycbuild: "+msg)
+				return exitUsage
+			}
 		}
 	}
 	return build(args, stdio)
+}
+
+// unknownCommand says why the first argument, which is no command, is no
+// device input either ("" when it may be one): a device input ends in .ll
+// or .bc, so "sycbuild sycl-postlink" is a mistyped command, not a build of
+// a file the config then cannot find.
+func unknownCommand(arg string) string {
+	if strings.HasPrefix(arg, "-") || strings.HasSuffix(arg, ".ll") || strings.HasSuffix(arg, ".bc") {
+		return ""
+	}
+	commands := []string{"graph", "cache", "version", "help"}
+	for n := range toolMains {
+		commands = append(commands, n)
+	}
+	sort.Strings(commands)
+	msg := fmt.Sprintf("unknown command %q", arg)
+	if m := suggest.Closest(arg, commands); m != "" {
+		msg += fmt.Sprintf("; did you mean %q?", m)
+	}
+	return msg + " ('sycbuild help' lists the commands; device inputs end in .ll or .bc)"
 }
 
 // version is set at link time (-ldflags "-X main.version=…"); otherwise the
