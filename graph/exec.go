@@ -86,6 +86,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 	if err != nil {
 		return nil, err
 	}
+	start := time.Now()
 	for k := 0; k < len(u.argvs); {
 		// Steps k..m run at once when the earlier ones pipe into the next.
 		m := k
@@ -142,7 +143,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 				b.log.forget(outs...)
 			}
 			if ctx.Err() == nil {
-				err = b.isolate(ctx, u, failed, err)
+				err = b.isolate(ctx, u, failed, err, time.Since(start))
 			}
 			return nil, err
 		}

@@ -33,6 +33,9 @@ type CommandError struct {
 	// Isolation, for a fan-out job's command, says which kernels of its
 	// module fail alone (Fanout.Isolate).
 	Isolation string
+	// TimedOut says the command ran past its tool's timeout and was
+	// stopped.
+	TimedOut bool
 	// Invalid says which outputs cannot be what the command writes (empty,
 	// or failing the tool's format check), and why.
 	Invalid []string
@@ -336,10 +339,11 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		if parent.Err() != nil {
 			return usages, failed, err
 		}
-		if errors.Is(context.Cause(ctx), errTimedOut) {
+		timedOut := errors.Is(context.Cause(ctx), errTimedOut)
+		if timedOut {
 			status = fmt.Sprintf("timed out after %v, stopped", timeout)
 		}
-		return usages, failed, &CommandError{Desc: cmds[failed].desc, Argv: cmds[failed].argv, Status: status, Output: output.tail()}
+		return usages, failed, &CommandError{Desc: cmds[failed].desc, Argv: cmds[failed].argv, Status: status, Output: output.tail(), TimedOut: timedOut}
 	}
 	var check func([]byte, int64, io.ReaderAt) error
 	if tool := last.tool; tool != nil {
