@@ -48,7 +48,10 @@ func (b *builder) runUnit(ctx context.Context, tok jobs.Token, u *unit) (Event, 
 	if err != nil {
 		return e, err
 	}
-	if ca != nil && !hit {
+	if ca != nil && !hit && e.Fallback == "" {
+		// A job that fell back is no compile to share: another build
+		// tries it again (and a per-kernel fallback's images are files
+		// the cache's action does not name).
 		b.store(ctx, ca, text)
 	}
 	if hit {
@@ -129,7 +132,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 				b.obs.Finished(c)
 			}
 		}
-		if err != nil && ctx.Err() == nil && b.fallBack(u, failed, err, e) {
+		if err != nil && ctx.Err() == nil && (b.fallBackPerKernel(ctx, u, failed, err, e, time.Since(start)) || b.fallBack(u, failed, err, e)) {
 			k = m + 1
 			continue
 		}
@@ -169,7 +172,7 @@ func (b *builder) outputStates(u *unit) ([]fileState, error) {
 		out = append(out, st)
 		return nil
 	}
-	for _, o := range u.outputs() {
+	for _, o := range append(u.outputs(), u.extra...) {
 		if err := add(o); err != nil {
 			return nil, err
 		}

@@ -45,7 +45,19 @@ type Fanout struct {
 
 // Fallback names the step whose failure a fan-out job survives, and the
 // earlier step whose output then stands in for its output.
-type Fallback struct{ Step, From int }
+type Fallback struct {
+	Step, From int
+	// Parts, if set, saves a job by kernel first (with Fanout.Isolate):
+	// when only some kernels of its module fail alone, images holds each
+	// kernel's image (see PartImage), moved beside the job's outputs, and
+	// Parts writes the failed step's output out to stand for all of them
+	// (dir is the build's directory; paths are relative to it). It
+	// returns the other files it wrote.
+	Parts func(dir, out string, images []PartImage) (wrote []string, err error)
+	// All accepts a fan-out whose every job fell back as a whole;
+	// otherwise that fails the fan-out.
+	All bool
+}
 
 // Part is one piece of a failed job's item: a module holding one kernel.
 type Part struct {

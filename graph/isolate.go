@@ -60,8 +60,36 @@ func (b *builder) fallBack(u *unit, k int, cause error, e *Event) bool {
 
 // isolate runs the chain of a job whose step k failed on each kernel of
 // its module alone, and returns cause with the kernels that fail named.
-// The parts and their outputs live in a directory of their own beside the
-// job's outputs, removed afterwards.
+func (b *builder) isolate(ctx context.Context, u *unit, k int, cause error, budget time.Duration) error {
+	var ce *CommandError
+	if !errors.As(cause, &ce) {
+		return cause
+	}
+	iso := b.isolateParts(ctx, u, k, ce, budget)
+	if iso == nil {
+		return cause
+	}
+	defer iso.remove()
+	return ce
+}
+
+// isolation is what running a failed job's chain on each kernel of its
+// module found. The parts and their outputs live in a directory of their
+// own beside the job's outputs, until remove.
+type isolation struct {
+	b       *builder
+	dir     string
+	parts   []Part
+	results []partResult
+	tried   int
+	culprit []string // the names of the parts that fail alone
+}
+
+func (iso *isolation) remove() { os.RemoveAll(iso.b.path(iso.dir)) }
+
+// isolateParts runs the chain of a job whose step k failed with ce on
+// each kernel of its module alone, and says what it found in
+// ce.Isolation. It returns nil when it did not isolate (ce unchanged).
 //
 // Isolation runs only where it can tell something, and costs about one
 // more run of the chain: the parts run in parallel on the job's token and
@@ -73,78 +101,81 @@ func (b *builder) fallBack(u *unit, k int, cause error, e *Event) bool {
 //     the cause is no kernel's but the command's (a device, an option): it
 //     says so and stops;
 //   - when the budget runs out, it says how far it got.
-func (b *builder) isolate(ctx context.Context, u *unit, k int, cause error, budget time.Duration) error {
+func (b *builder) isolateParts(ctx context.Context, u *unit, k int, ce *CommandError, budget time.Duration) *isolation {
 	f := u.fanout
-	var ce *CommandError
-	if f == nil || f.Isolate == nil || !errors.As(cause, &ce) || ce.TimedOut {
-		return cause
+	if f == nil || f.Isolate == nil || ce.TimedOut {
+		return nil
 	}
-	item := u.event.Item
-	dir := filepath.Join(f.Dir, fmt.Sprintf(".isolate_%d", u.index))
-	os.RemoveAll(b.path(dir))
-	defer os.RemoveAll(b.path(dir))
-	if err := os.MkdirAll(b.path(dir), 0o755); err != nil {
-		return cause
+	iso := &isolation{b: b, dir: filepath.Join(f.Dir, fmt.Sprintf(".isolate_%d", u.index))}
+	iso.remove()
+	if err := os.MkdirAll(b.path(iso.dir), 0o755); err != nil {
+		return nil
 	}
-	parts, err := f.Isolate(b.base(), item, dir)
+	parts, err := f.Isolate(b.base(), u.event.Item, iso.dir)
 	if err != nil {
 		ce.Isolation = "its module could not be split per kernel to find the culprit: " + err.Error()
-		return ce
+		return iso
 	}
 	if len(parts) < 2 {
-		return cause // one kernel: it is the culprit, and the command says which
+		iso.remove()
+		return nil // one kernel: it is the culprit, and the command says which
 	}
+	iso.parts = parts
 	budget = max(budget, minIsolation)
 	ictx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	results := make([]partResult, len(parts))
-	ends := []int{0, len(parts) - 1}
-	b.runParts(ictx, u, k, dir, parts, ends, results)
+	iso.results = make([]partResult, len(parts))
+	b.runParts(ictx, u, k, iso.dir, parts, []int{0, len(parts) - 1}, iso.results)
 	if ctx.Err() != nil {
-		return cause
+		return iso
 	}
-	if r0, r1 := results[0], results[len(parts)-1]; r0.err != nil && r1.err != nil && sameFailure(ce, r0.err) && sameFailure(ce, r1.err) {
+	if r0, r1 := iso.results[0], iso.results[len(parts)-1]; sameFailure(ce, r0.err) && sameFailure(ce, r1.err) {
 		ce.Isolation = fmt.Sprintf("not by kernel: its first and its last kernel alone (%s; %s) fail as the whole module does, so the cause is the command (its device names or options), not a kernel", parts[0].Name, parts[len(parts)-1].Name)
-		return ce
+		iso.tried = -1 // nothing to learn per kernel
+		return iso
 	}
 	var rest []int
 	for i := 1; i < len(parts)-1; i++ {
 		rest = append(rest, i)
 	}
-	b.runParts(ictx, u, k, dir, parts, rest, results)
+	b.runParts(ictx, u, k, iso.dir, parts, rest, iso.results)
 	if ctx.Err() != nil {
-		return cause
+		return iso
 	}
-	var culprits []string
 	var first *CommandError
-	tried := 0
-	for i, r := range results {
+	for i, r := range iso.results {
 		if !r.done {
 			continue
 		}
-		tried++
+		iso.tried++
 		if r.err != nil {
-			culprits = append(culprits, parts[i].Name)
+			iso.culprit = append(iso.culprit, parts[i].Name)
 			if first == nil {
 				first = r.err
 			}
 		}
 	}
 	switch {
-	case tried < len(parts):
-		ce.Isolation = fmt.Sprintf("stopped after %d of its %d kernels, at the time the module's own chain took (%v)", tried, len(parts), budget.Round(time.Millisecond))
-		if len(culprits) > 0 {
-			ce.Isolation += "; fail alone: " + strings.Join(culprits, ", ")
+	case iso.tried < len(parts):
+		ce.Isolation = fmt.Sprintf("stopped after %d of its %d kernels, at the time the module's own chain took (%v)", iso.tried, len(parts), budget.Round(time.Millisecond))
+		if len(iso.culprit) > 0 {
+			ce.Isolation += "; fail alone: " + strings.Join(iso.culprit, ", ")
 		}
-	case len(culprits) == 0:
+	case len(iso.culprit) == 0:
 		ce.Isolation = fmt.Sprintf("each of its %d kernels alone compiles: the failure needs them together", len(parts))
 	default:
-		ce.Isolation = fmt.Sprintf("%d of its %d kernels fail alone: %s", len(culprits), len(parts), strings.Join(culprits, ", "))
+		ce.Isolation = fmt.Sprintf("%d of its %d kernels fail alone: %s", len(iso.culprit), len(parts), strings.Join(iso.culprit, ", "))
 	}
 	if first != nil {
 		ce.Isolation += "\n  the first alone:\n" + indent(first.Error())
 	}
-	return ce
+	return iso
+}
+
+// complete says whether every part ran, and some but not all failed: the
+// kernels that fail alone are then known, and the others compile.
+func (iso *isolation) complete() bool {
+	return iso.tried == len(iso.parts) && len(iso.culprit) > 0 && len(iso.culprit) < len(iso.parts)
 }
 
 // minIsolation is the least time isolation may take: a chain that failed

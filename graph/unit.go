@@ -32,6 +32,9 @@ type unit struct {
 	// fallback and isolation, isolate.go).
 	fanout *Fanout
 	index  int
+	// extra are files a job wrote besides its declared outputs (a
+	// per-kernel fallback's images), recorded with them.
+	extra []string
 }
 
 // outputs lists the unit's declared outputs in command order.
