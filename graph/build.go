@@ -118,6 +118,7 @@ type builder struct {
 	mem      *memBudget       // nil without a budget
 	model    memModel         // recorded peaks, for the budget
 	tools    atomic.Int32     // in-process tools running
+	planned  map[*Fanout]int  // the jobs of each fan-out in the progress total (planned.go)
 }
 
 // Build brings the graph's outputs up to date.
@@ -185,6 +186,7 @@ func (b *builder) run(ctx context.Context) error {
 	defer stopAll()
 	b.stopAll = stopAll
 	b.obs.Planned(len(b.g.actions))
+	b.startCounting()
 	pending := make([]int, len(b.g.actions))
 	done := make(chan *Action)
 	running := 0
@@ -301,6 +303,9 @@ func (b *builder) finish(a *Action, e Event, s state, err error) {
 	b.set(a, s)
 	e.Outcome = outcomes[s]
 	e.Err = err
+	if s == stateBuilt || s == stateRestored {
+		b.countRows(a)
+	}
 	b.obs.Finished(e)
 }
 

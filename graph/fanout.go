@@ -22,7 +22,11 @@ import (
 // same files. Every item is its own cached job: when one module of a split
 // changes, only its chain runs again.
 type Fanout struct {
-	List  *Node  // the input file list
+	List *Node // the input file list
+	// Rows, if set, is a file table written before List with one row per
+	// item (the split's table): the progress counts the jobs as soon as it
+	// exists.
+	Rows  *Node
 	Dir   string // the directory the outputs go to
 	Steps []*Step
 

@@ -70,10 +70,11 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		b.mu.Lock()
 		b.res.JobsCached += len(items)
 		b.mu.Unlock()
+		b.planJobs(f, 0)
 		b.finish(a, e, stateUpToDate, nil)
 		return
 	}
-	b.obs.Planned(len(items))
+	b.planJobs(f, len(items))
 	// The fan-out as a whole holds no token; its span is its jobs'.
 	e.Start = time.Now()
 	b.obs.Started(e)

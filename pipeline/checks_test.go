@@ -3,6 +3,8 @@ package pipeline_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -63,4 +65,39 @@ func TestHostCheck(t *testing.T) {
 	if p.exists("out") {
 		t.Errorf("a refused build made out/")
 	}
+}
+
+var progressRE = regexp.MustCompile(`(?m)^\[(\d+)/(\d+)\] `)
+
+// TestProgressTotal: the total of the progress lines is known from the
+// first line on (the split's modules are counted when its table is
+// written, before its line) and never changes; the last line reaches it.
+// A rebuild after one target's options changed counts only what runs.
+func TestProgressTotal(t *testing.T) {
+	needTools(t, "llvm-as-15", "llvm-spirv-15", "ocloc")
+	p := aotProject(t, "p", "per_kernel")
+	check := func(stderr string, wantTotal int) {
+		t.Helper()
+		m := progressRE.FindAllStringSubmatch(stderr, -1)
+		if len(m) == 0 {
+			t.Fatalf("no progress lines:\n%s", stderr)
+		}
+		for i, l := range m {
+			if l[2] != strconv.Itoa(wantTotal) || l[1] != strconv.Itoa(i+1) {
+				t.Errorf("line %d: [%s/%s], want [%d/%d]:\n%s", i+1, l[1], l[2], i+1, wantTotal, stderr)
+				return
+			}
+		}
+		if len(m) != wantTotal {
+			t.Errorf("%d lines, want %d:\n%s", len(m), wantTotal, stderr)
+		}
+	}
+	stderr, s := p.build()
+	check(stderr, s.ran+s.jobsRan)
+	p.write("targets.yaml", strings.Replace(string(p.read("targets.yaml")), "devices: [pvc, acm-g10]", "devices: [pvc]", 1))
+	stderr, s = p.build()
+	if s.upToDate == 0 {
+		t.Fatalf("the rebuild found nothing up to date:\n%s", stderr)
+	}
+	check(stderr, s.ran+s.jobsRan)
 }

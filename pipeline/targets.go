@@ -225,7 +225,7 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 		Ops: []filetable.Op{{Kind: filetable.Extract, Arg: "Code"}}, DropTitles: true, Output: code.Path, Inputs: []string{t0.Path}},
 		[]*graph.Node{t0}, []*graph.Node{code}))
 
-	f := &graph.Fanout{List: code, Dir: dir}
+	f := &graph.Fanout{List: code, Rows: t0, Dir: dir}
 	// step adds a step reading the given placeholders and, when ext is not
 	// empty, writing module_<i>.<ext>, listed in <ext>.list.
 	step := func(role configs.Tool, args []string, in []graph.StepInput, ext string) {
