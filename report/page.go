@@ -89,9 +89,9 @@ func (r *Report) page() *page {
 		Messages: classify(messages),
 		Timeline: layoutTimeline(events, r.opt.Budget),
 		Outcomes: outcomes(events),
-		Targets:  targets(events, sizes),
+		Targets:  targets(events, sizes, r.splitTables(events)),
 		Slowest:  slowest(events, r.opt.Slowest),
-		Modules:  firstRows(modules(events, sizes), r.opt.Rows),
+		Modules:  firstRows(modules(events, sizes, r.kernels(events)), r.opt.Rows),
 		Memory:   firstRows(memory(events), r.opt.Rows),
 		Reasons:  firstRows(reasons, r.opt.Rows),
 	}
