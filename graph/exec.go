@@ -203,6 +203,9 @@ func (b *builder) record(name string, kp keyParts, outs []fileState, prev *recor
 		full[i] = b.path(p)
 	}
 	rec := &record{name: name, key: kp.key, tools: kp.tools, cmd: kp.cmd, inputs: kp.inputs, outputs: outs}
+	if kp.keep {
+		b.cmds.set(name, kp.words)
+	}
 	if usage != nil {
 		rec.maxRSS, rec.wall = usage.MaxRSS, int64(usage.Wall)
 		b.model.add(rec.tools, rec.inputSize(), rec.maxRSS)

@@ -34,7 +34,7 @@ func (p *planner) checkDevices(tc *configs.Target, ocloc *tools.Tool) errorList 
 			hint = fmt.Sprintf("; did you mean %q?", m)
 		}
 		errs = append(errs, p.cfg.ErrorAt(path, "%s: %s (%s) does not know the device %q%s (it knows %s, an IP version such as 12.60.7, or a PCI id such as 0x0bd5)",
-			path, ocloc.Path, strings.TrimSpace(ocloc.Version), d, hint, strings.Join(known, ", ")))
+			path, ocloc.Path, strings.TrimSpace(strings.Trim(ocloc.Version, "\x00")), d, hint, strings.Join(known, ", ")))
 	}
 	return errs
 }

@@ -28,6 +28,8 @@ type page struct {
 	Slowest   []commandRow
 	Memory    rows[memoryRow]
 	Reasons   rows[reasonRow]
+	Config    []Setting
+	Tools     []Setting
 }
 
 // card is one number of the page's head.
@@ -94,6 +96,8 @@ func (r *Report) page() *page {
 		Modules:  firstRows(modules(events, sizes, r.kernels(events)), r.opt.Rows),
 		Memory:   firstRows(memory(events), r.opt.Rows),
 		Reasons:  firstRows(reasons, r.opt.Rows),
+		Config:   r.opt.Config,
+		Tools:    r.opt.Tools,
 	}
 	if t0 := origin(events); !t0.IsZero() {
 		p.Started = t0.UTC().Format("2006-01-02 15:04:05 UTC")

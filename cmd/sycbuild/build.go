@@ -115,7 +115,8 @@ func build(args []string, stdio clopt.Stdio) int {
 	}
 	var rep *report.Report
 	if f.run.report != "" && !f.dryRun {
-		rep = report.New(report.Options{Title: "sycbuild: " + s.plan.Output, Dir: s.opt.Dir, Budget: s.opt.Memory})
+		config, tools := report.BuildSummary(s.cfg, s.plan)
+		rep = report.New(report.Options{Title: "sycbuild: " + s.plan.Output, Dir: s.opt.Dir, Budget: s.opt.Memory, Config: config, Tools: tools})
 		s.opt.Observer = graph.Observers{s.opt.Observer, rep}
 	}
 	ctx, stop := interruptible()
