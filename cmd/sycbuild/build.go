@@ -360,7 +360,7 @@ func choosePool(flagJobs, cfgJobs int, warn func(string)) (jobs.Pool, error) {
 			return pool, nil
 		}
 		// As make itself does for a sub-make cut off from the jobserver.
-		warn(fmt.Sprintf("warning: make's jobserver is unavailable (%v): using -j1. Mark the recipe with '+' to share make's jobs.", err))
+		warn(fmt.Sprintf("warning: make's jobserver is unavailable (%v): using -j1. Mark the recipe with '+' to share make's jobs, or give sycbuild -j N (CMake's sycbuild_device_link: CMake 3.28 or later shares them, JOBS N sets them).", err))
 		return jobs.NewPool(1), nil
 	}
 	if cfgJobs > 0 {
