@@ -91,3 +91,14 @@ func TestIsolationCost(t *testing.T) {
 	}
 	t.Logf("chain %v, build with isolation %v", chain, took)
 }
+
+// TestChatter: a successful command's chatter is not shown, the lines
+// given exactly and those given by a prefix ("Build succeeded for : *",
+// one per device); other lines are.
+func TestChatter(t *testing.T) {
+	tool := &Tool{Chatter: []string{"Build succeeded.", "Build succeeded for : *"}}
+	out := withoutChatter([]byte("Build succeeded for : pvc.\nBuild succeeded for : acm-g10.\nwarning: slow\nBuild succeeded.\n"), tool)
+	if string(out) != "warning: slow\n" {
+		t.Errorf("shown: %q", out)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -484,17 +485,23 @@ func toolStack(stack []byte) []byte {
 // command's output.
 func withoutChatter(out []byte, tools ...*Tool) []byte {
 	drop := map[string]bool{}
+	var prefixes []string
 	for _, t := range tools {
 		for _, c := range t.Chatter {
-			drop[c] = true
+			if p, ok := strings.CutSuffix(c, "*"); ok {
+				prefixes = append(prefixes, p)
+			} else {
+				drop[c] = true
+			}
 		}
 	}
-	if len(drop) == 0 || len(out) == 0 {
+	if (len(drop) == 0 && len(prefixes) == 0) || len(out) == 0 {
 		return out
 	}
 	var b bytes.Buffer
 	for _, l := range strings.SplitAfter(string(out), "\n") {
-		if l != "" && !drop[strings.TrimRight(l, "\r\n")] {
+		line := strings.TrimRight(l, "\r\n")
+		if l != "" && !drop[line] && !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(line, p) }) {
 			b.WriteString(l)
 		}
 	}
