@@ -191,8 +191,9 @@ type partResult struct {
 
 // runParts runs the chain, up to step k, on the parts of u's module at
 // the indices given, in parallel: on the job's own token and on every
-// token of the pool that is free at once (returned when the parts are
-// done). Each result goes to results[i].
+// token of the pool that is free at once, as far as the memory budget
+// allows at once (returned when the parts are done). Each result goes to
+// results[i].
 func (b *builder) runParts(ctx context.Context, u *unit, k int, dir string, parts []Part, indices []int, results []partResult) {
 	var next atomic.Int64
 	worker := func() {
@@ -220,14 +221,27 @@ func (b *builder) runParts(ctx context.Context, u *unit, k int, dir string, part
 	}
 	var wg sync.WaitGroup
 	for w := 1; w < len(indices) && b.pool != nil; w++ {
+		// Each worker beside the job's own needs a token and, under a
+		// memory budget, as much memory as the job reserved (a part
+		// needs no more than its whole module).
+		need := u.reserved
+		if b.mem != nil && need > 0 && !b.mem.tryReserve(need) {
+			break
+		}
 		t, ok := b.pool.TryAcquire()
 		if !ok {
+			if b.mem != nil && need > 0 {
+				b.mem.release(need)
+			}
 			break
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer b.pool.Release(t)
+			if b.mem != nil && need > 0 {
+				defer b.mem.release(need)
+			}
 			worker()
 		}()
 	}

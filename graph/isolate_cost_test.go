@@ -102,3 +102,29 @@ func TestChatter(t *testing.T) {
 		t.Errorf("shown: %q", out)
 	}
 }
+
+// TestIsolationMemory: under a memory budget that holds one job, the
+// kernels of an isolation run one at a time, not beside each other.
+func TestIsolationMemory(t *testing.T) {
+	tb, f := compilerBuild(t, map[string]string{"a.ll": "k1\nBADk2\nk3\nk4\n"},
+		`for k in $(cat "$1"); do sleep 0.3; done; grep -q '^BAD' "$1" && exit 245; cp "$1" "$2"`, 0)
+	for _, s := range f.Steps {
+		s.Tool.Memory = 1 << 30
+	}
+	opt := tb.opts()
+	opt.Pool = jobs.NewPool(4)
+	opt.Memory = 1<<30 + 1<<20
+	start := time.Now()
+	_, err := tb.g.Build(context.Background(), opt)
+	took := time.Since(start)
+	log := tb.log.String()
+	if !errors.Is(err, ErrFailed) || !strings.Contains(log, "isolated: ") || !strings.Contains(log, "BADk2") {
+		t.Fatalf("err %v:\n%s", err, log)
+	}
+	// The chain takes 1.2s; its kernels one after the other take as long
+	// again (beside each other, 0.6s), and the isolation stops at the
+	// chain's time if the last one has not finished by then.
+	if took < 2300*time.Millisecond || took > 2*1200*time.Millisecond+600*time.Millisecond {
+		t.Errorf("the build took %v: want the kernels one at a time, within one more run of the chain\n%s", took, log)
+	}
+}
