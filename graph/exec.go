@@ -49,9 +49,9 @@ func (b *builder) runUnit(ctx context.Context, tok jobs.Token, u *unit) (Event, 
 		return e, err
 	}
 	if ca != nil && !hit && e.Fallback == "" {
-		// A job that fell back is no compile to share: another build
-		// tries it again (and a per-kernel fallback's images are files
-		// the cache's action does not name).
+		// A job that fell back is no compile to share: another
+		// checkout or machine compiles it itself (and a per-kernel
+		// fallback's images are files the cache's action does not name).
 		b.store(ctx, ca, text)
 	}
 	if hit {

@@ -157,7 +157,7 @@ func (b *builder) isolateParts(ctx context.Context, u *unit, k int, ce *CommandE
 	}
 	switch {
 	case iso.tried < len(parts):
-		ce.Isolation = fmt.Sprintf("stopped after %d of its %d kernels, at the time the module's own chain took (%v)", iso.tried, len(parts), budget.Round(time.Millisecond))
+		ce.Isolation = fmt.Sprintf("stopped after %d of its %d kernels at its limit of %v (the time the module's chain took to fail, %v at least)", iso.tried, len(parts), budget.Round(time.Millisecond), minIsolation)
 		if len(iso.culprit) > 0 {
 			ce.Isolation += "; fail alone: " + strings.Join(iso.culprit, ", ")
 		}
@@ -179,8 +179,10 @@ func (iso *isolation) complete() bool {
 }
 
 // minIsolation is the least time isolation may take: a chain that failed
-// at once (a small module) still gets its kernels tried.
-const minIsolation = time.Second
+// at once (a small module) still gets its kernels tried, also on a loaded
+// machine, where starting each part's commands takes longer than the
+// module's own compile did.
+var minIsolation = 10 * time.Second
 
 // partResult is what one part's run of the chain gave: done says it ran
 // to its end (or its failure) before the budget ran out.

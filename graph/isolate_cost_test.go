@@ -118,13 +118,32 @@ func TestIsolationMemory(t *testing.T) {
 	_, err := tb.g.Build(context.Background(), opt)
 	took := time.Since(start)
 	log := tb.log.String()
-	if !errors.Is(err, ErrFailed) || !strings.Contains(log, "isolated: ") || !strings.Contains(log, "BADk2") {
+	if !errors.Is(err, ErrFailed) || !strings.Contains(log, "isolated: 1 of its 4 kernels fail alone: BADk2") {
 		t.Fatalf("err %v:\n%s", err, log)
 	}
 	// The chain takes 1.2s; its kernels one after the other take as long
-	// again (beside each other, 0.6s), and the isolation stops at the
-	// chain's time if the last one has not finished by then.
+	// again (beside each other, 0.6s).
 	if took < 2300*time.Millisecond || took > 2*1200*time.Millisecond+600*time.Millisecond {
 		t.Errorf("the build took %v: want the kernels one at a time, within one more run of the chain\n%s", took, log)
+	}
+}
+
+// TestIsolationBudget: isolation stops when it has taken as long as the
+// module's chain took to fail (at least minIsolation), and says how far
+// it got.
+func TestIsolationBudget(t *testing.T) {
+	defer func(d time.Duration) { minIsolation = d }(minIsolation)
+	minIsolation = 300 * time.Millisecond
+	tb, _ := compilerBuild(t, map[string]string{"a.ll": "k1\nk2\nk3\n"},
+		`[ $(wc -l < "$1") -gt 1 ] && exit 245; sleep 5; cp "$1" "$2"`, 0)
+	start := time.Now()
+	_, err := tb.g.Build(context.Background(), tb.opts())
+	took := time.Since(start)
+	log := tb.log.String()
+	if !errors.Is(err, ErrFailed) || !strings.Contains(log, "isolated: stopped after 0 of its 3 kernels at its limit of 300ms (the time the module's chain took to fail, 300ms at least)") {
+		t.Errorf("err %v:\n%s", err, log)
+	}
+	if took > 2*time.Second {
+		t.Errorf("the build took %v, want about the 300ms budget", took)
 	}
 }
