@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // standInOcloc is an ocloc that fails like a real one does on some
@@ -109,5 +110,23 @@ func TestAOTFallbackEverywhere(t *testing.T) {
 	p.build()
 	if imgs := strings.Join(p.images(), "\n"); strings.Count(imgs, "format SPIR-V") != 2 {
 		t.Errorf("spirv-all: want two SPIR-V images:\n%s", imgs)
+	}
+}
+
+// TestAOTHang: a hung ocloc is stopped at its timeout, said once, and its
+// module is not tried kernel by kernel (each would hang as long): with
+// -k, the build takes about one timeout per module, not one per kernel.
+func TestAOTHang(t *testing.T) {
+	needTools(t, "llvm-as-15", "llvm-spirv-15", "ocloc")
+	p := newProject(t, "p", aotFailConfig+"timeouts: {ocloc: 1s}\n", "device.ll")
+	p.write("ocloc-standin", "#!/bin/sh\n[ \"$1\" = compile ] && [ \"$2\" != --help ] && sleep 30\nexec ocloc \"$@\"\n")
+	start := time.Now()
+	_, stderr, code := p.run("-k", "-j", "1")
+	took := time.Since(start)
+	if code != 1 || strings.Count(stderr, "timed out") != 2 || strings.Contains(stderr, "isolated") {
+		t.Errorf("exit %d; want 1, \"timed out\" once per module (2) and no isolation:\n%s", code, stderr)
+	}
+	if took > 6*time.Second {
+		t.Errorf("the build took %v: want about one 1s timeout per module", took)
 	}
 }
