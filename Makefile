@@ -21,8 +21,12 @@ all: build
 toolchain:
 	scripts/install-toolchain.sh
 
+# The version sycbuild prints: git describe of the checkout (a tag, the
+# commits since and the commit; -dirty for a modified tree), when there is one.
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null)
+
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/sycbuild
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/sycbuild
 
 demo: toolchain build
 	examples/quickstart/run.sh $(BIN)

@@ -200,9 +200,12 @@ type Target struct {
 	// sycbuild passes; each is a list or a shell-quoted string.
 	Options map[Tool]Args `yaml:"options"`
 	// AOTFallback, for a spir64_gen target, is what a module whose
-	// ahead-of-time compile fails becomes: "spirv" embeds its SPIR-V for
-	// the target instead (compiled when the program runs), with a loud
-	// warning; "" (the default) fails the build.
+	// ahead-of-time compile fails becomes: "spirv" embeds the SPIR-V of
+	// the kernels that fail alone for the target instead (compiled when
+	// the program runs), or of the whole module when no kernel alone
+	// fails, with a loud warning, and fails the build when every module
+	// falls back; "spirv-all" accepts that too; "" (the default) fails the
+	// build.
 	AOTFallback string `yaml:"aot_fallback"`
 	// Timeout stops any command of the target that runs longer (see
 	// Config.Timeouts).

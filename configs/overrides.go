@@ -85,7 +85,7 @@ func (c *Config) Override(o Overrides) error {
 	}
 	if o.Split != "" {
 		if !oneOf(o.Split, Splits) {
-			errorf("unknown split mode %q (want %s)", o.Split, list(Splits))
+			errorf("unknown split mode %q (want %s%s)", o.Split, list(Splits), splitHint(o.Split))
 		}
 		c.Split = o.Split
 	}

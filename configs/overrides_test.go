@@ -63,7 +63,7 @@ func TestOverrideErrors(t *testing.T) {
 		{"twice", Overrides{Inputs: []string{"a.ll", "./a.ll"}}, `command line: input "a.ll" is given twice`},
 		{"output is input", Overrides{Inputs: []string{"x.ll"}, Output: "x.ll"}, `command line: the output "x.ll" is also an input`},
 		{"as given", Overrides{Inputs: []string{"../a.o"}, Given: map[string]string{"../a.o": "a.o"}}, `command line: input "a.o" is not LLVM IR (expected a .ll or .bc file)`},
-		{"split", Overrides{Split: "per-kernel"}, `command line: unknown split mode "per-kernel" (want off, per_source, per_kernel or auto)`},
+		{"split", Overrides{Split: "per-kernel"}, `command line: unknown split mode "per-kernel" (want off, per_source, per_kernel or auto; did you mean "per_kernel"?)`},
 		{"target", Overrides{Targets: []string{"spir46"}}, `command line: targets.yaml names no target "spir46" (its targets: llvm_ir, spir64); did you mean "spir64"?`},
 		{"newline in output", Overrides{Output: "a\nb.o"}, `command line: -o "a\nb.o" contains the control character '\n', which no file list or table can hold`},
 		{"bar in build dir", Overrides{BuildDir: "b|d"}, `command line: -build-dir "b|d" contains '|', which separates the cells of a file table`},

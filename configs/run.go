@@ -7,8 +7,13 @@ import (
 	"time"
 )
 
-// FallbackSPIRV is the one value of aot_fallback.
-const FallbackSPIRV = "spirv"
+// The values of aot_fallback: spirv falls back per kernel where it can,
+// and fails the build when every module of the target falls back (nothing
+// would be compiled ahead of time); spirv-all accepts that too.
+const (
+	FallbackSPIRV    = "spirv"
+	FallbackSPIRVAll = "spirv-all"
+)
 
 // ParseSize reads a size in bytes as a number with an optional unit: K, M,
 // G or T (powers of 1024, with or without a trailing "B" or "iB"), as in
@@ -103,8 +108,8 @@ func (v *validator) validateRun() {
 		}
 		switch {
 		case t.AOTFallback == "":
-		case t.AOTFallback != FallbackSPIRV:
-			v.errorf(path+".aot_fallback", "%s.aot_fallback: unknown fallback %q (want %s)", path, t.AOTFallback, FallbackSPIRV)
+		case t.AOTFallback != FallbackSPIRV && t.AOTFallback != FallbackSPIRVAll:
+			v.errorf(path+".aot_fallback", "%s.aot_fallback: unknown fallback %q (want %s or %s)", path, t.AOTFallback, FallbackSPIRV, FallbackSPIRVAll)
 		case t.Kind != SPIR64Gen:
 			v.errorf(path+".aot_fallback", "%s.aot_fallback: only a spir64_gen target can fall back to SPIR-V", path)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sycbuild/sycbuild/internal/suggest"
+	"github.com/sycbuild/sycbuild/wrapper"
 )
 
 var (
@@ -40,10 +41,12 @@ func (c *Config) validate() errorList {
 		seen[in] = i
 	}
 	if !oneOf(c.Split, Splits) {
-		v.errorf("split", "split: unknown split mode %q (want %s)", c.Split, list(Splits))
+		v.errorf("split", "split: unknown split mode %q (want %s%s)", c.Split, list(Splits), splitHint(c.Split))
 	}
 	if arch, _, _ := strings.Cut(c.Host, "-"); arch != "x86_64" && arch != "aarch64" {
 		v.errorf("host", "host: unsupported host triple %q (sycbuild writes objects for x86_64 and aarch64 hosts)", c.Host)
+	} else if os := wrapper.NonELF(c.Host); os != "" {
+		v.errorf("host", "host: unsupported host triple %q: sycbuild writes ELF objects, and %q hosts do not link them (e.g. x86_64-unknown-linux-gnu)", c.Host, os)
 	}
 	if !oneOf(c.Wrapper, WrapperFormats) {
 		v.errorf("wrapper", "wrapper: unknown wrapper format %q (want %s)", c.Wrapper, list(WrapperFormats))
@@ -94,7 +97,11 @@ func (v *validator) errorf(path, format string, args ...any) {
 func (v *validator) target(i int, t *Target, names map[string]int) {
 	p := fmt.Sprintf("targets[%d]", i)
 	if !oneOf(t.Kind, Kinds) {
-		v.errorf(p+".kind", "%s.kind: unknown target kind %q (want %s%s)", p, t.Kind, list(Kinds), didYouMean(string(t.Kind), kindNames()))
+		hint := didYouMean(string(t.Kind), kindNames())
+		if d := dpcppKind(t.Kind); d != "" {
+			hint = fmt.Sprintf("; DPC++'s -fsycl-targets=%s is %s", t.Kind, d)
+		}
+		v.errorf(p+".kind", "%s.kind: unknown target kind %q (want %s%s)", p, t.Kind, list(Kinds), hint)
 		return
 	}
 	if why := badName(t.Name); why != "" {
@@ -219,8 +226,8 @@ func kindNames() []string {
 
 func sortedKeys[K ~string, V any](m map[K]V) []K { return slices.Sorted(maps.Keys(m)) }
 
-// toolNames returns the tool roles' names.
-func toolNames(tools []Tool) []string {
+// toolNames returns the tool roles' names (or any other values' strings).
+func toolNames[T ~string](tools []T) []string {
 	s := make([]string, len(tools))
 	for i, t := range tools {
 		s[i] = string(t)

@@ -51,6 +51,12 @@ func TestCMakeExample(t *testing.T) {
 				}
 			}
 			step("first build", cmakeStep{true, true, true})
+			if out := run(t, src, nil, cmake, "--build", "build", "-j4", "--target", "clean"); strings.Contains(out, "jobserver") {
+				t.Errorf("cleaning: %s", out)
+			}
+			if out := run(t, src, nil, cmake, "--build", "build", "-j4"); strings.Contains(out, "jobserver is unavailable") || strings.Contains(out, "using -j1") {
+				t.Errorf("sycbuild fell back to one job under %s:\n%s", gen.name, out)
+			}
 			app := run(t, src, nil, filepath.Join(build, "reduce"))
 			if n := len(lines(app, "llvm_spir64 none: _ZTSZ4mainE")); n != 3 || !strings.Contains(app, "_ZTSZ4mainE10Accumulate") {
 				t.Fatalf("the program does not show three LLVM IR images:\n%s", app)
@@ -67,7 +73,13 @@ func TestCMakeExample(t *testing.T) {
 			step("touched the config", cmakeStep{deviceLink: true, finalLink: !gen.restat})
 			step("after touching the config", cmakeStep{})
 
-			edit(t, filepath.Join(src, "CMakeLists.txt"), "\n  INPUTS device/reduce.ll)", ")")
+			// JOBS sets sycbuild's jobs, whatever the generator.
+			edit(t, filepath.Join(src, "CMakeLists.txt"), "\n  INPUTS device/reduce.ll)", "\n  INPUTS device/reduce.ll\n  JOBS 3)")
+			run(t, src, nil, cmake, "--build", "build", "-j4") // reconfigures
+			if !generatedCommandHas(t, build, "-j 3") {
+				t.Errorf("JOBS 3 does not give sycbuild -j 3")
+			}
+			edit(t, filepath.Join(src, "CMakeLists.txt"), "\n  INPUTS device/reduce.ll\n  JOBS 3)", ")")
 			run(t, src, nil, cmake, "--build", "build", "-j4") // reconfigures
 			depfile := filepath.Join(build, "reduce.sycbuild", "device_images.o.d")
 			if d := string(readFile(t, depfile)); !strings.Contains(d, filepath.Join(src, "device", "reduce.ll")) {
@@ -95,4 +107,23 @@ func edit(t *testing.T, path, old, new string) {
 	if err := os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// generatedCommandHas reports whether the build files CMake generated in
+// build (build.ninja, or the Makefiles' build.make) run sycbuild with want
+// among its arguments.
+func generatedCommandHas(t *testing.T, build, want string) bool {
+	t.Helper()
+	found := false
+	filepath.WalkDir(build, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (d.Name() == "build.ninja" || d.Name() == "build.make") {
+			for _, l := range strings.Split(string(readFile(t, p)), "\n") {
+				if strings.Contains(l, "-config") && strings.Contains(l, " "+want+" ") {
+					found = true
+				}
+			}
+		}
+		return nil
+	})
+	return found
 }

@@ -118,6 +118,10 @@ type builder struct {
 	mem      *memBudget       // nil without a budget
 	model    memModel         // recorded peaks, for the budget
 	tools    atomic.Int32     // in-process tools running
+	planned  map[*Fanout]int  // the jobs of each fan-out in the progress total (planned.go)
+	cmds     *commandWords    // the last command words of actions and fan-outs
+	// templateDiffs are what changed in each fan-out's template.
+	templateDiffs map[*Action]string
 }
 
 // Build brings the graph's outputs up to date.
@@ -148,7 +152,7 @@ func (g *Graph) Build(ctx context.Context, opt Options) (*Result, error) {
 		}
 	}
 	b := &builder{g: g, opt: opt, log: log, obs: opt.Observer, state: make([]state, len(g.actions)), workDir: workDir,
-		captures: map[int]*os.File{}, swept: map[string]bool{}, stopAll: func() {}}
+		captures: map[int]*os.File{}, swept: map[string]bool{}, stopAll: func() {}, cmds: loadCommandWords(opt.StateDir)}
 	defer b.closeCaptures()
 	if opt.Memory > 0 {
 		b.mem = newMemBudget(opt.Memory)
@@ -161,6 +165,11 @@ func (g *Graph) Build(ctx context.Context, opt Options) (*Result, error) {
 		err = b.dryRun()
 	} else {
 		err = b.run(ctx)
+	}
+	if !opt.DryRun {
+		if cerr := b.cmds.save(); cerr != nil {
+			b.obs.Message(fmt.Sprintf("sycbuild: warning: keeping the command lines for -explain: %v", cerr))
+		}
 	}
 	if cerr := log.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("build log: %w", cerr)
@@ -185,6 +194,7 @@ func (b *builder) run(ctx context.Context) error {
 	defer stopAll()
 	b.stopAll = stopAll
 	b.obs.Planned(len(b.g.actions))
+	b.startCounting()
 	pending := make([]int, len(b.g.actions))
 	done := make(chan *Action)
 	running := 0
@@ -301,6 +311,9 @@ func (b *builder) finish(a *Action, e Event, s state, err error) {
 	b.set(a, s)
 	e.Outcome = outcomes[s]
 	e.Err = err
+	if s == stateBuilt || s == stateRestored {
+		b.countRows(a)
+	}
 	b.obs.Finished(e)
 }
 

@@ -48,7 +48,10 @@ func (b *builder) runUnit(ctx context.Context, tok jobs.Token, u *unit) (Event, 
 	if err != nil {
 		return e, err
 	}
-	if ca != nil && !hit {
+	if ca != nil && !hit && e.Fallback == "" {
+		// A job that fell back is no compile to share: another
+		// checkout or machine compiles it itself (and a per-kernel
+		// fallback's images are files the cache's action does not name).
 		b.store(ctx, ca, text)
 	}
 	if hit {
@@ -86,6 +89,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 	if err != nil {
 		return nil, err
 	}
+	start := time.Now()
 	for k := 0; k < len(u.argvs); {
 		// Steps k..m run at once when the earlier ones pipe into the next.
 		m := k
@@ -128,7 +132,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 				b.obs.Finished(c)
 			}
 		}
-		if err != nil && ctx.Err() == nil && b.fallBack(u, failed, err, e) {
+		if err != nil && ctx.Err() == nil && (b.fallBackPerKernel(ctx, u, failed, err, e, time.Since(start)) || b.fallBack(u, failed, err, e)) {
 			k = m + 1
 			continue
 		}
@@ -142,7 +146,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 				b.log.forget(outs...)
 			}
 			if ctx.Err() == nil {
-				err = b.isolate(ctx, u, failed, err)
+				err = b.isolate(ctx, u, failed, err, time.Since(start))
 			}
 			return nil, err
 		}
@@ -168,7 +172,7 @@ func (b *builder) outputStates(u *unit) ([]fileState, error) {
 		out = append(out, st)
 		return nil
 	}
-	for _, o := range u.outputs() {
+	for _, o := range append(u.outputs(), u.extra...) {
 		if err := add(o); err != nil {
 			return nil, err
 		}
@@ -199,6 +203,9 @@ func (b *builder) record(name string, kp keyParts, outs []fileState, prev *recor
 		full[i] = b.path(p)
 	}
 	rec := &record{name: name, key: kp.key, tools: kp.tools, cmd: kp.cmd, inputs: kp.inputs, outputs: outs}
+	if kp.keep {
+		b.cmds.set(name, kp.words)
+	}
 	if usage != nil {
 		rec.maxRSS, rec.wall = usage.MaxRSS, int64(usage.Wall)
 		b.model.add(rec.tools, rec.inputSize(), rec.maxRSS)

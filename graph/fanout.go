@@ -22,7 +22,11 @@ import (
 // same files. Every item is its own cached job: when one module of a split
 // changes, only its chain runs again.
 type Fanout struct {
-	List  *Node  // the input file list
+	List *Node // the input file list
+	// Rows, if set, is a file table written before List with one row per
+	// item (the split's table): the progress counts the jobs as soon as it
+	// exists.
+	Rows  *Node
 	Dir   string // the directory the outputs go to
 	Steps []*Step
 
@@ -45,7 +49,19 @@ type Fanout struct {
 
 // Fallback names the step whose failure a fan-out job survives, and the
 // earlier step whose output then stands in for its output.
-type Fallback struct{ Step, From int }
+type Fallback struct {
+	Step, From int
+	// Parts, if set, saves a job by kernel first (with Fanout.Isolate):
+	// when only some kernels of its module fail alone, images holds each
+	// kernel's image (see PartImage), moved beside the job's outputs, and
+	// Parts writes the failed step's output out to stand for all of them
+	// (dir is the build's directory; paths are relative to it). It
+	// returns the other files it wrote.
+	Parts func(dir, out string, images []PartImage) (wrote []string, err error)
+	// All accepts a fan-out whose every job fell back as a whole;
+	// otherwise that fails the fan-out.
+	All bool
+}
 
 // Part is one piece of a failed job's item: a module holding one kernel.
 type Part struct {

@@ -70,10 +70,11 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		b.mu.Lock()
 		b.res.JobsCached += len(items)
 		b.mu.Unlock()
+		b.planJobs(f, 0)
 		b.finish(a, e, stateUpToDate, nil)
 		return
 	}
-	b.obs.Planned(len(items))
+	b.planJobs(f, len(items))
 	// The fan-out as a whole holds no token; its span is its jobs'.
 	e.Start = time.Now()
 	b.obs.Started(e)
@@ -158,6 +159,9 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 	case notRun > 0:
 		finish(stateNotRun, nil)
 		return
+	case b.allFellBack(f, jobList):
+		finish(stateFailed, fmt.Errorf("%s: every one of its %d modules fell back to SPIR-V, so nothing is compiled ahead of time (a device or an option the compiler refuses does that); aot_fallback: spirv-all accepts it", a.Desc, len(items)))
+		return
 	}
 	// Every job succeeded: write the output lists, then record the whole.
 	for k, s := range f.Steps {
@@ -185,7 +189,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		outs = append(outs, st)
 	}
 	for _, j := range jobList {
-		for _, o := range j.allOutputs() {
+		for _, o := range j.recordedOutputs(b.log) {
 			st, err := b.log.state(b.opt.Dir, o)
 			if err != nil {
 				finish(stateFailed, fmt.Errorf("output %s: %w", o, err))

@@ -62,8 +62,10 @@ type Tool struct {
 	Path    string // what is run, as printed ("llvm-spirv-15", "/opt/bin/ocloc")
 	Version string // the tool's own version text, or a content hash
 	// Chatter are lines the tool prints on every success ("Build
-	// succeeded."); they are not shown when it succeeds. A failing
-	// command's output is always shown whole.
+	// succeeded."); they are not shown when it succeeds. An entry ending
+	// in '*' is every line that starts with the rest ("Build succeeded for
+	// : *", one per device). A failing command's output is always shown
+	// whole.
 	Chatter []string
 	// Check, if set, says why a file the tool wrote cannot be what it
 	// writes (not SPIR-V, not an ELF object, …), or returns nil. An output

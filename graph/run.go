@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -33,6 +34,9 @@ type CommandError struct {
 	// Isolation, for a fan-out job's command, says which kernels of its
 	// module fail alone (Fanout.Isolate).
 	Isolation string
+	// TimedOut says the command ran past its tool's timeout and was
+	// stopped.
+	TimedOut bool
 	// Invalid says which outputs cannot be what the command writes (empty,
 	// or failing the tool's format check), and why.
 	Invalid []string
@@ -336,10 +340,11 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		if parent.Err() != nil {
 			return usages, failed, err
 		}
-		if errors.Is(context.Cause(ctx), errTimedOut) {
+		timedOut := errors.Is(context.Cause(ctx), errTimedOut)
+		if timedOut {
 			status = fmt.Sprintf("timed out after %v, stopped", timeout)
 		}
-		return usages, failed, &CommandError{Desc: cmds[failed].desc, Argv: cmds[failed].argv, Status: status, Output: output.tail()}
+		return usages, failed, &CommandError{Desc: cmds[failed].desc, Argv: cmds[failed].argv, Status: status, Output: output.tail(), TimedOut: timedOut}
 	}
 	var check func([]byte, int64, io.ReaderAt) error
 	if tool := last.tool; tool != nil {
@@ -480,17 +485,23 @@ func toolStack(stack []byte) []byte {
 // command's output.
 func withoutChatter(out []byte, tools ...*Tool) []byte {
 	drop := map[string]bool{}
+	var prefixes []string
 	for _, t := range tools {
 		for _, c := range t.Chatter {
-			drop[c] = true
+			if p, ok := strings.CutSuffix(c, "*"); ok {
+				prefixes = append(prefixes, p)
+			} else {
+				drop[c] = true
+			}
 		}
 	}
-	if len(drop) == 0 || len(out) == 0 {
+	if (len(drop) == 0 && len(prefixes) == 0) || len(out) == 0 {
 		return out
 	}
 	var b bytes.Buffer
 	for _, l := range strings.SplitAfter(string(out), "\n") {
-		if l != "" && !drop[strings.TrimRight(l, "\r\n")] {
+		line := strings.TrimRight(l, "\r\n")
+		if l != "" && !drop[line] && !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(line, p) }) {
 			b.WriteString(l)
 		}
 	}

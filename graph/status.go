@@ -25,6 +25,42 @@ type Progress struct {
 	total   int
 	done    int
 	current string // the status line's text while it is shown
+	desc    string // what the status line shows, without the count
+	// pending counts the fan-outs whose jobs are not in total yet; while
+	// there are some, plain output is held (in order) so that every line
+	// shows the final total.
+	pending int
+	held    []heldLine
+}
+
+// heldLine is a plain progress line ("[n/total] desc", n > 0) or a
+// message (n == 0) held until the total is known.
+type heldLine struct {
+	n    int
+	text string
+}
+
+// countsPending changes the number of fan-outs not counted yet; when none
+// is left, the held output goes out.
+func (p *Progress) countsPending(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pending += n
+	if p.pending <= 0 {
+		p.flush()
+	}
+}
+
+// flush prints the held output with the total as it is now; p.mu is held.
+func (p *Progress) flush() {
+	for _, h := range p.held {
+		if h.n > 0 {
+			fmt.Fprintf(p.w, "[%d/%d] %s\n", h.n, p.total, h.text)
+		} else {
+			io.WriteString(p.w, h.text)
+		}
+	}
+	p.held = nil
 }
 
 // NewProgress returns a progress printer writing to w; tty selects the
@@ -44,7 +80,8 @@ func IsTerminal(f *os.File) bool {
 	return os.Getenv("TERM") != "dumb" && term.IsTerminal(int(f.Fd()))
 }
 
-// Planned grows the number of things to do (fan-outs learn theirs late).
+// Planned changes the number of things to do: the actions at the start,
+// a fan-out's jobs as soon as the table that decides them is written.
 func (p *Progress) Planned(n int) {
 	p.mu.Lock()
 	p.total += n
@@ -64,19 +101,28 @@ func (p *Progress) Started(e Event) {
 	p.show(e.Desc)
 }
 
-// Finished counts one action or job done; one that ran (rather than being
-// up to date) non-terminals print as a line. Then come its failure, or
-// what it printed.
+// Finished counts one action or job done, and one found up to date out of
+// the total: the progress counts what runs. One that ran non-terminals
+// print as a line. Then come its failure, or what it printed.
 func (p *Progress) Finished(e Event) {
 	if e.Kind == KindCommand || e.Outcome == NotRun {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if e.Outcome == UpToDate && e.Err == nil && len(e.Output) == 0 {
+		p.total--
+		if p.tty && p.desc != "" {
+			p.show(p.desc)
+		}
+		return
+	}
 	p.done++
 	if p.tty {
 		p.show(e.Desc)
-	} else if e.Outcome != UpToDate {
+	} else if p.pending > 0 {
+		p.held = append(p.held, heldLine{p.done, e.Desc})
+	} else {
 		fmt.Fprintf(p.w, "[%d/%d] %s\n", p.done, p.total, e.Desc)
 	}
 	var ce *CommandError
@@ -107,10 +153,14 @@ func (p *Progress) Printf(format string, args ...any) {
 
 // print prints msg on lines of its own; p.mu is held.
 func (p *Progress) print(msg string) {
-	p.clear()
 	if !strings.HasSuffix(msg, "\n") {
 		msg += "\n"
 	}
+	if !p.tty && p.pending > 0 {
+		p.held = append(p.held, heldLine{text: msg})
+		return
+	}
+	p.clear()
 	io.WriteString(p.w, msg)
 	p.redraw()
 }
@@ -119,6 +169,8 @@ func (p *Progress) print(msg string) {
 func (p *Progress) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.pending = 0 // fan-outs that never started: their jobs are not counted
+	p.flush()
 	if p.tty && p.current != "" {
 		io.WriteString(p.w, "\n")
 		p.current = ""
@@ -126,6 +178,7 @@ func (p *Progress) Close() {
 }
 
 func (p *Progress) show(desc string) {
+	p.desc = desc
 	line := fmt.Sprintf("[%d/%d] %s", p.done, p.total, desc)
 	if len(line) > p.width-1 {
 		line = line[:p.width-4] + "..."

@@ -32,6 +32,9 @@ type unit struct {
 	// fallback and isolation, isolate.go).
 	fanout *Fanout
 	index  int
+	// extra are files a job wrote besides its declared outputs (a
+	// per-kernel fallback's images), recorded with them.
+	extra []string
 }
 
 // outputs lists the unit's declared outputs in command order.
@@ -52,11 +55,15 @@ func (b *builder) actionKey(a *Action) (keyParts, error) {
 	if err != nil {
 		return keyParts{}, err
 	}
+	var kp keyParts
 	if a.Fanout != nil {
 		tools, argvs := a.Fanout.template()
-		return makeKey(toolKeys(tools), argvs, inputs), nil
+		kp = makeKey(toolKeys(tools), argvs, inputs)
+	} else {
+		kp = makeKey(toolKeys([]*Tool{a.Tool}), [][]string{a.Argv}, inputs)
 	}
-	return makeKey(toolKeys([]*Tool{a.Tool}), [][]string{a.Argv}, inputs), nil
+	kp.keep = true
+	return kp, nil
 }
 
 // actionUnit returns the unit of an action that is not a fan-out.
@@ -91,6 +98,7 @@ func (b *builder) jobUnit(a *Action, j *job) (*unit, error) {
 		event: Event{Kind: KindJob, Action: a.id, Desc: a.Desc + " " + j.item, Tool: a.Fanout.Steps[0].Tool.Name,
 			Item: j.item, Outputs: j.allOutputs(), Slot: -1}}
 	u.parts = makeKey(a.Fanout.toolKeys, u.argvs, []fileState{item})
+	u.parts.wordsChanged = b.templateChanged(a)
 	return u, nil
 }
 
@@ -108,10 +116,18 @@ func (b *builder) mustRun(u *unit) bool {
 // keyParts are the parts of an action's key, kept apart so that a change
 // can be explained.
 type keyParts struct {
-	key    string
-	tools  []string
-	cmd    string
-	inputs []fileState
+	key   string
+	tools []string
+	cmd   string
+	// words are the command lines, each followed by a "\x00" word; keep
+	// says to remember them (commandWords): an action's or a fan-out's
+	// template, not a job's.
+	words []string
+	keep  bool
+	// wordsChanged, for a job, is what changed in its fan-out's template
+	// (its own words are not kept).
+	wordsChanged string
+	inputs       []fileState
 }
 
 // toolKeys are the tools' parts of a key: each one's identity, hashed.
@@ -133,6 +149,7 @@ func makeKey(tools []string, argvs [][]string, inputs []fileState) keyParts {
 		cmd = append(cmd, "\x00")
 	}
 	kp.cmd = hashStrings(cmd...)
+	kp.words = cmd
 	all := append(append([]string{}, kp.tools...), kp.cmd)
 	for _, in := range inputs {
 		all = append(all, in.path, in.hash)
@@ -191,7 +208,7 @@ func (b *builder) upToDate(name string, kp keyParts) (bool, []string) {
 		return false, []string{"no record of an earlier build"}
 	}
 	if rec.key != kp.key {
-		return false, diffParts(rec, kp)
+		return false, diffParts(rec, kp, b.cmds.get(name))
 	}
 	for _, o := range rec.outputs {
 		st, err := b.log.state(b.opt.Dir, o.path)
@@ -205,14 +222,21 @@ func (b *builder) upToDate(name string, kp keyParts) (bool, []string) {
 	return true, nil
 }
 
-// diffParts says which parts of a key changed.
-func diffParts(rec *record, kp keyParts) []string {
+// diffParts says which parts of a key changed; oldWords are the command
+// words the record was built with, when they were kept.
+func diffParts(rec *record, kp keyParts, oldWords []string) []string {
 	var why []string
 	if fmt.Sprint(rec.tools) != fmt.Sprint(kp.tools) {
 		why = append(why, "the tool changed (its path or version)")
 	}
 	if rec.cmd != kp.cmd {
-		why = append(why, "the command line changed")
+		if d := changedWords(oldWords, kp.words); oldWords != nil && d != "" {
+			why = append(why, "the command line changed: "+d)
+		} else if kp.wordsChanged != "" {
+			why = append(why, "the command line changed: "+kp.wordsChanged)
+		} else {
+			why = append(why, "the command line changed")
+		}
 	}
 	old := map[string]string{}
 	for _, in := range rec.inputs {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/sycbuild/sycbuild/configs"
 	"github.com/sycbuild/sycbuild/filetable"
 	"github.com/sycbuild/sycbuild/graph"
+	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/postlink"
 )
 
@@ -44,13 +46,36 @@ func (p *planner) runOptions(tc *configs.Target, f *graph.Fanout) {
 			spv = k
 		}
 	}
-	if tc.AOTFallback == configs.FallbackSPIRV && ocloc > spv && spv >= 0 {
-		f.Fallback = &graph.Fallback{Step: ocloc, From: spv}
-	}
 	aot := tc.Kind == configs.SPIR64Gen || tc.Kind == configs.NVPTX64
 	if aot && p.cfg.Split != configs.SplitPerKernel {
 		f.Isolate = isolateKernels
 	}
+	if tc.AOTFallback != "" && ocloc > spv && spv >= 0 {
+		f.Fallback = &graph.Fallback{Step: ocloc, From: spv, All: tc.AOTFallback == configs.FallbackSPIRVAll}
+		if f.Isolate != nil {
+			f.Fallback.Parts = kernelImages
+		}
+	}
+}
+
+// kernelImages writes the image of a module that fell back by kernel
+// (graph.Fallback.Parts): a file table of its kernels' images, one row
+// each with a Symbols file of its own, which the wrapper embeds as images
+// of their own (offloadwrapper's --spirv-fallback), every one with the
+// module's properties.
+func kernelImages(dir, out string, images []graph.PartImage) ([]string, error) {
+	t := &filetable.Table{Columns: []string{"Code", "Symbols"}}
+	var wrote []string
+	for _, img := range images {
+		sym := strings.TrimSuffix(img.Path, filepath.Ext(img.Path)) + ".sym"
+		names := strings.Join(strings.Split(img.Name, ", "), "\n") + "\n"
+		if err := atomicfile.Write(filepath.Join(dir, sym), func(w io.Writer) error { _, err := io.WriteString(w, names); return err }); err != nil {
+			return wrote, err
+		}
+		wrote = append(wrote, sym)
+		t.Rows = append(t.Rows, []string{img.Path, sym})
+	}
+	return wrote, atomicfile.Write(filepath.Join(dir, out), func(w io.Writer) error { return t.Write(w, true) })
 }
 
 // fallsBack reports whether some target may embed SPIR-V for a module of a

@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // standInOcloc is an ocloc that fails like a real one does on some
@@ -57,15 +58,16 @@ func TestAOTIsolation(t *testing.T) {
 	}
 }
 
-// TestAOTFallback: with aot_fallback: spirv the module whose ocloc fails
-// is embedded as SPIR-V for spir64_gen, loudly; the program's runtime
-// registration sees exactly that image as SPIR-V and the other as native.
+// TestAOTFallback: with aot_fallback: spirv, in the module whose ocloc
+// fails only the kernel that fails alone is embedded as SPIR-V, in an
+// image of its own, loudly; the module's other kernel and the other module
+// stay native. The program's runtime registration sees exactly that.
 func TestAOTFallback(t *testing.T) {
 	needTools(t, "llvm-as-15", "llvm-spirv-15", "ocloc", "cc")
 	p := aotFailProject(t, "    aot_fallback: spirv\n")
 	stderr, _ := p.build()
 	for _, want := range []string{
-		"warning: [spir64_gen] ocloc out/spir64_gen/module_0.ll: ocloc failed (exit status 245); out/spir64_gen/module_0.spv stands in",
+		"warning: [spir64_gen] ocloc out/spir64_gen/module_0.ll: ocloc failed (exit status 245); 1 of its 2 kernels fail alone (_ZTSZ4mainE6VecAdd) and become SPIR-V images of their own, to be compiled when the program runs; 1 stays ahead-of-time",
 		"sycbuild: 1 module fell back to SPIR-V",
 	} {
 		if !strings.Contains(stderr, want) {
@@ -73,9 +75,58 @@ func TestAOTFallback(t *testing.T) {
 		}
 	}
 	imgs := strings.Join(p.images(), "\n")
-	for _, want := range []string{"image 0: target spir64_gen, format SPIR-V", "image 1: target spir64_gen, format native"} {
-		if !strings.Contains(imgs, want) {
-			t.Errorf("the program does not see %q:\n%s", want, imgs)
+	for _, want := range []string{
+		"target spir64_gen, format native, ", "kernels: _ZTSZ4mainE8VecScale\n",
+		"target spir64_gen, format SPIR-V, ", "kernels: _ZTSZ4mainE6VecAdd\n",
+		"target spir64_gen, format native, ", "kernels: _ZTSZ4mainE9Threshold _ZTSZ4mainE5Clamp",
+	} {
+		i := strings.Index(imgs, want)
+		if i < 0 {
+			t.Fatalf("the program does not see %q next:\n%s", want, strings.Join(p.images(), "\n"))
 		}
+		imgs = imgs[i+len(want):]
+	}
+	// Nothing changed: nothing runs, nothing falls back again.
+	if stderr, s := p.build(); s.ran != 0 || s.jobsRan != 0 || strings.Contains(stderr, "fell back") {
+		t.Errorf("the rebuild ran something:\n%s", stderr)
+	}
+}
+
+// TestAOTFallbackEverywhere: when every module of the target falls back,
+// nothing would be compiled ahead of time: the build fails before the
+// wrapper, unless aot_fallback: spirv-all says that is wanted.
+func TestAOTFallbackEverywhere(t *testing.T) {
+	needTools(t, "llvm-as-15", "llvm-spirv-15", "ocloc", "cc")
+	p := aotFailProject(t, "    aot_fallback: spirv\n")
+	p.env = append(p.env, "BAD_KERNEL=_ZTSZ4main")
+	_, stderr, code := p.run()
+	if code != 1 || !strings.Contains(stderr, "[spir64_gen] ocloc: every one of its 2 modules fell back to SPIR-V, so nothing is compiled ahead of time (a device or an option the compiler refuses does that); aot_fallback: spirv-all accepts it") {
+		t.Errorf("exit %d:\n%s", code, stderr)
+	}
+	if p.exists("out/device_images.o") {
+		t.Errorf("the output was written")
+	}
+	p.write("targets.yaml", aotFailConfig+"    aot_fallback: spirv-all\n")
+	p.build()
+	if imgs := strings.Join(p.images(), "\n"); strings.Count(imgs, "format SPIR-V") != 2 {
+		t.Errorf("spirv-all: want two SPIR-V images:\n%s", imgs)
+	}
+}
+
+// TestAOTHang: a hung ocloc is stopped at its timeout, said once, and its
+// module is not tried kernel by kernel (each would hang as long): with
+// -k, the build takes about one timeout per module, not one per kernel.
+func TestAOTHang(t *testing.T) {
+	needTools(t, "llvm-as-15", "llvm-spirv-15", "ocloc")
+	p := newProject(t, "p", aotFailConfig+"timeouts: {ocloc: 1s}\n", "device.ll")
+	p.write("ocloc-standin", "#!/bin/sh\n[ \"$1\" = compile ] && [ \"$2\" != --help ] && sleep 30\nexec ocloc \"$@\"\n")
+	start := time.Now()
+	_, stderr, code := p.run("-k", "-j", "1")
+	took := time.Since(start)
+	if code != 1 || strings.Count(stderr, "timed out") != 2 || strings.Contains(stderr, "isolated") {
+		t.Errorf("exit %d; want 1, \"timed out\" once per module (2) and no isolation:\n%s", code, stderr)
+	}
+	if took > 6*time.Second {
+		t.Errorf("the build took %v: want about one 1s timeout per module", took)
 	}
 }

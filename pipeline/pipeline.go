@@ -21,6 +21,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/sycbuild/sycbuild/internal/basedir"
 	"path/filepath"
@@ -62,6 +63,12 @@ type Plan struct {
 	// Targets are the targets the graph builds (optional ones whose tools
 	// are missing are left out).
 	Targets []*configs.Target
+	// Routes are the SPIR-V routes of its spir64 and spir64_gen targets,
+	// by target name (chosen from the inputs where the config names none).
+	Routes map[string]configs.SPIRVRoute
+	// Tools are the external tools the build runs, each once, in the
+	// order of their roles (configs.ExternalTools).
+	Tools []*tools.Tool
 }
 
 // StateDirName is the directory under the build directory where sycbuild
@@ -142,8 +149,28 @@ func (p *planner) plan() (*Plan, error) {
 		BuildDir: p.cfg.BuildDir,
 		StateDir: filepath.Join(p.cfg.BuildDir, StateDirName),
 	}
+	plan.Routes = map[string]configs.SPIRVRoute{}
+	seen := map[string]bool{}
+	found := append([]*tools.Tool(nil), linkTool)
 	for _, t := range targets {
 		plan.Targets = append(plan.Targets, t.cfg)
+		if t.route != "" {
+			plan.Routes[t.cfg.Name] = t.route
+		}
+		for _, tool := range t.tools {
+			found = append(found, tool)
+		}
+	}
+	roles := configs.ExternalTools()
+	found = slices.DeleteFunc(found, func(t *tools.Tool) bool { return t == nil })
+	slices.SortFunc(found, func(a, b *tools.Tool) int {
+		return cmp.Or(cmp.Compare(slices.Index(roles, a.Role), slices.Index(roles, b.Role)), strings.Compare(a.Path, b.Path))
+	})
+	for _, tool := range found {
+		if !seen[tool.Path] {
+			seen[tool.Path] = true
+			plan.Tools = append(plan.Tools, tool)
+		}
 	}
 	return plan, nil
 }

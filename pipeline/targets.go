@@ -58,6 +58,11 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 			if t.route == configs.SPIRVTranslator && in.llvm > 15 {
 				problems = append(problems, fmt.Sprintf("cannot use the inputs: llvm-spirv-15 reads only LLVM 15 IR, and %s (spirv: llvm-backend reads it)", in.why))
 			}
+			why := ""
+			if tc.SPIRV == "" && t.route == configs.SPIRVBackend {
+				why = ", chosen because " + in.why
+			}
+			errs = append(errs, p.checkRouteOptions(t, why)...)
 		}
 		if tc.Kind == configs.NVPTX64 && in.llvm > 19 {
 			problems = append(problems, fmt.Sprintf("cannot use the inputs: llc-19 reads IR up to LLVM 19, and %s", in.why))
@@ -73,6 +78,9 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 				continue
 			}
 			t.tools[role] = tool
+		}
+		if ocloc := t.tools[configs.ToolOcloc]; ocloc != nil {
+			errs = append(errs, p.checkDevices(tc, ocloc)...)
 		}
 		if t.spirv() {
 			if val, err := p.finder.Find(configs.ToolSPIRVVal, 0); err == nil {
@@ -217,7 +225,7 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 		Ops: []filetable.Op{{Kind: filetable.Extract, Arg: "Code"}}, DropTitles: true, Output: code.Path, Inputs: []string{t0.Path}},
 		[]*graph.Node{t0}, []*graph.Node{code}))
 
-	f := &graph.Fanout{List: code, Dir: dir}
+	f := &graph.Fanout{List: code, Rows: t0, Dir: dir}
 	// step adds a step reading the given placeholders and, when ext is not
 	// empty, writing module_<i>.<ext>, listed in <ext>.list.
 	step := func(role configs.Tool, args []string, in []graph.StepInput, ext string) {

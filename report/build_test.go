@@ -159,7 +159,7 @@ func TestBuildInBrowser(t *testing.T) {
 	}
 	// The timeline's bars show: sh's actions and commands, rev's commands,
 	// and the failure.
-	checkShot(t, shot, toolColors[0], toolColors[1], failColor, fallbackColor)
+	checkShot(t, shot, toolColor("sh"), toolColor("rev"), failColor, fallbackColor)
 	keepArtifact(t, page, "report-small.html")
 	keepArtifact(t, shot, "report-small.png")
 }

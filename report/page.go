@@ -28,6 +28,8 @@ type page struct {
 	Slowest   []commandRow
 	Memory    rows[memoryRow]
 	Reasons   rows[reasonRow]
+	Config    []Setting
+	Tools     []Setting
 }
 
 // card is one number of the page's head.
@@ -89,11 +91,13 @@ func (r *Report) page() *page {
 		Messages: classify(messages),
 		Timeline: layoutTimeline(events, r.opt.Budget),
 		Outcomes: outcomes(events),
-		Targets:  targets(events, sizes),
+		Targets:  targets(events, sizes, r.splitTables(events)),
 		Slowest:  slowest(events, r.opt.Slowest),
-		Modules:  firstRows(modules(events, sizes), r.opt.Rows),
+		Modules:  firstRows(modules(events, sizes, r.kernels(events)), r.opt.Rows),
 		Memory:   firstRows(memory(events), r.opt.Rows),
 		Reasons:  firstRows(reasons, r.opt.Rows),
+		Config:   r.opt.Config,
+		Tools:    r.opt.Tools,
 	}
 	if t0 := origin(events); !t0.IsZero() {
 		p.Started = t0.UTC().Format("2006-01-02 15:04:05 UTC")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -46,7 +47,8 @@ func TestQuickstartInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := New(Options{Title: "examples/quickstart → " + plan.Output, Dir: cfg.Dir})
+	config, tools := BuildSummary(cfg, plan)
+	r := New(Options{Title: "examples/quickstart → " + plan.Output, Dir: cfg.Dir, Config: config, Tools: tools})
 	for _, w := range warnings {
 		r.Message(w)
 	}
@@ -73,6 +75,24 @@ func TestQuickstartInBrowser(t *testing.T) {
 	if !strings.Contains(string(html), `<p class="none">No failures.</p>`) {
 		t.Errorf("the page shows failures of a build that succeeded")
 	}
+	// What was built, and with which tools.
+	build := section(t, string(html), "build")
+	for _, want := range []string{"<tr><th>inputs</th><td>device.ll</td></tr>", "<tr><th>split</th><td>per_kernel</td></tr>", "<tr><th>target llvm_ir</th><td>llvm_ir; spec constants native</td></tr>"} {
+		if !strings.Contains(build, want) {
+			t.Errorf("the build summary lacks %q:\n%s", want, build)
+		}
+	}
+	if testenv.Want(t, "the report's tool versions (the quickstart's spir64_gen target)", "llvm-as-15", "llvm-spirv-15", "ocloc") {
+		for _, want := range []string{"<tr><th>target spir64_gen</th><td>spir64_gen; devices pvc, acm-g10; SPIR-V by translator; spec constants emulation</td></tr>", "<tr><th><code>ocloc</code></th><td>ocloc: ocloc driver ", "<tr><th><code>llvm-spirv-15</code></th><td>llvm-spirv: "} {
+			if !strings.Contains(build, want) {
+				t.Errorf("the build summary lacks %q:\n%s", want, build)
+			}
+		}
+	}
+	// llvm_ir embeds the split's 4 modules, which its row counts.
+	if !regexp.MustCompile(`<tr data-target="llvm_ir"><td>llvm_ir</td><td class="num">\d+</td><td class="none">[^<]*</td><td class="num">4</td><td class="none">embedded as split</td><td class="num" data-v="[1-9]\d*">`).Match(html) {
+		t.Errorf("the llvm_ir row does not count its 4 modules and their size:\n%s", section(t, string(html), "targets"))
+	}
 	// The modules' images are the real compilers' outputs, sized.
 	if testenv.Want(t, "the report's module images (the quickstart's SPIR-V and ocloc targets)", "llvm-as-15", "llvm-spirv-15", "ocloc") {
 		modules := section(t, string(html), "modules")
@@ -81,6 +101,15 @@ func TestQuickstartInBrowser(t *testing.T) {
 		}
 		if strings.Contains(modules, `data-v="-1">–</td><td><code>`) {
 			t.Errorf("a module's image has no size:\n%s", modules)
+		}
+		// Each module names its kernel, demangled, the symbol its tooltip.
+		for _, k := range []string{"main::VecAdd", "main::VecScale", "main::Threshold", "main::Clamp"} {
+			if n := strings.Count(modules, `>`+k+`</td>`); n != 2 {
+				t.Errorf("kernel %s named in %d module rows, want 2 (one per target):\n%s", k, n, modules)
+			}
+		}
+		if !strings.Contains(modules, `title="_ZTSZ4mainE6VecAdd">main::VecAdd</td>`) {
+			t.Errorf("the kernel's symbol is not its cell's tooltip:\n%s", modules)
 		}
 	}
 

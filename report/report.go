@@ -48,7 +48,14 @@ type Options struct {
 	// reasons (the slowest or largest are kept, and the page says how
 	// many were left out); 0 is 500.
 	Rows int
+	// Config summarizes what was built (inputs, split, each target with
+	// its devices and route), and Tools names the tools that built it with
+	// their versions; each is shown as given, in order.
+	Config, Tools []Setting
 }
+
+// Setting is one line of the page's build summary.
+type Setting struct{ Name, Value string }
 
 // A Report collects a build's events for its HTML page. It is a
 // graph.Observer; its methods may be called from many goroutines at once.

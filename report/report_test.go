@@ -227,7 +227,7 @@ func TestFallback(t *testing.T) {
 		{"summary", `<div class="l">result</div><div class="v">succeeded</div>`},
 		{"timeline", `<rect class="bar fallback" data-kind="job"`},
 		{"timeline", `<rect class="bar failed" data-kind="command"`},
-		{"modules", `<tr data-module="1" class="fellback"><td>spir64_gen</td><td>out/module_4.ll</td><td>ran, fell back</td>`},
+		{"modules", `<tr data-module="1" class="fellback"><td>spir64_gen</td><td>out/module_4.ll</td><td class="kernels"></td><td>ran, fell back</td>`},
 		{"targets", `<td class="none">1 ran (1 fell back)</td>`},
 		{"messages", `<span class="warning">sycbuild: warning: [spir64_gen] ocloc out/module_4.ll: ocloc failed`},
 	} {

@@ -33,6 +33,7 @@ type targetRow struct {
 // moduleRow is one fan-out job: one module's chain for one target.
 type moduleRow struct {
 	Target, Module, Outcome, Image string
+	Kernels                        kernelList
 	Cache                          string // the shared cache's answer
 	Fallback                       string // what failed and stands in
 	Time, PeakRSS, Size            sortable
@@ -116,7 +117,7 @@ func outcomes(events []record) outcomeTable {
 
 // targets sums each target's actions and jobs; events of no target come
 // last, as "(all)".
-func targets(events []record, sizes map[string]int64) []targetRow {
+func targets(events []record, sizes map[string]int64, tables map[string]splitTable) []targetRow {
 	type sums struct {
 		actions, jobs counts
 		first, last   time.Time
@@ -192,6 +193,11 @@ func targets(events []record, sizes map[string]int64) []targetRow {
 		if name == "" {
 			row.Target = "(all)"
 		}
+		if st, ok := tables[name]; ok && s.jobs.total() == 0 {
+			// The split's modules are the images (llvm_ir).
+			row.Modules, row.ModuleOutcomes = st.modules, "embedded as split"
+			row.Images, s.sized = bytesValue(st.bytes), true
+		}
 		if !s.sized {
 			row.Images = none
 		}
@@ -207,7 +213,7 @@ func targets(events []record, sizes map[string]int64) []targetRow {
 }
 
 // modules lists the fan-out jobs, slowest first.
-func modules(events []record, sizes map[string]int64) []moduleRow {
+func modules(events []record, sizes map[string]int64, kernels map[string]kernelList) []moduleRow {
 	var jobs []*record
 	for i := range events {
 		if events[i].kind == graph.KindJob {
@@ -220,6 +226,7 @@ func modules(events []record, sizes map[string]int64) []moduleRow {
 		row := moduleRow{
 			Target:   e.target,
 			Module:   e.item,
+			Kernels:  kernels[e.item],
 			Outcome:  outcomeName(e.outcome),
 			Cache:    e.cache,
 			Fallback: e.fallback,

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"hash/fnv"
 	"math"
 	"slices"
 	"strconv"
@@ -68,11 +69,30 @@ const (
 	maxCommandBars = 6000
 )
 
-// toolColors are the tools' fills, given in order of the tools' names; a
-// failure is always failColor.
+// toolColors are the tools' fills; a failure is always failColor.
 var toolColors = []string{
 	"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2",
 	"#edc948", "#9c755f", "#ff9da7", "#8cd17d", "#499894", "#86bcb6", "#bab0ac",
+}
+
+// knownToolColors fixes the colour of each tool a build runs, so that
+// ocloc is the same colour in every report, whatever else ran.
+var knownToolColors = map[string]string{
+	"ocloc": toolColors[0], "llvm-spirv": toolColors[1], "llc": toolColors[2], "sycl-post-link": toolColors[3],
+	"spirv-val": toolColors[4], "llvm-as": toolColors[5], "clang-offload-wrapper": toolColors[6],
+	"ptxas": toolColors[7], "llvm-link": toolColors[8], "fatbinary": toolColors[9],
+	"file-table-tform": toolColors[10], "llvm-foreach": toolColors[11],
+}
+
+// toolColor is a tool's fill: its own for the tools a build runs, and one
+// chosen by its name's hash for any other, the same in every report.
+func toolColor(name string) string {
+	if c, ok := knownToolColors[name]; ok {
+		return c
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return toolColors[h.Sum32()%uint32(len(toolColors))]
 }
 
 const (
@@ -151,8 +171,8 @@ func (d *drawing) colours(ran []*record) {
 		}
 	}
 	d.colourOf = map[string]string{}
-	for i, name := range sortedKeys(tools) {
-		d.colourOf[name] = toolColors[i%len(toolColors)]
+	for _, name := range sortedKeys(tools) {
+		d.colourOf[name] = toolColor(name)
 		d.tl.Legend = append(d.tl.Legend, swatch{d.colourOf[name], name})
 	}
 	d.tl.Legend = append(d.tl.Legend, swatch{jobColor, "module job"}, swatch{fanoutColor, "fan-out"}, swatch{failColor, "failed"})

@@ -86,8 +86,9 @@ func OclocArgs(in, out string, devices, extra []string) []string {
 	return append(args, extra...)
 }
 
-// OclocChatter are the lines ocloc prints on every successful compile.
-var OclocChatter = []string{"Compilation from IR - skipping loading of FCL", "Build succeeded."}
+// OclocChatter are the lines ocloc prints on every successful compile
+// (graph.Tool.Chatter): for several devices, one line per device.
+var OclocChatter = []string{"Compilation from IR - skipping loading of FCL", "Build succeeded.", "Build succeeded for : *"}
 
 // LLCArgs compiles LLVM IR to PTX for arch (sm_90).
 func LLCArgs(in, out, arch string, extra []string) []string {

@@ -178,6 +178,10 @@ func queryVersion(role configs.Tool, exe string) string {
 			return ""
 		}
 		defer os.RemoveAll(dir)
+		// It runs elsewhere: a relative path ("./ocloc") must not be.
+		if exe, err = filepath.Abs(exe); err != nil {
+			return ""
+		}
 		cmd = exec.CommandContext(ctx, exe, "query", "OCL_DRIVER_VERSION")
 		cmd.Dir = dir
 	} else {

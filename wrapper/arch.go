@@ -80,14 +80,26 @@ func archForTriple(triple string) (*arch, error) {
 	default:
 		return nil, fmt.Errorf("'%s': unsupported target triple", triple)
 	}
+	if p := NonELF(triple); p != "" {
+		return nil, fmt.Errorf("'%s': unsupported target triple: only ELF hosts are supported (the object file format of %q is not ELF)", triple, p)
+	}
+	return a, nil
+}
+
+// NonELF returns the component of a host triple after its architecture
+// that names a host whose objects are not ELF ("windows", "msvc",
+// "darwin", …), or "" when there is none. A config names its host before
+// anything runs, so the build checks it then, not when it wraps.
+func NonELF(triple string) string {
+	parts := strings.Split(triple, "-")
 	for _, p := range parts[1:] {
 		for _, nonELF := range []string{"windows", "win32", "mingw", "cygwin", "msvc", "coff", "darwin", "macos", "ios", "tvos", "watchos", "xros", "macho"} {
 			if strings.HasPrefix(p, nonELF) {
-				return nil, fmt.Errorf("'%s': unsupported target triple: only ELF hosts are supported (the object file format of %q is not ELF)", triple, p)
+				return p
 			}
 		}
 	}
-	return a, nil
+	return ""
 }
 
 // DefaultHost is the triple used when none is given: the architecture this

@@ -186,6 +186,14 @@ func Open(ctx context.Context, opts Options) (*Cache, error) {
 	return c, nil
 }
 
+// CheckURL checks a remote cache's address without connecting: a build
+// refuses a malformed one before it starts, where a server that cannot be
+// reached only costs a warning.
+func CheckURL(s string) error {
+	_, _, _, err := parseURL(s)
+	return err
+}
+
 // parseURL splits grpc[s]://HOST:PORT[/INSTANCE].
 func parseURL(s string) (target, instance string, useTLS bool, err error) {
 	u, err := url.Parse(s)

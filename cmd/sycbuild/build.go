@@ -115,7 +115,8 @@ func build(args []string, stdio clopt.Stdio) int {
 	}
 	var rep *report.Report
 	if f.run.report != "" && !f.dryRun {
-		rep = report.New(report.Options{Title: "sycbuild: " + s.plan.Output, Dir: s.opt.Dir, Budget: s.opt.Memory})
+		config, tools := report.BuildSummary(s.cfg, s.plan)
+		rep = report.New(report.Options{Title: "sycbuild: " + s.plan.Output, Dir: s.opt.Dir, Budget: s.opt.Memory, Config: config, Tools: tools})
 		s.opt.Observer = graph.Observers{s.opt.Observer, rep}
 	}
 	ctx, stop := interruptible()
@@ -359,7 +360,7 @@ func choosePool(flagJobs, cfgJobs int, warn func(string)) (jobs.Pool, error) {
 			return pool, nil
 		}
 		// As make itself does for a sub-make cut off from the jobserver.
-		warn(fmt.Sprintf("warning: make's jobserver is unavailable (%v): using -j1. Mark the recipe with '+' to share make's jobs.", err))
+		warn(fmt.Sprintf("warning: make's jobserver is unavailable (%v): using -j1. Mark the recipe with '+' to share make's jobs, or give sycbuild -j N (CMake's sycbuild_device_link: CMake 3.28 or later shares them, JOBS N sets them).", err))
 		return jobs.NewPool(1), nil
 	}
 	if cfgJobs > 0 {

@@ -73,6 +73,13 @@ func (c *cacheFlags) open(cfg *configs.Config, warn func(string)) (cc cache.Cach
 	}
 	url := firstOf(c.remote, cfg.RemoteCache)
 	if url != "" {
+		if err := remote.CheckURL(url); err != nil {
+			where := "-remote-cache"
+			if c.remote == "" {
+				where = cfg.Position("remote_cache") + ": remote_cache"
+			}
+			return nil, false, fmt.Errorf("%s: %v (sycbuild speaks the Remote Execution API over gRPC: bazel-remote serves it on its --grpc_port, 9092 by default)", where, err)
+		}
 		opt := remote.Options{URL: url, ReadOnly: c.remoteReadOnly || cfg.RemoteCacheReadOnly, CACert: c.remoteCACert,
 			Headers: append(append([]string(nil), cfg.RemoteHeaders...), c.remoteHeaders...), Warn: cacheWarn}
 		if t := firstOf(c.remoteTimeout, cfg.RemoteTimeout); t != "" {

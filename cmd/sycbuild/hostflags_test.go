@@ -209,7 +209,7 @@ func TestHostFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-config", "proj/t.yaml", "a.o"}, `command line: input "a.o" is not LLVM IR (expected a .ll or .bc file)`},
-		{[]string{"-config", "proj/t.yaml", "-split", "kernel"}, `command line: unknown split mode "kernel" (want off, per_source, per_kernel or auto)`},
+		{[]string{"-config", "proj/t.yaml", "-split", "kernel"}, `command line: unknown split mode "kernel" (want off, per_source, per_kernel or auto; did you mean "per_kernel"? (DPC++'s -split=kernel))`},
 		{[]string{"-config", "proj/t.yaml", "-targets", "spir64"}, `command line: proj/t.yaml names no target "spir64" (its targets: llvm_ir)`},
 		{[]string{"-config", "proj/t.yaml", "missing.ll"}, "missing.ll"},
 	} {

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sycbuild/sycbuild/internal/suggest"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 	"github.com/sycbuild/sycbuild/tools/filetabletform"
 	"github.com/sycbuild/sycbuild/tools/llvmforeach"
@@ -65,26 +66,79 @@ func run(argv []string, stdio clopt.Stdio) int {
 			if m, ok := toolMains[name]; ok {
 				return m(name, args[1:], stdio)
 			}
+			if msg := unknownCommand(name); msg != "" {
+				fmt.Fprintln(stdio.Err, "sycbuild: "+msg)
+				return exitUsage
+			}
 		}
 	}
 	return build(args, stdio)
 }
 
-// version is set at link time (-ldflags "-X main.version=…"); otherwise the
-// module's build information names the revision.
+// unknownCommand says why the first argument, which is no command, is no
+// device input either ("" when it may be one): a device input ends in .ll
+// or .bc, so "sycbuild sycl-postlink" is a mistyped command, not a build of
+// a file the config then cannot find.
+func unknownCommand(arg string) string {
+	if strings.HasPrefix(arg, "-") || strings.HasSuffix(arg, ".ll") || strings.HasSuffix(arg, ".bc") {
+		return ""
+	}
+	commands := []string{"graph", "cache", "version", "help"}
+	for n := range toolMains {
+		commands = append(commands, n)
+	}
+	sort.Strings(commands)
+	msg := fmt.Sprintf("unknown command %q", arg)
+	if m := suggest.Closest(arg, commands); m != "" {
+		msg += fmt.Sprintf("; did you mean %q?", m)
+	}
+	return msg + " ('sycbuild help' lists the commands; device inputs end in .ll or .bc)"
+}
+
+// version is set at link time (-ldflags "-X main.version=…", as the
+// Makefile does from git describe); otherwise the build information says
+// which sycbuild this is.
 var version = ""
 
 func versionString() string {
-	v := version
+	bi, _ := debug.ReadBuildInfo()
+	return versionOf(version, bi)
+}
+
+// versionOf is the version line: the version set at link time, else the
+// module's version (what "go install …@v1.2.3" and a build in a tagged
+// checkout record), else "devel"; then what the build information adds:
+// the commit, its time and whether the tree was modified, and the Go
+// release that built it.
+func versionOf(linked string, bi *debug.BuildInfo) string {
+	v := linked
+	var details []string
+	if bi != nil {
+		if v == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			v = bi.Main.Version
+		}
+		vcs := map[string]string{}
+		for _, s := range bi.Settings {
+			vcs[s.Key] = s.Value
+		}
+		if rev := vcs["vcs.revision"]; rev != "" {
+			details = append(details, "commit "+rev[:min(len(rev), 12)])
+		}
+		if t := vcs["vcs.time"]; t != "" {
+			details = append(details, t)
+		}
+		if vcs["vcs.modified"] == "true" {
+			details = append(details, "modified")
+		}
+		if bi.GoVersion != "" {
+			details = append(details, bi.GoVersion)
+		}
+	}
 	if v == "" {
 		v = "devel"
-		if bi, ok := debug.ReadBuildInfo(); ok {
-			for _, s := range bi.Settings {
-				if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-					v = "devel-" + s.Value[:12]
-				}
-			}
-		}
+	}
+	if len(details) > 0 {
+		v += " (" + strings.Join(details, ", ") + ")"
 	}
 	return "sycbuild " + v
 }

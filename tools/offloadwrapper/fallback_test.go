@@ -29,7 +29,8 @@ func TestSPIRVFallback(t *testing.T) {
 		{Format: wrapper.SYCL_DEVICE_BINARY_TYPE_NATIVE, File: short},
 		{Format: wrapper.SYCL_DEVICE_BINARY_TYPE_NONE, File: spv},
 	}
-	if err := markFallbacks("", images); err != nil {
+	images, err := markFallbacks("", images)
+	if err != nil {
 		t.Fatal(err)
 	}
 	want := []wrapper.BinaryFormat{wrapper.SYCL_DEVICE_BINARY_TYPE_SPIRV, wrapper.SYCL_DEVICE_BINARY_TYPE_NATIVE,
@@ -37,6 +38,41 @@ func TestSPIRVFallback(t *testing.T) {
 	for i, img := range images {
 		if img.Format != want[i] {
 			t.Errorf("image %d (%s): format %v, want %v", i, filepath.Base(img.File), img.Format, want[i])
+		}
+	}
+}
+
+// TestKernelImages: a native image that is a table of kernel images (a
+// module that fell back by kernel) becomes one image per row, each with
+// its own entries, SPIR-V marked as such, and the module's properties.
+func TestKernelImages(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("m.k0.bin", "\x7fELF....")
+	write("m.k1.spv", "\x03\x02\x23\x07\x00\x00\x01\x00")
+	write("m.k0.sym", "k3\n")
+	write("m.k1.sym", "BADk4\n")
+	write("m.bin", "[Code|Symbols]\nm.k0.bin|m.k0.sym\nm.k1.spv|m.k1.sym\n")
+	sets := []wrapper.PropertySet{{Name: "SYCL/misc properties"}}
+	images, err := markFallbacks(dir, []wrapper.Image{{Format: wrapper.SYCL_DEVICE_BINARY_TYPE_NATIVE, File: "m.bin", Entries: []string{"k3", "BADk4"}, PropertySets: sets}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(images) != 2 {
+		t.Fatalf("%d images, want 2: %+v", len(images), images)
+	}
+	for i, want := range []struct {
+		file   string
+		format wrapper.BinaryFormat
+		entry  string
+	}{{"m.k0.bin", wrapper.SYCL_DEVICE_BINARY_TYPE_NATIVE, "k3"}, {"m.k1.spv", wrapper.SYCL_DEVICE_BINARY_TYPE_SPIRV, "BADk4"}} {
+		img := images[i]
+		if img.File != want.file || img.Format != want.format || len(img.Entries) != 1 || img.Entries[0] != want.entry || len(img.PropertySets) != 1 {
+			t.Errorf("image %d: %+v, want %s %v [%s] with the module's properties", i, img, want.file, want.format, want.entry)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sycbuild/sycbuild/filetable"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 	"github.com/sycbuild/sycbuild/wrapper"
 )
@@ -250,7 +251,7 @@ func wrap(argv0, dir string, o Options, stdio clopt.Stdio) error {
 		return err
 	}
 	if o.SPIRVFallback {
-		if err := markFallbacks(dir, images); err != nil {
+		if images, err = markFallbacks(dir, images); err != nil {
 			return err
 		}
 	}
@@ -275,26 +276,69 @@ func outputForm(format, output string) wrapper.Output {
 	return wrapper.Bitcode
 }
 
-// markFallbacks gives the native images that are SPIR-V the SPIR-V format.
-// Image files are relative to dir.
-func markFallbacks(dir string, images []wrapper.Image) error {
-	for i := range images {
-		img := &images[i]
+// markFallbacks gives the native images that are SPIR-V the SPIR-V format,
+// and expands a native image that is a table of its kernels' images (a
+// module sycbuild's build fell back by kernel: [Code|Symbols], the kernels
+// that failed alone as SPIR-V) into one image per row, each with its own
+// entries and the module's properties. Image files are relative to dir.
+func markFallbacks(dir string, images []wrapper.Image) ([]wrapper.Image, error) {
+	out := make([]wrapper.Image, 0, len(images))
+	for _, img := range images {
 		if img.Format != wrapper.SYCL_DEVICE_BINARY_TYPE_NATIVE {
+			out = append(out, img)
 			continue
 		}
-		f, err := open(dir, img.File)
+		magic, err := readMagic(dir, img.File)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		var magic [4]byte
-		_, err = io.ReadFull(f, magic[:])
-		f.Close()
-		if err == nil && binary.LittleEndian.Uint32(magic[:]) == spirvMagic {
-			img.Format = wrapper.SYCL_DEVICE_BINARY_TYPE_SPIRV
+		if string(magic[:]) != "[Cod" {
+			if binary.LittleEndian.Uint32(magic[:]) == spirvMagic {
+				img.Format = wrapper.SYCL_DEVICE_BINARY_TYPE_SPIRV
+			}
+			out = append(out, img)
+			continue
+		}
+		t, err := filetable.ReadFileIn(dir, img.File)
+		if err != nil {
+			return nil, err
+		}
+		code, syms := t.ColumnIndex("Code"), t.ColumnIndex("Symbols")
+		if code < 0 || syms < 0 {
+			return nil, fmt.Errorf("%s: a table of kernel images needs Code and Symbols columns (it has %s)", img.File, strings.Join(t.Columns, ", "))
+		}
+		for _, row := range t.Rows {
+			part := img
+			part.File = row[code]
+			if part.Entries, err = readEntries(dir, row[syms]); err != nil {
+				return nil, fmt.Errorf("%s: %w", img.File, err)
+			}
+			m, err := readMagic(dir, part.File)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", img.File, err)
+			}
+			if binary.LittleEndian.Uint32(m[:]) == spirvMagic {
+				part.Format = wrapper.SYCL_DEVICE_BINARY_TYPE_SPIRV
+			}
+			out = append(out, part)
 		}
 	}
-	return nil
+	return out, nil
+}
+
+// readMagic returns the first four bytes of a file relative to dir
+// (zeros for a shorter file).
+func readMagic(dir, name string) (magic [4]byte, err error) {
+	f, err := open(dir, name)
+	if err != nil {
+		return magic, err
+	}
+	defer f.Close()
+	_, err = io.ReadFull(f, magic[:])
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	return magic, err
 }
 
 // spirvMagic is the first word of a SPIR-V module (in the module's byte

@@ -6,7 +6,8 @@
 #     [SPLIT off|per_source|per_kernel|auto]   # default: the config's split
 #     [TARGETS <name>...]            # build only these of the config's targets
 #     [OUTPUT <object>]              # default: <binary dir>/<target>.sycbuild/device_images.o
-#     [BUILD_DIR <dir>])             # default: <binary dir>/<target>.sycbuild
+#     [BUILD_DIR <dir>]              # default: <binary dir>/<target>.sycbuild
+#     [JOBS <n>])                    # jobs sycbuild runs at once (sycbuild -j); default below
 #
 # adds a custom command that runs
 #
@@ -18,14 +19,20 @@
 # Relative paths are relative to the current source directory.
 #
 # The sycbuild executable is SYCBUILD_EXECUTABLE (a cache variable; found on
-# PATH when not set). The command is marked JOB_SERVER_AWARE where CMake
-# has it (3.28 and later), so that under "make -jN" sycbuild shares make's
-# job slots; older CMake runs it as an ordinary make recipe, without them.
+# PATH when not set).
+#
+# Jobs: JOBS <n> runs n jobs, whatever runs the build. Without it, the
+# command is marked JOB_SERVER_AWARE where CMake has it (3.28 and later), so
+# that under "make -jN" (the Makefiles generators) sycbuild shares make's job
+# slots: make and sycbuild together run at most N jobs. Older CMake cannot
+# ask make for its job slots (make gives them only to recipes marked '+'),
+# so there sycbuild runs one job per CPU of its own, beside make's jobs;
+# under Ninja, which shares no job slots, it does too.
 
 find_program(SYCBUILD_EXECUTABLE sycbuild DOC "the sycbuild executable (the SYCL device-code link stage)")
 
 function(sycbuild_device_link target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "CONFIG;SPLIT;OUTPUT;BUILD_DIR" "INPUTS;TARGETS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "CONFIG;SPLIT;OUTPUT;BUILD_DIR;JOBS" "INPUTS;TARGETS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "sycbuild_device_link(${target}): unexpected arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -60,8 +67,18 @@ function(sycbuild_device_link target)
     list(APPEND flags -targets "${names}")
   endif()
   set(job_server "")
-  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.28)
+  if(ARG_JOBS)
+    if(NOT ARG_JOBS MATCHES "^[1-9][0-9]*$")
+      message(FATAL_ERROR "sycbuild_device_link(${target}): JOBS ${ARG_JOBS}: want a number of jobs, 1 or more")
+    endif()
+    list(APPEND flags -j "${ARG_JOBS}")
+  elseif(CMAKE_VERSION VERSION_GREATER_EQUAL 3.28)
     set(job_server JOB_SERVER_AWARE TRUE)
+  elseif(CMAKE_GENERATOR MATCHES "Makefiles")
+    # make's jobserver is closed to this recipe: sycbuild would fall back
+    # to one job at a time. One per CPU instead.
+    cmake_host_system_information(RESULT cpus QUERY NUMBER_OF_LOGICAL_CORES)
+    list(APPEND flags -j "${cpus}")
   endif()
 
   # sycbuild leaves an object whose content did not change untouched. Ninja
