@@ -137,8 +137,14 @@ func ToolLinks(t testing.TB) string {
 //	func TestMain(m *testing.M) { testenv.Main(m) }
 func Main(m *testing.M) {
 	code := m.Run()
+	RemoveSycbuild()
+	os.Exit(code)
+}
+
+// RemoveSycbuild removes what Sycbuild built, for a TestMain that has
+// more to clean up than Main does.
+func RemoveSycbuild() {
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
-	os.Exit(code)
 }
