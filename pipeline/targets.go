@@ -28,7 +28,8 @@ func (t *target) spirv() bool { return t.cfg.Kind == configs.SPIR64 || t.cfg.Kin
 
 // need lists the tools a kind runs, with the LLVM generation of the LLVM
 // ones (llvm-spirv-15 is the only translator there is, and it reads LLVM 15
-// bitcode; NVPTX code generation uses LLVM 19). spirv-val is optional.
+// bitcode; NVPTX code generation uses LLVM 19, or the input's generation
+// when it is newer: see nvptxLLVM). spirv-val is optional.
 func need(k configs.Kind) (roles []configs.Tool, llvm map[configs.Tool]int) {
 	switch k {
 	case configs.SPIR64:
@@ -59,12 +60,12 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 				problems = append(problems, fmt.Sprintf("cannot use the inputs: llvm-spirv-15 reads only LLVM 15 IR, and %s (spirv: llvm-backend reads it)", in.why))
 			}
 		}
-		if tc.Kind == configs.NVPTX64 && in.llvm > 19 {
-			problems = append(problems, fmt.Sprintf("cannot use the inputs: llc-19 reads IR up to LLVM 19, and %s", in.why))
-		}
 		roles, llvm := need(tc.Kind)
 		if t.route == configs.SPIRVBackend {
 			roles, llvm = backendNeed(tc.Kind)
+		}
+		if tc.Kind == configs.NVPTX64 {
+			llvm[configs.ToolLLC] = nvptxLLVM(in)
 		}
 		for _, role := range roles {
 			tool, err := p.finder.Find(role, llvm[role])
@@ -73,6 +74,11 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 				continue
 			}
 			t.tools[role] = tool
+		}
+		if tc.Kind == configs.NVPTX64 {
+			if pr := nvptxReads(t.tools[configs.ToolLLC], in); pr != "" {
+				problems = append(problems, pr)
+			}
 		}
 		if t.spirv() {
 			if val, err := p.finder.Find(configs.ToolSPIRVVal, 0); err == nil {

@@ -186,3 +186,7 @@ func isExecutable(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
 }
+
+// LLVM is the LLVM major version the tool's version text reports, 0 when
+// it names none (a tool that is not LLVM's).
+func (t *Tool) LLVM() int { return llvmMajor(t.Version) }
