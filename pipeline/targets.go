@@ -38,6 +38,8 @@ func need(k configs.Kind) (roles []configs.Tool, llvm map[configs.Tool]int) {
 		return []configs.Tool{configs.ToolLLVMAs, configs.ToolLLVMSPIRV, configs.ToolOcloc}, map[configs.Tool]int{configs.ToolLLVMAs: 15, configs.ToolLLVMSPIRV: 15}
 	case configs.NVPTX64:
 		return []configs.Tool{configs.ToolLLC, configs.ToolPtxas, configs.ToolFatbinary}, map[configs.Tool]int{configs.ToolLLC: 19}
+	case configs.AMDGCN:
+		return amdgcnNeed()
 	}
 	return nil, nil
 }
@@ -121,6 +123,9 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 type wrapInput struct {
 	table          *graph.Node
 	target, format string
+	// compileOpts are the image's compile options ("--offload-arch=gfx90a"
+	// for amdgcn, as the DPC++ driver gives the wrapper).
+	compileOpts string
 }
 
 // postLinkOptions returns each target's sycl-post-link options, without
@@ -243,7 +248,7 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 	}
 	opts := func(role configs.Tool) []string { return tc.Options[role] }
 	var desc string
-	var targetName, format string
+	var targetName, format, compileOpts string
 	switch tc.Kind {
 	case configs.SPIR64, configs.SPIR64Gen:
 		desc = "llvm-spirv"
@@ -274,6 +279,10 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 		step(configs.ToolFatbinary, tools.FatbinaryArgs(ph("ptx"), ph("cubin"), ph("fatbin"), tc.Arch, opts(configs.ToolFatbinary)),
 			[]graph.StepInput{{Placeholder: ph("ptx"), From: from("ptx")}, {Placeholder: ph("cubin"), From: from("cubin")}}, "fatbin")
 		desc, targetName, format = "ptxas", "nvptx64", "native"
+	case configs.AMDGCN:
+		p.amdgcnSteps(t, f, step, from)
+		desc, targetName, format = "ld.lld → clang-offload-bundler", "amdgcn", "native"
+		compileOpts = "--offload-arch=" + tc.Arch
 	}
 	p.runOptions(tc, f)
 	fan := &graph.Action{Desc: label + desc, Fanout: f, In: []*graph.Node{code}}
@@ -289,7 +298,7 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 	p.add(p.tform(label+"file-table-tform --replace=Code,Code", filetable.Tform{
 		Ops: []filetable.Op{{Kind: filetable.Replace, Arg: "Code,Code"}}, Output: t1.Path, Inputs: []string{t0.Path, images.Path}},
 		[]*graph.Node{t0, images}, []*graph.Node{t1}))
-	return wrapInput{table: t1, target: targetName, format: format}
+	return wrapInput{table: t1, target: targetName, format: format, compileOpts: compileOpts}
 }
 
 // tform makes a file-table-tform action.
@@ -317,7 +326,7 @@ func (p *planner) wrap(in []wrapInput) {
 	var ins []*graph.Node
 	for _, w := range in {
 		o.Inputs = append(o.Inputs, offloadwrapper.Input{
-			Annotation: offloadwrapper.Annotation{Kind: "sycl", Target: w.target, Format: w.format},
+			Annotation: offloadwrapper.Annotation{Kind: "sycl", Target: w.target, Format: w.format, CompileOpts: w.compileOpts},
 			Files:      []string{w.table.Path}})
 		ins = append(ins, w.table)
 	}
