@@ -177,7 +177,7 @@ func (l *link) linkInputs(ctx context.Context) (string, error) {
 		return linked, err
 	}
 	withLibs := filepath.Join(l.tmp, "linked.libs.ll")
-	args := append([]string{"--only-needed", linked}, dashSafe(libs)...)
+	args := append([]string{"-S", "--only-needed", linked}, dashSafe(libs)...)
 	return withLibs, l.exec(ctx, linkTool, append(args, "-o", withLibs))
 }
 

@@ -224,3 +224,31 @@ func TestBadInput(t *testing.T) {
 		t.Error("a failed link wrote its output")
 	}
 }
+
+// TestDeviceLibs links the device libraries of the triple after the
+// inputs, only what they need (--print-linked-module shows it), skips
+// those of another triple, and refuses a missing one.
+func TestDeviceLibs(t *testing.T) {
+	needLLVM22(t)
+	dir := t.TempDir()
+	lib := func(name, triple, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("target triple = \""+triple+"\"\n"+body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lib("ours.ll", "spirv64", "define i64 @__spirv_BuiltInGlobalInvocationId(i32 %d) {\n  ret i64 7\n}\ndefine i64 @unused_helper() {\n  ret i64 1\n}\n")
+	lib("other.ll", "nvptx64-nvidia-cuda", "define i64 @other_triple() {\n  ret i64 2\n}\n")
+	out := filepath.Join(dir, "out.img")
+	rc, msgs := run(t, append([]string{"--triple=spirv64", "-o", out, "--library-path=" + dir, "--device-libs=ours.ll,other.ll", "--print-linked-module"}, units...)...)
+	if rc != 0 {
+		t.Fatalf("exit %d\n%s", rc, msgs)
+	}
+	if !strings.Contains(msgs, "define i64 @__spirv_BuiltInGlobalInvocationId(") || strings.Contains(msgs, "@unused_helper") ||
+		strings.Contains(msgs, "@other_triple") || !strings.Contains(msgs, "spir_kernel void @_ZTS8VecScale(") {
+		t.Errorf("the linked module should define the needed library function only:\n%.3000s", msgs)
+	}
+	rc, msgs = run(t, append([]string{"--triple=spirv64", "-o", out, "--library-path=" + dir, "--device-libs=missing.bc"}, units...)...)
+	if rc != 1 || !strings.Contains(msgs, "missing.bc' SYCL device library file is not found.") {
+		t.Errorf("exit %d: %s", rc, msgs)
+	}
+}
