@@ -119,8 +119,9 @@ func TestClangSYCLLinkerDifferential(t *testing.T) {
 // -fsycl, sycbuild in the loop: clang-linker-wrapper-22 runs a nested
 // clang --sycl-link, which runs the first clang-sycl-linker it finds on
 // its program path. The driver's -B does not reach that nested clang (the
-// wrapper starts it without the driver's options), COMPILER_PATH, which
-// every clang reads as -B, does. The program is linked with
+// wrapper starts it without the driver's options); COMPILER_PATH, which
+// every clang reads as -B, does, and so does -B handed to the wrapper for
+// the nested clang, -Wl,--device-compiler=-B<dir>. The program is linked with
 // testdata/desc.c in place of the SYCL runtime, and prints the descriptor
 // its images register. By default the images are clang-sycl-linker-22's
 // (the same descriptor as with LLVM's tool, but for the image's hash:
@@ -146,6 +147,8 @@ func TestClangFsyclEndToEnd(t *testing.T) {
 		p, _ := filepath.Abs(filepath.Join("src", tu+".cpp"))
 		srcs = append(srcs, p)
 	}
+	// build builds the program name with the clang-sycl-linker in bin,
+	// found through COMPILER_PATH unless env sets it empty.
 	build := func(name, bin string, env []string, extra ...string) string {
 		t.Helper()
 		args := append(append([]string{"-fsycl", "-B", bin}, srcs...), "desc.o", "-o", name)
@@ -190,4 +193,6 @@ func TestClangFsyclEndToEnd(t *testing.T) {
 	t.Logf("SYCBUILD_SPLIT=kernel:\n%s", split)
 	perKernel(split)
 	perKernel(build("app-xlinker", links, nil, "-Xoffload-linker", "--sycbuild-split=kernel"))
+	// The command line alone, no COMPILER_PATH.
+	perKernel(build("app-cmdline", links, []string{"COMPILER_PATH="}, "-Wl,--device-compiler=-B"+links, "-Xoffload-linker", "--sycbuild-split=kernel"))
 }
