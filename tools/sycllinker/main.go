@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -43,8 +45,13 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 func Run(argv0, dir string, o Options, stdio clopt.Stdio) int {
 	l := &link{o: &o, dir: dir, stdio: stdio, find: &tools.Finder{Versions: tools.LoadVersionCache("")}}
 	err := l.run(context.Background())
-	if l.tmp != "" && !o.SaveTemps && !o.DryRun {
-		os.RemoveAll(l.tmp)
+	if !o.SaveTemps && !o.DryRun {
+		if l.tmp != "" {
+			os.RemoveAll(l.path(l.tmp))
+		}
+		for _, f := range l.beside {
+			os.Remove(l.path(f))
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "%s: error: %v\n", argv0, err)
@@ -63,6 +70,10 @@ type link struct {
 	// end, or "<output>.temps" kept with --save-temps (and named in what
 	// --dry-run prints).
 	tmp string
+	// beside are the files written beside the output on
+	// clang-sycl-linker-22's route (see codegen).
+	mu     sync.Mutex
+	beside []string
 }
 
 // module is one device module on its way to an image.
@@ -154,12 +165,16 @@ func underlying(err error) error {
 }
 
 // linkInputs links the inputs, then the device libraries of the triple
-// (only the symbols needed), and returns the linked bitcode's path.
+// (only the symbols needed), and returns the linked bitcode's path. On
+// clang-sycl-linker-22's route -v says so as that tool does.
 func (l *link) linkInputs(ctx context.Context) (string, error) {
 	o := l.o
+	libs, all, err := l.deviceLibs()
+	if err != nil {
+		return "", err
+	}
 	inputs := o.Inputs
 	if o.Split == "source" && len(inputs) > 1 {
-		var err error
 		if inputs, err = l.moduleIDs(inputs); err != nil {
 			return "", err
 		}
@@ -168,40 +183,51 @@ func (l *link) linkInputs(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	linked := filepath.Join(l.tmp, "linked.ll")
-	if err := l.exec(ctx, linkTool, tools.LLVMLinkArgs(linked, dashSafe(inputs), nil)); err != nil {
+	linked := filepath.Join(l.tmp, "linked.bc")
+	if err := l.exec(ctx, linkTool, append([]string{"-o", linked}, dashSafe(inputs)...)); err != nil {
 		return "", err
 	}
-	libs, err := l.deviceLibs()
-	if err != nil || len(libs) == 0 {
-		return linked, err
+	if len(libs) > 0 {
+		withLibs := filepath.Join(l.tmp, "linked.libs.bc")
+		args := append([]string{"--only-needed", linked}, dashSafe(libs)...)
+		if err := l.exec(ctx, linkTool, append(args, "-o", withLibs)); err != nil {
+			return "", err
+		}
+		linked = withLibs
 	}
-	withLibs := filepath.Join(l.tmp, "linked.libs.ll")
-	args := append([]string{"-S", "--only-needed", linked}, dashSafe(libs)...)
-	return withLibs, l.exec(ctx, linkTool, append(args, "-o", withLibs))
+	if l.compat() && o.Verbose {
+		fmt.Fprintf(l.stdio.Err, "sycl-device-link: inputs: %s libfiles: %s output: %s\n", strings.Join(o.Inputs, ", "), strings.Join(all, ", "), linked)
+	}
+	return linked, nil
 }
 
 // deviceLibs returns the --device-libs files whose target triple is the
-// link's, as clang-sycl-linker-22 links them; a missing one is an error.
-func (l *link) deviceLibs() ([]string, error) {
-	var libs []string
+// link's, which clang-sycl-linker-22 links, and all of them; a missing
+// one is an error. An empty file is an empty module, of no triple.
+func (l *link) deviceLibs() (libs, all []string, err error) {
 	for _, name := range l.o.DeviceLibs {
 		p := name
-		if l.o.LibraryPath != "" {
-			p = filepath.Join(l.o.LibraryPath, name)
+		if lp := l.o.LibraryPath; lp != "" {
+			// As LLVM's path::append joins them, uncleaned ("./lib.bc").
+			p = strings.TrimSuffix(lp, "/") + "/" + name
 		}
-		if _, err := os.Stat(l.path(p)); err != nil {
-			return nil, fmt.Errorf("'%s' SYCL device library file is not found.", p)
+		fi, err := os.Stat(l.path(p))
+		if err != nil {
+			return nil, nil, fmt.Errorf("'%s' SYCL device library file is not found.", p)
+		}
+		all = append(all, p)
+		if fi.Size() == 0 {
+			continue
 		}
 		info, err := tools.ScanIR(l.path(p))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if info.Triple == l.o.Triple {
 			libs = append(libs, p)
 		}
 	}
-	return libs, nil
+	return libs, all, nil
 }
 
 // tool finds the executable of an LLVM 22 tool or ocloc.
@@ -215,10 +241,17 @@ func (l *link) tool(role configs.Tool) (string, error) {
 
 // exec runs one command in the link's directory, printing it first with
 // -v or --dry-run (and only printing it with --dry-run). A failure names
-// the command and ends with its output.
+// the command and ends with its output. On clang-sycl-linker-22's route
+// only the commands that tool runs itself are printed, as it prints them
+// (` "ocloc" -output_no_suffix …`): what it does in-process (the link, the
+// SPIR-V backend) it reports with lines of its own.
 func (l *link) exec(ctx context.Context, tool string, args []string) error {
 	argv := append([]string{tool}, args...)
-	if l.o.Verbose || l.o.DryRun {
+	if l.compat() {
+		if l.aotTool(tool) && (l.o.Verbose || l.o.DryRun) {
+			fmt.Fprintf(l.stdio.Err, " %q %s\n", tool, strings.Join(args, " "))
+		}
+	} else if l.o.Verbose || l.o.DryRun {
 		fmt.Fprintln(l.stdio.Err, shellQuote(argv))
 	}
 	if l.o.DryRun {
@@ -258,24 +291,71 @@ func (l *link) oneModule(linked string) ([]*module, error) {
 	return []*module{m}, nil
 }
 
+// compat reports whether the run takes clang-sycl-linker-22's route.
+func (l *link) compat() bool { return !l.o.Sycbuild() }
+
+// The --arch values clang-sycl-linker-22 compiles ahead of time on its
+// route (LLVM 22's OffloadArch knows one Intel GPU and one Intel CPU).
+const (
+	llvmIntelGPU = "bmg_g21"
+	llvmIntelCPU = "graniterapids"
+)
+
+// aotTool reports whether tool is the ahead-of-time compiler the route
+// runs (printed as clang-sycl-linker-22 prints it).
+func (l *link) aotTool(tool string) bool {
+	b := filepath.Base(tool)
+	return b == "ocloc" || b == "opencl-aot"
+}
+
+// findAOT finds ocloc or opencl-aot as clang-sycl-linker-22 does (on PATH;
+// by name only with --dry-run).
+func (l *link) findAOT(name string) (string, error) {
+	if l.o.DryRun {
+		return name, nil
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("Unable to find '%s' in path", name)
+	}
+	return p, nil
+}
+
 // codegen compiles every module to its image, in parallel: llc-22's
-// SPIR-V backend, then ocloc for an ahead-of-time triple.
+// SPIR-V backend, then the ahead-of-time compiler the triple or arch asks
+// for.
+//
+// On clang-sycl-linker-22's route the files are named as that tool names
+// them, beside the output: <stem>_<i>.spv, and <stem>_<i>.out ahead of
+// time (<stem> is -o up to its last '.'); they are removed at the end
+// unless --save-temps. sycbuild's route keeps them in the temporary
+// directory.
 func (l *link) codegen(ctx context.Context, mods []*module) error {
 	o := l.o
 	llc, err := l.tool(configs.ToolLLC)
 	if err != nil {
 		return err
 	}
-	var ocloc string
-	if o.AOT() {
-		if ocloc, err = l.tool(configs.ToolOcloc); err != nil {
-			return err
+	var aot string
+	switch {
+	case o.AOT():
+		aot, err = l.tool(configs.ToolOcloc)
+	case l.compat() && o.Arch == llvmIntelGPU:
+		aot, err = l.findAOT("ocloc")
+	case l.compat() && o.Arch == llvmIntelCPU:
+		aot, err = l.findAOT("opencl-aot")
+	}
+	if err != nil {
+		return err
+	}
+	stem := filepath.Join(l.tmp, strings.TrimSuffix(filepath.Base(o.Output), filepath.Ext(o.Output)))
+	if l.compat() {
+		stem = o.Output
+		if i := strings.LastIndexByte(stem, '.'); i >= 0 {
+			stem = stem[:i]
 		}
 	}
-	stem := filepath.Base(o.Output)
-	if i := strings.LastIndexByte(stem, '.'); i > 0 {
-		stem = stem[:i]
-	}
+	var mu sync.Mutex // orders the -v lines of the modules
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, m := range mods {
@@ -283,7 +363,7 @@ func (l *link) codegen(ctx context.Context, mods []*module) error {
 			m.index = strconv.Itoa(i)
 		}
 		g.Go(func() error {
-			spv := filepath.Join(l.tmp, stem+"_"+m.index+".spv")
+			spv := stem + "_" + m.index + ".spv"
 			args := []string{"-mtriple=" + o.Triple, "-filetype=obj", m.file, "-o", spv}
 			if o.Sycbuild() {
 				args = tools.LLCSPIRVArgs(m.file, spv, nil)
@@ -291,20 +371,36 @@ func (l *link) codegen(ctx context.Context, mods []*module) error {
 			if err := l.exec(ctx, llc, args); err != nil {
 				return err
 			}
+			l.made(spv)
+			if l.compat() && o.Verbose {
+				mu.Lock()
+				fmt.Fprintf(l.stdio.Err, "SPIR-V Backend: input: %s, output: %s\n", m.file, spv)
+				mu.Unlock()
+			}
 			m.file = spv
 			if o.SPIRVDumpDir != "" && !o.DryRun {
 				if err := copyFile(l.path(spv), l.path(filepath.Join(o.SPIRVDumpDir, filepath.Base(spv)))); err != nil {
 					return err
 				}
 			}
-			if !o.AOT() {
+			if aot == "" {
 				return nil
 			}
-			bin := filepath.Join(l.tmp, stem+"_"+m.index+".out")
-			device := strings.TrimPrefix(o.Arch, "intel_gpu_")
-			if err := l.exec(ctx, ocloc, tools.OclocArgs(spv, bin, []string{device}, strings.Fields(o.OclocOptions))); err != nil {
+			bin := stem + "_" + m.index + ".out"
+			var args2 []string
+			switch {
+			case o.AOT():
+				device := strings.TrimPrefix(o.Arch, "intel_gpu_")
+				args2 = tools.OclocArgs(spv, bin, []string{device}, strings.Fields(o.OclocOptions))
+			case o.Arch == llvmIntelGPU:
+				args2 = append(append([]string{"-output_no_suffix", "-spirv_input", "-device", o.Arch}, strings.Fields(o.OclocOptions)...), "-output", bin, "-file", spv)
+			default:
+				args2 = append(append([]string{"--device=cpu"}, strings.Fields(o.OpenCLAOTOptions)...), "-o", bin, spv)
+			}
+			if err := l.exec(ctx, aot, args2); err != nil {
 				return err
 			}
+			l.made(bin)
 			m.file = bin
 			return nil
 		})
@@ -312,9 +408,23 @@ func (l *link) codegen(ctx context.Context, mods []*module) error {
 	return g.Wait()
 }
 
+// made records a file written beside the output, to be removed at the end
+// unless --save-temps.
+func (l *link) made(file string) {
+	if !l.compat() || l.o.DryRun {
+		return
+	}
+	l.mu.Lock()
+	l.beside = append(l.beside, file)
+	l.mu.Unlock()
+}
+
 // write writes the images as OffloadBinaries laid end to end, the output
 // clang-linker-wrapper-22 reads.
 func (l *link) write(mods []*module) error {
+	// clang-sycl-linker-22 gives every image kind none, even ahead of
+	// time; sycbuild's spir64_gen images are objects (what the runtime
+	// calls native).
 	kind := offloadbin.ImageNone
 	if l.o.AOT() {
 		kind = offloadbin.ImageObject

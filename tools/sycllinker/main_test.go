@@ -99,7 +99,7 @@ func TestDryRun(t *testing.T) {
 	if rc != 0 {
 		t.Fatalf("exit %d\n%s", rc, msgs)
 	}
-	for _, want := range []string{"sycbuild sycl-module-id -o " + out + ".temps/input.0.ll", "llvm-link-22 -S -o " + out + ".temps/linked.ll", "sycbuild sycl-post-link ", "-split=source", "llc-22 -mtriple=spirv64v1.3-unknown-unknown -filetype=obj --spirv-ext=", "/post/module_<i>.ll' -o '" + out + ".temps/out_<i>.spv'"} {
+	for _, want := range []string{"sycbuild sycl-module-id -o " + out + ".temps/input.0.ll", "llvm-link-22 -o " + out + ".temps/linked.bc", "sycbuild sycl-post-link ", "-split=source", "llc-22 -mtriple=spirv64v1.3-unknown-unknown -filetype=obj --spirv-ext=", "/post/module_<i>.ll' -o '" + out + ".temps/out_<i>.spv'"} {
 		if !strings.Contains(msgs, want) {
 			t.Errorf("dry run does not print %q:\n%s", want, msgs)
 		}
@@ -169,7 +169,7 @@ func TestSplitProperties(t *testing.T) {
 	if len(ims) != 4 || !slices.Equal(got, want) {
 		t.Errorf("%d images with exampleKernels %q, want one per kernel", len(ims), got)
 	}
-	for _, f := range []string{"out.img.temps/linked.ll", "out.img.temps/post/module.table", "dump/out_0.spv", "dump/out_3.spv"} {
+	for _, f := range []string{"out.img.temps/linked.bc", "out.img.temps/post/module.table", "dump/out_0.spv", "dump/out_3.spv"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("--save-temps/--spirv-dump-device-code: %v", err)
 		}

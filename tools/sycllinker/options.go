@@ -24,7 +24,8 @@
 // spir64_gen then by ocloc for the device --arch names, and the output holds
 // one OffloadBinary per module, with its property sets under "properties".
 //
-// --dry-run prints the commands and writes nothing. Where LLVM 22's tool
+// --dry-run prints the commands (on sycbuild's route every command, as a
+// shell line) and writes nothing. Where LLVM 22's tool
 // is loose, this one is strict: an input that does not exist is an error
 // (clang-sycl-linker-22 skips it), and nothing but the output is left
 // beside it (clang-sycl-linker-22 leaves <stem>_0.spv there); --save-temps
