@@ -11,7 +11,11 @@
 // OffloadBinary: offload kind sycl, image kind none, the strings "triple"
 // and "arch" as given and "symbols", the module's kernels in module order
 // joined by "\n". clang-linker-wrapper-22 registers each binary of that file
-// as one device image.
+// as one device image. Like LLVM 22's tool it compiles ahead of time for the
+// two Intel architectures LLVM 22 knows (--arch=bmg_g21 runs ocloc,
+// --arch=graniterapids opencl-aot; any other --arch is only recorded), and
+// -v and --dry-run print what it prints: "sycl-device-link: inputs: …",
+// "SPIR-V Backend: input: …" and the ahead-of-time command, quoted.
 //
 // With sycbuild's options (--sycbuild-split, --sycbuild-spec-constants,
 // --sycbuild-properties, or the environment variables SYCBUILD_SPLIT,
@@ -25,11 +29,12 @@
 // one OffloadBinary per module, with its property sets under "properties".
 //
 // --dry-run prints the commands (on sycbuild's route every command, as a
-// shell line) and writes nothing. Where LLVM 22's tool
-// is loose, this one is strict: an input that does not exist is an error
-// (clang-sycl-linker-22 skips it), and nothing but the output is left
-// beside it (clang-sycl-linker-22 leaves <stem>_0.spv there); --save-temps
-// keeps the intermediate files in <output>.temps.
+// shell line) and writes nothing. Where LLVM 22's tool is loose, this one
+// is strict: an input that does not exist is an error (clang-sycl-linker-22
+// skips it), and nothing but the output is left beside it
+// (clang-sycl-linker-22 leaves <stem>_0.spv there); --save-temps keeps the
+// intermediate files (in <output>.temps, and <stem>_<i>.spv beside the
+// output on LLVM 22's route).
 package sycllinker
 
 import (
