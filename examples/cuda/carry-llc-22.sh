@@ -3,8 +3,10 @@
 # checkout to a GPU machine that has no LLVM 22 tools: puts Debian's llc-22
 # and the shared libraries it loads (all but the C and C++ runtime, which
 # the GPU machine's newer system has) into llvm22/, with llvm22/llc-22, a
-# wrapper that runs it with those libraries. gpu-test.sh uses it when there
-# is no llc-22 on PATH. About 230 MB (libLLVM alone is 150 MB).
+# wrapper that runs it with those libraries, and llvm22.tar.xz, the same
+# packed (about 200 MB unpacked, libLLVM alone 150 MB). gpu-test.sh uses
+# llvm22/llc-22 when there is no llc-22 on PATH, unpacking llvm22.tar.xz
+# first where only that was copied.
 set -euo pipefail
 cd "$(dirname "$0")"
 llc=$(readlink -f "$(command -v llc-22)")
@@ -23,4 +25,5 @@ LD_LIBRARY_PATH="$d/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$d/bin/llc" 
 SH
 chmod +x llvm22/llc-22
 llvm22/llc-22 --version | grep -m1 'LLVM version'
-du -sh llvm22
+tar -cf - llvm22 | xz -T0 -6 > llvm22.tar.xz
+du -sh llvm22 llvm22.tar.xz

@@ -10,7 +10,8 @@
 # device22.ll (clang-22's IR, which only an LLVM 22 llc reads; sycbuild takes
 # llc-22 for it as it does for spir64). The LLVM 22 llc is, in this order:
 # llc-22 on PATH; llvm22/llc-22 beside this script (Debian's llc-22 with its
-# libraries, put there on the build machine by ./carry-llc-22.sh); or
+# libraries, put there on the build machine by ./carry-llc-22.sh, or unpacked
+# from the llvm22.tar.xz it writes); or
 # llc-llvmlite.py when the machine's llvmlite is built on LLVM 22 or later.
 #
 #   examples/cuda/gpu-test.sh [path/to/sycbuild]      (default: bin/sycbuild)
@@ -26,6 +27,7 @@ cd "$here"
 llc19=llc-19
 command -v llc-19 >/dev/null || llc19="$here/llc-llvmlite.py"
 # llc for LLVM 22 IR (see above).
+[ ! -x "$here/llvm22/llc-22" ] && [ -f "$here/llvm22.tar.xz" ] && tar -C "$here" -xJf "$here/llvm22.tar.xz"
 llvmlite_major() { python3 -c 'import llvmlite.binding as l; print(l.llvm_version_info[0])' 2>/dev/null || echo 0; }
 if command -v llc-22 >/dev/null; then
   llc22=llc-22
