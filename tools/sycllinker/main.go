@@ -230,8 +230,17 @@ func (l *link) deviceLibs() (libs, all []string, err error) {
 	return libs, all, nil
 }
 
-// tool finds the executable of an LLVM 22 tool or ocloc.
+// tool finds the executable of an LLVM 22 tool or ocloc. An LLVM tool
+// found on PATH under its versioned name (llc-22) is taken as it is, with
+// no --version run; otherwise the build's discovery decides (a plain llc
+// must report LLVM 22).
 func (l *link) tool(role configs.Tool) (string, error) {
+	if role == configs.ToolLLVMLink || role == configs.ToolLLC {
+		name := fmt.Sprintf("%s-%d", role, LLVM)
+		if _, err := exec.LookPath(name); err == nil {
+			return name, nil
+		}
+	}
 	t, err := l.find.Find(role, LLVM)
 	if err != nil {
 		return "", err
