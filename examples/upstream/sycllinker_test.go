@@ -195,4 +195,15 @@ func TestClangFsyclEndToEnd(t *testing.T) {
 	perKernel(build("app-xlinker", links, nil, "-Xoffload-linker", "--sycbuild-split=kernel"))
 	// The command line alone, no COMPILER_PATH.
 	perKernel(build("app-cmdline", links, []string{"COMPILER_PATH="}, "-Wl,--device-compiler=-B"+links, "-Xoffload-linker", "--sycbuild-split=kernel"))
+
+	// Ahead of time for pvc: the triple and arch given after the driver's
+	// win, as with LLVM's option tables; each image is ocloc's (format 1,
+	// native) for spir64_gen.
+	testenv.Tool(t, "ocloc")
+	aot := build("app-aot", links, nil, "-Xoffload-linker", "--triple=spir64_gen", "-Xoffload-linker", "--arch=pvc", "-Xoffload-linker", "--sycbuild-split=kernel")
+	t.Logf("ahead of time for pvc:\n%s", aot)
+	perKernel(aot)
+	if n := strings.Count(aot, " format=1 arch=spir64_gen "); n != len(kernels) {
+		t.Errorf("%d native spir64_gen images, want %d:\n%s", n, len(kernels), aot)
+	}
 }
