@@ -70,9 +70,10 @@ type link struct {
 	// end, or "<output>.temps" kept with --save-temps (and named in what
 	// --dry-run prints).
 	tmp string
+	// mu guards beside and the messages of parallel jobs.
+	mu sync.Mutex
 	// beside are the files written beside the output on
 	// clang-sycl-linker-22's route (see codegen).
-	mu     sync.Mutex
 	beside []string
 }
 
@@ -196,7 +197,7 @@ func (l *link) linkInputs(ctx context.Context) (string, error) {
 		linked = withLibs
 	}
 	if l.compat() && o.Verbose {
-		fmt.Fprintf(l.stdio.Err, "sycl-device-link: inputs: %s libfiles: %s output: %s\n", strings.Join(o.Inputs, ", "), strings.Join(all, ", "), linked)
+		l.say("sycl-device-link: inputs: %s libfiles: %s output: %s", strings.Join(o.Inputs, ", "), strings.Join(all, ", "), linked)
 	}
 	return linked, nil
 }
@@ -258,10 +259,10 @@ func (l *link) exec(ctx context.Context, tool string, args []string) error {
 	argv := append([]string{tool}, args...)
 	if l.compat() {
 		if l.aotTool(tool) && (l.o.Verbose || l.o.DryRun) {
-			fmt.Fprintf(l.stdio.Err, " %q %s\n", tool, strings.Join(args, " "))
+			l.say(" %q %s", tool, strings.Join(args, " "))
 		}
 	} else if l.o.Verbose || l.o.DryRun {
-		fmt.Fprintln(l.stdio.Err, shellQuote(argv))
+		l.say("%s", shellQuote(argv))
 	}
 	if l.o.DryRun {
 		return nil
@@ -364,7 +365,6 @@ func (l *link) codegen(ctx context.Context, mods []*module) error {
 			stem = stem[:i]
 		}
 	}
-	var mu sync.Mutex // orders the -v lines of the modules
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, m := range mods {
@@ -382,9 +382,7 @@ func (l *link) codegen(ctx context.Context, mods []*module) error {
 			}
 			l.made(spv)
 			if l.compat() && o.Verbose {
-				mu.Lock()
-				fmt.Fprintf(l.stdio.Err, "SPIR-V Backend: input: %s, output: %s\n", m.file, spv)
-				mu.Unlock()
+				l.say("SPIR-V Backend: input: %s, output: %s", m.file, spv)
 			}
 			m.file = spv
 			if o.SPIRVDumpDir != "" && !o.DryRun {
@@ -415,6 +413,14 @@ func (l *link) codegen(ctx context.Context, mods []*module) error {
 		})
 	}
 	return g.Wait()
+}
+
+// say prints one line of -v or --dry-run output; the modules' jobs print
+// in parallel.
+func (l *link) say(format string, args ...any) {
+	l.mu.Lock()
+	fmt.Fprintf(l.stdio.Err, format+"\n", args...)
+	l.mu.Unlock()
 }
 
 // made records a file written beside the output, to be removed at the end

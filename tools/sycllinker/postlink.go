@@ -68,7 +68,7 @@ func (l *link) moduleIDs(inputs []string) ([]string, error) {
 	for i, in := range inputs {
 		out[i] = filepath.Join(l.tmp, "input."+strconv.Itoa(i)+".ll")
 		if l.o.Verbose || l.o.DryRun {
-			fmt.Fprintln(l.stdio.Err, shellQuote(append([]string{"sycbuild", "sycl-module-id"}, moduleid.Args(moduleid.Options{Input: in, Output: out[i]})...)))
+			l.say("%s", shellQuote(append([]string{"sycbuild", "sycl-module-id"}, moduleid.Args(moduleid.Options{Input: in, Output: out[i]})...)))
 		}
 		if l.o.DryRun {
 			continue
@@ -120,7 +120,7 @@ func (l *link) postLink(linked string) ([]*module, error) {
 	table := filepath.Join(l.tmp, "post", "module.table")
 	po := l.postLinkOptions(linked, table)
 	if l.o.Verbose || l.o.DryRun {
-		fmt.Fprintln(l.stdio.Err, shellQuote(append([]string{"sycbuild", "sycl-post-link"}, syclpostlink.Args(po)...)))
+		l.say("%s", shellQuote(append([]string{"sycbuild", "sycl-post-link"}, syclpostlink.Args(po)...)))
 	}
 	if l.o.DryRun {
 		// The split's modules are not known before it runs: the per-module
