@@ -337,7 +337,7 @@ func (l *link) findAOT(name string) (string, error) {
 //
 // On clang-sycl-linker-22's route the files are named as that tool names
 // them, beside the output: <stem>_<i>.spv, and <stem>_<i>.out ahead of
-// time (<stem> is -o up to its last '.'); they are removed at the end
+// time (<stem> is -o without its extension); they are removed at the end
 // unless --save-temps. sycbuild's route keeps them in the temporary
 // directory.
 func (l *link) codegen(ctx context.Context, mods []*module) error {
@@ -360,8 +360,10 @@ func (l *link) codegen(ctx context.Context, mods []*module) error {
 	}
 	stem := filepath.Join(l.tmp, strings.TrimSuffix(filepath.Base(o.Output), filepath.Ext(o.Output)))
 	if l.compat() {
+		// clang-sycl-linker-22 cuts at the last '.' of the whole path, even
+		// in a directory's name; here only in the file's.
 		stem = o.Output
-		if i := strings.LastIndexByte(stem, '.'); i >= 0 {
+		if i := strings.LastIndexByte(stem, '.'); i > strings.LastIndexByte(stem, '/') {
 			stem = stem[:i]
 		}
 	}
