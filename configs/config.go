@@ -42,10 +42,14 @@ const (
 	// NVPTX64 is ahead-of-time code for NVIDIA GPUs (llc → ptxas →
 	// fatbinary), with emulated specialization constants.
 	NVPTX64 Kind = "nvptx64"
+	// AMDGCN is ahead-of-time code for AMD GPUs (llc → ld.lld →
+	// clang-offload-bundler, as DPC++'s HIP target), with emulated
+	// specialization constants.
+	AMDGCN Kind = "amdgcn"
 )
 
 // Kinds lists the target kinds in documentation order.
-var Kinds = []Kind{LLVMIR, SPIR64, SPIR64Gen, NVPTX64}
+var Kinds = []Kind{LLVMIR, SPIR64, SPIR64Gen, NVPTX64, AMDGCN}
 
 // Split is the device-code split mode.
 type Split string
@@ -85,13 +89,15 @@ const (
 	ToolLLC       Tool = "llc"
 	ToolPtxas     Tool = "ptxas"
 	ToolFatbinary Tool = "fatbinary"
+	ToolLLD       Tool = "ld.lld"
+	ToolBundler   Tool = "clang-offload-bundler"
 	// ToolPostLink names the in-process sycl-post-link in options: sections.
 	ToolPostLink Tool = "sycl-post-link"
 )
 
 // externalTools is the fixed set of external tool roles, in documentation
 // order.
-var externalTools = [...]Tool{ToolLLVMLink, ToolLLVMAs, ToolLLVMSPIRV, ToolSPIRVVal, ToolOcloc, ToolLLC, ToolPtxas, ToolFatbinary}
+var externalTools = [...]Tool{ToolLLVMLink, ToolLLVMAs, ToolLLVMSPIRV, ToolSPIRVVal, ToolOcloc, ToolLLC, ToolPtxas, ToolFatbinary, ToolLLD, ToolBundler}
 
 // ExternalTools returns the external tool roles, in documentation order.
 func ExternalTools() []Tool { return slices.Clone(externalTools[:]) }
@@ -110,6 +116,7 @@ var kindTools = map[Kind][]Tool{
 	SPIR64:    {ToolPostLink, ToolLLVMAs, ToolLLVMSPIRV, ToolLLC, ToolSPIRVVal},
 	SPIR64Gen: {ToolPostLink, ToolLLVMAs, ToolLLVMSPIRV, ToolLLC, ToolSPIRVVal, ToolOcloc},
 	NVPTX64:   {ToolPostLink, ToolLLC, ToolPtxas, ToolFatbinary},
+	AMDGCN:    {ToolPostLink, ToolLLC, ToolLLD, ToolBundler},
 }
 
 // Defaults of optional top-level fields.

@@ -8,7 +8,7 @@ import (
 // The tools: section's keys are the external roles docs/targets.md lists;
 // sycl-post-link runs in process and is a key of options: only.
 func TestParseTool(t *testing.T) {
-	want := []Tool{"llvm-link", "llvm-as", "llvm-spirv", "spirv-val", "ocloc", "llc", "ptxas", "fatbinary"}
+	want := []Tool{"llvm-link", "llvm-as", "llvm-spirv", "spirv-val", "ocloc", "llc", "ptxas", "fatbinary", "ld.lld", "clang-offload-bundler"}
 	if got := ExternalTools(); !slices.Equal(got, want) {
 		t.Errorf("ExternalTools() = %q, want %q", got, want)
 	}

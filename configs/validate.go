@@ -15,6 +15,9 @@ import (
 var (
 	nameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 	archRE = regexp.MustCompile(`^sm_[0-9]+a?$`)
+	// amdArchRE is an AMD GPU target ID: the processor and optional
+	// feature settings (gfx90a, gfx90a:xnack+, gfx942:sramecc+:xnack-).
+	amdArchRE = regexp.MustCompile(`^gfx[0-9]+[a-z]?(:(sramecc|xnack)[+-])*$`)
 )
 
 // validate checks what the shape walk cannot: enum values, fields that only
@@ -123,18 +126,21 @@ func (v *validator) target(i int, t *Target, names map[string]int) {
 	} else if t.Devices != nil {
 		v.errorf(p+".devices", "%s.devices: only spir64_gen targets take devices", p)
 	}
-	if t.Kind == NVPTX64 {
-		if t.Arch == "" {
-			v.errorf(p, "%s: an nvptx64 target needs arch: (e.g. sm_90)", p)
-		} else if !archRE.MatchString(t.Arch) {
-			v.errorf(p+".arch", "%s.arch: %q is not an NVIDIA architecture (sm_<number>, e.g. sm_90)", p, t.Arch)
-		}
-	} else if t.Arch != "" {
-		v.errorf(p+".arch", "%s.arch: only nvptx64 targets take arch", p)
+	switch {
+	case t.Kind == NVPTX64 && t.Arch == "":
+		v.errorf(p, "%s: an nvptx64 target needs arch: (e.g. sm_90)", p)
+	case t.Kind == NVPTX64 && !archRE.MatchString(t.Arch):
+		v.errorf(p+".arch", "%s.arch: %q is not an NVIDIA architecture (sm_<number>, e.g. sm_90)", p, t.Arch)
+	case t.Kind == AMDGCN && t.Arch == "":
+		v.errorf(p, "%s: an amdgcn target needs arch: (e.g. gfx90a)", p)
+	case t.Kind == AMDGCN && !amdArchRE.MatchString(t.Arch):
+		v.errorf(p+".arch", "%s.arch: %q is not an AMD GPU (gfx<number>, with :xnack± or :sramecc± settings, e.g. gfx90a)", p, t.Arch)
+	case t.Kind != NVPTX64 && t.Kind != AMDGCN && t.Arch != "":
+		v.errorf(p+".arch", "%s.arch: only nvptx64 and amdgcn targets take arch", p)
 	}
 	switch t.SpecConstants {
 	case SpecNative:
-		if t.Kind == SPIR64Gen || t.Kind == NVPTX64 {
+		if t.Kind == SPIR64Gen || t.Kind == NVPTX64 || t.Kind == AMDGCN {
 			v.errorf(p+".spec_constants", "%s.spec_constants: %s images are compiled ahead of time and need emulation (native values would be fixed at build time)", p, t.Kind)
 		}
 	case SpecEmulation:

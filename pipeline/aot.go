@@ -26,6 +26,8 @@ var toolMemory = map[configs.Tool]int64{
 	configs.ToolLLC:       1 << 30,
 	configs.ToolPtxas:     1 << 30,
 	configs.ToolFatbinary: 256 << 20,
+	configs.ToolLLD:       256 << 20,
+	configs.ToolBundler:   128 << 20,
 }
 
 // runOptions sets how a target's module jobs run and fail: each step's
@@ -46,7 +48,7 @@ func (p *planner) runOptions(tc *configs.Target, f *graph.Fanout) {
 			spv = k
 		}
 	}
-	aot := tc.Kind == configs.SPIR64Gen || tc.Kind == configs.NVPTX64
+	aot := tc.Kind == configs.SPIR64Gen || tc.Kind == configs.NVPTX64 || tc.Kind == configs.AMDGCN
 	if aot && p.cfg.Split != configs.SplitPerKernel {
 		f.Isolate = isolateKernels
 	}

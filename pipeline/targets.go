@@ -28,7 +28,8 @@ func (t *target) spirv() bool { return t.cfg.Kind == configs.SPIR64 || t.cfg.Kin
 
 // need lists the tools a kind runs, with the LLVM generation of the LLVM
 // ones (llvm-spirv-15 is the only translator there is, and it reads LLVM 15
-// bitcode; NVPTX code generation uses LLVM 19). spirv-val is optional.
+// bitcode; NVPTX code generation uses LLVM 19, or the input's generation
+// when it is newer: see nvptxLLVM). spirv-val is optional.
 func need(k configs.Kind) (roles []configs.Tool, llvm map[configs.Tool]int) {
 	switch k {
 	case configs.SPIR64:
@@ -37,6 +38,8 @@ func need(k configs.Kind) (roles []configs.Tool, llvm map[configs.Tool]int) {
 		return []configs.Tool{configs.ToolLLVMAs, configs.ToolLLVMSPIRV, configs.ToolOcloc}, map[configs.Tool]int{configs.ToolLLVMAs: 15, configs.ToolLLVMSPIRV: 15}
 	case configs.NVPTX64:
 		return []configs.Tool{configs.ToolLLC, configs.ToolPtxas, configs.ToolFatbinary}, map[configs.Tool]int{configs.ToolLLC: 19}
+	case configs.AMDGCN:
+		return amdgcnNeed()
 	}
 	return nil, nil
 }
@@ -64,12 +67,12 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 			}
 			errs = append(errs, p.checkRouteOptions(t, why)...)
 		}
-		if tc.Kind == configs.NVPTX64 && in.llvm > 19 {
-			problems = append(problems, fmt.Sprintf("cannot use the inputs: llc-19 reads IR up to LLVM 19, and %s", in.why))
-		}
 		roles, llvm := need(tc.Kind)
 		if t.route == configs.SPIRVBackend {
 			roles, llvm = backendNeed(tc.Kind)
+		}
+		if tc.Kind == configs.NVPTX64 {
+			llvm[configs.ToolLLC] = nvptxLLVM(in)
 		}
 		for _, role := range roles {
 			tool, err := p.finder.Find(role, llvm[role])
@@ -81,6 +84,11 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 		}
 		if ocloc := t.tools[configs.ToolOcloc]; ocloc != nil {
 			errs = append(errs, p.checkDevices(tc, ocloc)...)
+		}
+		if tc.Kind == configs.NVPTX64 {
+			if pr := nvptxReads(t.tools[configs.ToolLLC], in); pr != "" {
+				problems = append(problems, pr)
+			}
 		}
 		if t.spirv() {
 			if val, err := p.finder.Find(configs.ToolSPIRVVal, 0); err == nil {
@@ -123,6 +131,9 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 type wrapInput struct {
 	table          *graph.Node
 	target, format string
+	// compileOpts are the image's compile options ("--offload-arch=gfx90a"
+	// for amdgcn, as the DPC++ driver gives the wrapper).
+	compileOpts string
 }
 
 // postLinkOptions returns each target's sycl-post-link options, without
@@ -245,7 +256,7 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 	}
 	opts := func(role configs.Tool) []string { return tc.Options[role] }
 	var desc string
-	var targetName, format string
+	var targetName, format, compileOpts string
 	switch tc.Kind {
 	case configs.SPIR64, configs.SPIR64Gen:
 		desc = "llvm-spirv"
@@ -276,6 +287,10 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 		step(configs.ToolFatbinary, tools.FatbinaryArgs(ph("ptx"), ph("cubin"), ph("fatbin"), tc.Arch, opts(configs.ToolFatbinary)),
 			[]graph.StepInput{{Placeholder: ph("ptx"), From: from("ptx")}, {Placeholder: ph("cubin"), From: from("cubin")}}, "fatbin")
 		desc, targetName, format = "ptxas", "nvptx64", "native"
+	case configs.AMDGCN:
+		p.amdgcnSteps(t, f, step, from)
+		desc, targetName, format = "ld.lld → clang-offload-bundler", "amdgcn", "native"
+		compileOpts = "--offload-arch=" + tc.Arch
 	}
 	p.runOptions(tc, f)
 	fan := &graph.Action{Desc: label + desc, Fanout: f, In: []*graph.Node{code}}
@@ -291,7 +306,7 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 	p.add(p.tform(label+"file-table-tform --replace=Code,Code", filetable.Tform{
 		Ops: []filetable.Op{{Kind: filetable.Replace, Arg: "Code,Code"}}, Output: t1.Path, Inputs: []string{t0.Path, images.Path}},
 		[]*graph.Node{t0, images}, []*graph.Node{t1}))
-	return wrapInput{table: t1, target: targetName, format: format}
+	return wrapInput{table: t1, target: targetName, format: format, compileOpts: compileOpts}
 }
 
 // tform makes a file-table-tform action.
@@ -319,7 +334,7 @@ func (p *planner) wrap(in []wrapInput) {
 	var ins []*graph.Node
 	for _, w := range in {
 		o.Inputs = append(o.Inputs, offloadwrapper.Input{
-			Annotation: offloadwrapper.Annotation{Kind: "sycl", Target: w.target, Format: w.format},
+			Annotation: offloadwrapper.Annotation{Kind: "sycl", Target: w.target, Format: w.format, CompileOpts: w.compileOpts},
 			Files:      []string{w.table.Path}})
 		ins = append(ins, w.table)
 	}

@@ -7,6 +7,7 @@ packages=(
   clang-19 llvm-19 llvm-19-tools        # FileCheck-19, llvm-as-19, opt-19, llc-19 (NVPTX), llvm-link-19
   clang-15 llvm-15                      # LLVM 15 syntax (typed pointers), llvm-as-15 for llvm-spirv-15
   clang-22 llvm-22 clang-tools-22       # LLVM 22: bitcode of current DPC++, the SPIR-V backend, clang-sycl-linker-22
+  lld-22                                # ld.lld-22: AMD GPU code objects (amdgcn targets)
   llvm-14                               # llvm-as-14: LLVM 14 bitcode for the bitcode reader's tests
   llvm-spirv-15 spirv-tools             # SPIR-V translation and validation
   intel-opencl-icd                      # ocloc: ahead-of-time compiles for Intel GPUs (no GPU needed)

@@ -48,6 +48,10 @@ func OutputCheck(role configs.Tool) Check {
 		return checkELF
 	case configs.ToolFatbinary:
 		return checkFatbin
+	case configs.ToolLLD:
+		return checkELF
+	case configs.ToolBundler:
+		return checkPrefix("a clang-offload-bundler bundle", []byte(bundleMagic))
 	}
 	return nil
 }

@@ -1,14 +1,16 @@
 // Package tools holds sycbuild's adapters for the external tools of the
 // device-link stage (llvm-link, llvm-as, llvm-spirv, spirv-val,
-// ocloc, llc, ptxas, fatbinary): finding them (the config's explicit path,
-// then PATH, including LLVM's versioned names such as llvm-spirv-15 and
-// llc-19), capturing their versions for the action cache, building their
-// command lines with the options the DPC++ driver uses, and saying how to
-// install what is missing. It also inspects device IR inputs (which LLVM
-// can read them, whether they hold device code) without running LLVM.
+// ocloc, llc, ptxas, fatbinary, ld.lld, clang-offload-bundler): finding
+// them (the config's explicit path, then PATH, including LLVM's versioned
+// names such as llvm-spirv-15 and llc-19), capturing their versions for
+// the action cache, building their command lines with the options the
+// DPC++ driver uses, and saying how to install what is missing. It also
+// inspects device IR inputs (which LLVM can read them, whether they hold
+// device code) without running LLVM.
 //
 // The in-process tools (sycl-post-link, file-table-tform, llvm-foreach,
-// clang-offload-wrapper) live in the subpackages of this directory.
+// clang-offload-wrapper, sycl-module-id, clang-sycl-linker) live in the
+// subpackages of this directory.
 package tools
 
 import (
@@ -56,6 +58,8 @@ var roles = map[configs.Tool]role{
 	configs.ToolOcloc:     {pkg: "intel-opencl-icd"},
 	configs.ToolPtxas:     {hint: "install NVIDIA's CUDA toolkit (Debian: nvidia-cuda-toolkit, in non-free), or name it under tools:", cuda: true},
 	configs.ToolFatbinary: {hint: "install NVIDIA's CUDA toolkit (Debian: nvidia-cuda-toolkit, in non-free), or name it under tools:", cuda: true},
+	configs.ToolLLD:       {llvm: true, pkg: "lld-%d"},
+	configs.ToolBundler:   {llvm: true, pkg: "clang-tools-%d"},
 }
 
 func cudaDirs() []string {
@@ -186,3 +190,7 @@ func isExecutable(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
 }
+
+// LLVM is the LLVM major version the tool's version text reports, 0 when
+// it names none (a tool that is not LLVM's).
+func (t *Tool) LLVM() int { return llvmMajor(t.Version) }

@@ -9,7 +9,8 @@
 //	sycbuild version | help
 //
 // Invoked through a link named like a tool (file-table-tform, llvm-foreach,
-// sycl-post-link, clang-offload-wrapper), sycbuild acts as that tool.
+// sycl-post-link, clang-offload-wrapper, clang-sycl-linker), sycbuild acts
+// as that tool.
 package main
 
 import (
@@ -27,6 +28,7 @@ import (
 	"github.com/sycbuild/sycbuild/tools/llvmforeach"
 	"github.com/sycbuild/sycbuild/tools/moduleid"
 	"github.com/sycbuild/sycbuild/tools/offloadwrapper"
+	"github.com/sycbuild/sycbuild/tools/sycllinker"
 	"github.com/sycbuild/sycbuild/tools/syclpostlink"
 )
 
@@ -38,6 +40,7 @@ var toolMains = map[string]clopt.Main{
 	"sycl-post-link":        syclpostlink.Main,
 	"clang-offload-wrapper": offloadwrapper.Main,
 	"sycl-module-id":        moduleid.Main,
+	"clang-sycl-linker":     sycllinker.Main,
 }
 
 func main() {

@@ -61,4 +61,17 @@
 //     checked: one device image per binary (version 3, offload kind 8, the
 //     image kind as format, the triple as arch, empty options, the image's
 //     bytes, no property sets) with one offload entry per "symbols" line.
+//   - sycllinker_test.go: sycbuild as clang-sycl-linker. clang++-22 -fsycl
+//     compiles and links the sources with it in the loop (COMPILER_PATH
+//     names the directory of the link), and the program, linked with
+//     testdata/desc.c, prints the images it registers: by default the same
+//     as with clang-sycl-linker-22 but for the image's hash, one image per
+//     kernel with SYCBUILD_SPLIT=kernel or -Xoffload-linker
+//     --sycbuild-split=kernel. Beside clang-sycl-linker-22 on the same
+//     device bitcode, the OffloadBinaries are equal field by field and the
+//     SPIR-V disassembles the same but for the names LLVM gives struct
+//     types it reads twice.
+//   - nvptx_test.go: the sources through clang-22's SYCL front end for
+//     nvptx64-nvidia-cuda build for an nvptx64 target with llvm-link-22 and
+//     llc-22 (stand-ins for ptxas and fatbinary).
 package upstream

@@ -224,6 +224,7 @@ func TestMain(m *testing.M) {
 	if hostPath != "" {
 		os.RemoveAll(filepath.Dir(hostPath))
 	}
+	testenv.RemoveSycbuild()
 	os.Exit(rc)
 }
 

@@ -109,6 +109,7 @@ func Sycbuild(t testing.TB) string {
 
 // ToolLinks returns a directory holding links named like the DPC++ tools
 // (file-table-tform, llvm-foreach, sycl-post-link, clang-offload-wrapper)
+// and like LLVM 22's clang-sycl-linker
 // that point at the sycbuild binary; put it first on PATH to run the
 // reference's command lines unchanged.
 func ToolLinks(t testing.TB) string {
@@ -118,7 +119,7 @@ func ToolLinks(t testing.TB) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range []string{"file-table-tform", "llvm-foreach", "sycl-post-link", "clang-offload-wrapper"} {
+	for _, n := range []string{"file-table-tform", "llvm-foreach", "sycl-post-link", "clang-offload-wrapper", "clang-sycl-linker"} {
 		l := filepath.Join(dir, n)
 		if _, err := os.Lstat(l); err == nil {
 			continue
@@ -136,8 +137,14 @@ func ToolLinks(t testing.TB) string {
 //	func TestMain(m *testing.M) { testenv.Main(m) }
 func Main(m *testing.M) {
 	code := m.Run()
+	RemoveSycbuild()
+	os.Exit(code)
+}
+
+// RemoveSycbuild removes what Sycbuild built, for a TestMain that has
+// more to clean up than Main does.
+func RemoveSycbuild() {
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
-	os.Exit(code)
 }

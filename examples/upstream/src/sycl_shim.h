@@ -6,7 +6,13 @@
 #pragma once
 
 #define SYCL_EXTERNAL [[clang::sycl_external]]
+// On the host (clang++ -fsycl compiles every source for both sides) a USM
+// pointer is a plain pointer: the host has no global address space.
+#ifdef __SYCL_DEVICE_ONLY__
 #define USM __attribute__((opencl_global))
+#else
+#define USM
+#endif
 
 typedef unsigned long size_t;
 
