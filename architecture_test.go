@@ -21,7 +21,7 @@ const module = "github.com/sycbuild/sycbuild"
 
 // proving is the layer of what only proves or measures the rest (conformance,
 // examples, benchmarks).
-const proving = 9
+const proving = 10
 
 // readMap reads the map's table: its rows "| layer | `pkg`[, `pkg`...] | owns |".
 // A name ending in "/*" stands for every package under that folder.

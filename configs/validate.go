@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/sycbuild/sycbuild/internal/suggest"
-	"github.com/sycbuild/sycbuild/wrapper"
+	"github.com/sycbuild/sycbuild/internal/triple"
 )
 
 var (
@@ -48,7 +48,7 @@ func (c *Config) validate() errorList {
 	}
 	if arch, _, _ := strings.Cut(c.Host, "-"); arch != "x86_64" && arch != "aarch64" {
 		v.errorf("host", "host: unsupported host triple %q (sycbuild writes objects for x86_64 and aarch64 hosts)", c.Host)
-	} else if os := wrapper.NonELF(c.Host); os != "" {
+	} else if os := triple.NonELF(c.Host); os != "" {
 		v.errorf("host", "host: unsupported host triple %q: sycbuild writes ELF objects, and %q hosts do not link them (e.g. x86_64-unknown-linux-gnu)", c.Host, os)
 	}
 	if !oneOf(c.Wrapper, WrapperFormats) {

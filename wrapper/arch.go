@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/internal/triple"
 )
 
 // arch is what the object depends on in the host architecture: the ELF
@@ -69,8 +71,8 @@ var aarch64 = &arch{
 // x86_64-unknown-linux-gnu or aarch64-linux-gnu. Other architectures are
 // "unsupported target triple", as in clang-offload-wrapper; hosts whose
 // objects are not ELF (Windows, Apple) are refused as such.
-func archForTriple(triple string) (*arch, error) {
-	parts := strings.Split(triple, "-")
+func archForTriple(host string) (*arch, error) {
+	parts := strings.Split(host, "-")
 	var a *arch
 	switch parts[0] {
 	case "x86_64", "amd64", "x86_64h":
@@ -78,28 +80,12 @@ func archForTriple(triple string) (*arch, error) {
 	case "aarch64", "arm64":
 		a = aarch64
 	default:
-		return nil, fmt.Errorf("'%s': unsupported target triple", triple)
+		return nil, fmt.Errorf("'%s': unsupported target triple", host)
 	}
-	if p := NonELF(triple); p != "" {
-		return nil, fmt.Errorf("'%s': unsupported target triple: only ELF hosts are supported (the object file format of %q is not ELF)", triple, p)
+	if p := triple.NonELF(host); p != "" {
+		return nil, fmt.Errorf("'%s': unsupported target triple: only ELF hosts are supported (the object file format of %q is not ELF)", host, p)
 	}
 	return a, nil
-}
-
-// NonELF returns the component of a host triple after its architecture
-// that names a host whose objects are not ELF ("windows", "msvc",
-// "darwin", …), or "" when there is none. A config names its host before
-// anything runs, so the build checks it then, not when it wraps.
-func NonELF(triple string) string {
-	parts := strings.Split(triple, "-")
-	for _, p := range parts[1:] {
-		for _, nonELF := range []string{"windows", "win32", "mingw", "cygwin", "msvc", "coff", "darwin", "macos", "ios", "tvos", "watchos", "xros", "macho"} {
-			if strings.HasPrefix(p, nonELF) {
-				return p
-			}
-		}
-	}
-	return ""
 }
 
 // DefaultHost is the triple used when none is given: the architecture this
