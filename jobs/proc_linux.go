@@ -30,11 +30,16 @@ func usageOf(ps *os.ProcessState, wall time.Duration) *Usage {
 	if ps == nil {
 		return nil
 	}
-	u := &Usage{User: ps.UserTime(), System: ps.SystemTime(), Wall: wall, ExitCode: ps.ExitCode()}
+	return &Usage{User: ps.UserTime(), System: ps.SystemTime(), Wall: wall, ExitCode: ps.ExitCode(), MaxRSS: PeakRSS(ps)}
+}
+
+// PeakRSS is a finished process's peak resident set size in bytes (wait4's
+// maxrss); 0 where the system does not say.
+func PeakRSS(ps *os.ProcessState) int64 {
 	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-		u.MaxRSS = int64(ru.Maxrss) * 1024 // kilobytes on Linux
+		return int64(ru.Maxrss) * 1024 // kilobytes on Linux
 	}
-	return u
+	return 0
 }
 
 // AwaitExit returns when the process a pidfd refers to has exited, having

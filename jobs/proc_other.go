@@ -18,6 +18,9 @@ func setProcAttr(cmd *exec.Cmd) *int {
 	return &none
 }
 
+// PeakRSS is Linux's; here the system does not say.
+func PeakRSS(*os.ProcessState) int64 { return 0 }
+
 // outlive does nothing: there is no parent-death signal here.
 func outlive(*exec.Cmd) {}
 

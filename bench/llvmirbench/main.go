@@ -22,10 +22,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/sycbuild/sycbuild/internal/irgen"
+	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/llvmir"
 )
 
@@ -88,9 +88,7 @@ func measure(cmd *exec.Cmd, r *result) error {
 	if r.best == 0 || wall < r.best {
 		r.best = wall
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss*1024 > r.maxRSS {
-		r.maxRSS = ru.Maxrss * 1024 // Linux reports KiB
-	}
+	r.maxRSS = max(r.maxRSS, jobs.PeakRSS(cmd.ProcessState))
 	r.out = strings.TrimSpace(string(out))
 	return nil
 }

@@ -36,10 +36,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/sycbuild/sycbuild/internal/irgen"
+	"github.com/sycbuild/sycbuild/jobs"
 )
 
 // writeModule writes the generator's benchmark module scaled to n kernels,
@@ -224,9 +224,7 @@ func measure(dir string, argv []string) (measurement, error) {
 	m := measurement{wall: time.Since(start)}
 	if ps := cmd.ProcessState; ps != nil {
 		m.cpu = ps.UserTime() + ps.SystemTime()
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			m.maxRSS = ru.Maxrss * 1024 // Linux reports KiB
-		}
+		m.maxRSS = jobs.PeakRSS(ps)
 	}
 	if err != nil {
 		return m, fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, tail(stderr.String()))

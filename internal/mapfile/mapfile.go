@@ -11,10 +11,7 @@
 // the process still reads it ends the process with a fault.
 package mapfile
 
-import (
-	"os"
-	"syscall"
-)
+import "os"
 
 // Read returns the contents of the file called name: mapped read-only
 // when it is a regular file that is not empty, read otherwise (a pipe, a
@@ -33,7 +30,7 @@ func Read(name string) ([]byte, error) {
 	if !fi.Mode().IsRegular() || size <= 0 || int64(int(size)) != size {
 		return os.ReadFile(name)
 	}
-	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE)
+	b, err := mmap(f, int(size))
 	if err != nil {
 		// A file system that cannot map files is read instead.
 		return os.ReadFile(name)

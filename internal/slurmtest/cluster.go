@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package slurmtest starts a one-machine Slurm cluster for tests: munged with
 // a key of its own, slurmctld and slurmd on loopback ports, one node with
 // this machine's CPUs, all under the test's temporary directory, with no
