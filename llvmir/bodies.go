@@ -2,7 +2,6 @@ package llvmir
 
 import (
 	"bytes"
-	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -34,6 +33,10 @@ type bodyTask struct {
 	numAt     bool
 }
 
+// workerStarted is called as each worker of a parse starts (tests count
+// them).
+var workerStarted = func() {}
+
 // bodies runs the workers of one parse.
 type bodies struct {
 	tasks  chan bodyTask
@@ -45,12 +48,13 @@ type bodies struct {
 // parseParallel parses src with its function bodies scanned by workers;
 // it returns ok false when it cannot stand for the ordinary parse (a wrong
 // guess, an error) and src must be parsed again.
-func parseParallel(file string, src []byte) (m *Module, ok bool) {
+func parseParallel(file string, src []byte, workers int) (m *Module, ok bool) {
 	m = newModule(file, src)
 	b := &bodies{tasks: make(chan bodyTask, 256)}
 	p := &parser{m: m, file: file, src: src, lx: lexer{src: src, end: len(src)}, lines: &m.lines, bodies: b}
-	for range runtime.GOMAXPROCS(0) {
+	for range workers {
 		b.wg.Add(1)
+		workerStarted()
 		go b.work(p.worker())
 	}
 	p.parseTop()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/sycbuild/sycbuild/internal/irgen"
@@ -21,7 +22,7 @@ func parseBoth(t *testing.T, name string, src []byte) bool {
 	parallelMin = len(src) + 1
 	want, wantErr := Parse(name, src)
 	parallelMin = 0
-	got, gotErr := Parse(name, src)
+	got, gotErr := ParseWith(name, src, 4)
 	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 		t.Fatalf("%s: errors differ:\n%v\nwant:\n%v", name, gotErr, wantErr)
 	}
@@ -33,7 +34,7 @@ func parseBoth(t *testing.T, name string, src []byte) bool {
 		}
 		t.Fatalf("%s: the modules differ", name)
 	}
-	_, stood := parseParallel(name, src)
+	_, stood := parseParallel(name, src, 4)
 	return stood
 }
 
@@ -108,5 +109,29 @@ func TestParallelBodiesManyWithError(t *testing.T) {
 	}
 	if parseBoth(t, "many.ll", []byte(b.String())) {
 		t.Error("the workers' parse stood on a module with an error")
+	}
+}
+
+// TestParseWorkers: ParseWith starts as many workers as it is given, and
+// none for 1: a build's -j 1 never has two goroutines reading one module.
+func TestParseWorkers(t *testing.T) {
+	defer func(old int) { parallelMin = old }(parallelMin)
+	parallelMin = 0
+	var started atomic.Int32
+	defer func(old func()) { workerStarted = old }(workerStarted)
+	workerStarted = func() { started.Add(1) }
+	src := []byte("define void @f() {\n  ret void\n}\n\ndefine void @g() {\n  call void @f()\n  ret void\n}\n")
+	for _, n := range []int{0, 1, 2, 3} {
+		started.Store(0)
+		if _, err := ParseWith("w.ll", src, n); err != nil {
+			t.Fatal(err)
+		}
+		want := int32(n)
+		if n < 2 {
+			want = 0
+		}
+		if got := started.Load(); got != want {
+			t.Errorf("ParseWith(…, %d) started %d workers, want %d", n, got, want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package llvmir
 import (
 	"io"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -170,9 +171,18 @@ type Module struct {
 }
 
 // Parse reads a module from src; file names it in messages. On error the
-// result is an ErrorList of file:line:col messages (and a nil Module).
+// result is an ErrorList of file:line:col messages (and a nil Module). A
+// big module's function bodies are read by one worker per CPU; ParseWith
+// takes the number from the caller.
 func Parse(file string, src []byte) (*Module, error) {
-	return parseModule(file, src)
+	return parseModule(file, src, runtime.GOMAXPROCS(0))
+}
+
+// ParseWith is Parse with at most workers goroutines reading function
+// bodies beside the one that reads the module (1 or less: none), so that a
+// build's -j bounds them.
+func ParseWith(file string, src []byte, workers int) (*Module, error) {
+	return parseModule(file, src, workers)
 }
 
 // ParseFile reads and parses the file at path.

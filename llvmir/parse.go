@@ -1,7 +1,5 @@
 package llvmir
 
-import "runtime"
-
 // maxErrors bounds how many errors one parse reports.
 const maxErrors = 20
 
@@ -39,9 +37,9 @@ func newModule(file string, src []byte) *Module {
 	}
 }
 
-func parseModule(file string, src []byte) (*Module, error) {
-	if len(src) >= parallelMin && runtime.GOMAXPROCS(0) > 1 {
-		if m, ok := parseParallel(file, src); ok {
+func parseModule(file string, src []byte, workers int) (*Module, error) {
+	if len(src) >= parallelMin && workers > 1 {
+		if m, ok := parseParallel(file, src, workers); ok {
 			return withDefaults(m), nil
 		}
 	}
@@ -59,7 +57,7 @@ func parseModule(file string, src []byte) (*Module, error) {
 		// the end of the module, and the module read again.
 		if decls := p.implicitDeclarations(); len(decls) > 0 {
 			text := append(append(append([]byte(nil), src...), '\n'), decls...)
-			return parseModule(file, text)
+			return parseModule(file, text, workers)
 		}
 	}
 	if len(p.errs) > 0 {

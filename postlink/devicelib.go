@@ -48,8 +48,9 @@ func (r *run) saveDeviceLibs(id int) error {
 		var lib *llvmir.Module
 		if err == nil {
 			// As in the reference, a library that does not parse is one
-			// that cannot be loaded: the note below, no error.
-			lib, _ = llvmir.Load(path, src)
+			// that cannot be loaded: the note below, no error. It is read
+			// by one goroutine, on the run's own token.
+			lib, _ = llvmir.LoadWith(path, src, 1)
 		}
 		if lib == nil {
 			r.diag.Note("fail to load bfloat16 device library modules")

@@ -115,7 +115,9 @@ func readInput(o *Options, rio IO) (*llvmir.Module, error) {
 		// (a folded line's columns shift in later messages).
 		src, _ = llvmir.FoldZeroGEPs(src)
 	}
-	m, err := llvmir.Load(name, src)
+	workers, release := parseWorkers(rio)
+	m, err := llvmir.LoadWith(name, src, workers)
+	release()
 	var be *bitcode.Error
 	if errors.As(err, &be) {
 		return nil, plainf("%s: %s: error: %s", rio.Argv0, name, strings.TrimPrefix(err.Error(), name+": "))
@@ -248,6 +250,28 @@ func hasInvokeSimd(m *llvmir.Module) bool {
 		}
 	}
 	return false
+}
+
+// parseWorkers is how many goroutines may read the input's function
+// bodies beside the one that reads the module: Jobs (one per CPU if 0), less
+// that one; under a build's pool, only the tokens it lends at once, so that
+// -j bounds them too. release gives the tokens back.
+func parseWorkers(rio IO) (workers int, release func()) {
+	want := rio.Jobs
+	if want <= 0 {
+		want = runtime.GOMAXPROCS(0)
+	}
+	if rio.Tokens == nil {
+		return want - 1, func() {}
+	}
+	for workers < want-1 && rio.Tokens.TryAcquire() {
+		workers++
+	}
+	return workers, func() {
+		for range workers {
+			rio.Tokens.Release()
+		}
+	}
 }
 
 // jobs is the number of modules made at once.

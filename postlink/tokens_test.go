@@ -15,6 +15,7 @@ type fakeTokens struct {
 	mu                  sync.Mutex
 	limit, out, granted int
 	refused, released   int
+	peak                int // the most lent at once
 }
 
 func (f *fakeTokens) TryAcquire() bool {
@@ -26,6 +27,7 @@ func (f *fakeTokens) TryAcquire() bool {
 	}
 	f.out++
 	f.granted++
+	f.peak = max(f.peak, f.out)
 	return true
 }
 
@@ -114,8 +116,8 @@ func TestWorkersTakeTokens(t *testing.T) {
 		if maxActive > min(c.jobs, 1+c.limit) {
 			t.Errorf("%s: %d workers at once, want at most %d", c.name, maxActive, min(c.jobs, 1+c.limit))
 		}
-		if tokens.granted > c.jobs-1 {
-			t.Errorf("%s: %d tokens taken for at most %d extra workers", c.name, tokens.granted, c.jobs-1)
+		if tokens.peak > c.jobs-1 {
+			t.Errorf("%s: %d tokens taken at once for at most %d extra workers", c.name, tokens.peak, c.jobs-1)
 		}
 		if tokens.released != tokens.granted || tokens.out != 0 {
 			t.Errorf("%s: %d tokens lent, %d given back", c.name, tokens.granted, tokens.released)
@@ -126,5 +128,25 @@ func TestWorkersTakeTokens(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: out_3.ll differs from the run without a pool", c.name)
 		}
+	}
+}
+
+// TestParseWorkers: the input's parse takes its workers from what the pool
+// lends, at most Jobs less one, and gives them back; without a pool, Jobs
+// less one.
+func TestParseWorkers(t *testing.T) {
+	for _, c := range []struct{ jobs, limit, want int }{{1, 5, 0}, {4, 0, 0}, {4, 2, 2}, {4, 10, 3}} {
+		f := &fakeTokens{limit: c.limit}
+		n, release := parseWorkers(IO{Jobs: c.jobs, Tokens: f})
+		if n != c.want || f.lent() != n {
+			t.Errorf("Jobs %d, %d tokens to lend: %d workers, %d tokens out; want %d", c.jobs, c.limit, n, f.lent(), c.want)
+		}
+		release()
+		if f.lent() != 0 {
+			t.Errorf("Jobs %d: %d tokens still out after release", c.jobs, f.lent())
+		}
+	}
+	if n, _ := parseWorkers(IO{Jobs: 3}); n != 2 {
+		t.Errorf("Jobs 3 without a pool: %d workers, want 2", n)
 	}
 }

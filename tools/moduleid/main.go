@@ -93,7 +93,9 @@ func AnnotateFile(dir, in, out string) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", in, underlying(err))
 	}
-	m, err := llvmir.Load(in, data)
+	// One goroutine reads it: a build runs one of these per translation
+	// unit at once, each on a job token of its own.
+	m, err := llvmir.LoadWith(in, data, 1)
 	if err != nil {
 		return err
 	}
