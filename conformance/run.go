@@ -11,8 +11,9 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/sycbuild/sycbuild/jobs"
 )
 
 // Outcome is how a test ended.
@@ -172,17 +173,13 @@ func (e *Env) Run(ctx context.Context, c Case, work string) Result {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", scriptFile)
-	cmd.Dir = execDir
-	cmd.Env = append(os.Environ(),
-		"PATH="+e.Links+string(os.PathListSeparator)+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"TMPDIR="+tmp)
 	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-	runErr := cmd.Run()
+	// Its own process group, killed whole at the timeout (jobs).
+	cmd := &jobs.Command{Argv: []string{"bash", scriptFile}, Dir: execDir, Stdout: &out, Stderr: &out,
+		Env: append(os.Environ(),
+			"PATH="+e.Links+string(os.PathListSeparator)+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+			"TMPDIR="+tmp)}
+	_, runErr := cmd.Run(ctx)
 
 	if c.Missing != "" {
 		if runErr == nil {
