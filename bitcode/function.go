@@ -317,523 +317,684 @@ func (d *decoder) lastInst() *instRec {
 }
 
 func (d *decoder) instruction() {
-	fs := d.fn
 	o := &opr{d: d, ops: d.ops}
-	switch d.code {
-	case FuncCodeDeclareBlocks:
-		n := o.next()
-		if n == 0 || n > d.remaining() || fs.nBlocks != 0 {
-			d.failf("bad DECLAREBLOCKS")
-		}
-		fs.nBlocks = int(n)
-	case FuncCodeInstBinop:
-		a, ty := o.vt()
-		b := o.v()
-		opc := o.next()
-		name := d.binopName(opc, ty)
-		flags := ""
-		if o.more() {
-			flags = binopFlags(opc, o.next(), isFP(d.types[d.scalarOf(ty)].kind))
-		}
-		d.emit(name+flags+" "+d.tval(a, ty)+", "+d.val(b, ty), ty, false)
-	case FuncCodeInstUnop:
-		a, ty := o.vt()
-		if opc := o.next(); opc != 0 {
-			d.failf("unknown unary opcode %d", opc)
-		}
-		flags := ""
-		if o.more() {
-			flags = fmfText(o.next())
-		}
-		d.emit("fneg"+flags+" "+d.tval(a, ty), ty, false)
-	case FuncCodeInstCast:
-		a, ty := o.vt()
-		dst := o.ty()
-		opc := o.next()
-		if opc >= uint64(len(castNames)) {
-			d.failf("unknown cast opcode %d", opc)
-		}
-		flags := ""
-		if o.more() {
-			f := o.next()
-			switch opc {
-			case 1, 5: // zext, uitofp
-				if f&1 != 0 {
-					flags = " nneg"
-				}
-			case 0: // trunc
-				if f&1 != 0 {
-					flags += " nuw"
-				}
-				if f&2 != 0 {
-					flags += " nsw"
-				}
-			default:
-				if isFP(d.types[d.scalarOf(dst)].kind) {
-					flags = fmfText(f)
-				}
-			}
-		}
-		d.emit(castNames[opc]+flags+" "+d.tval(a, ty)+" to "+d.tstr(dst), dst, false)
-	case FuncCodeInstGEP:
-		d.gep(o)
-	case FuncCodeInstGEPOld, FuncCodeInstInboundsGEPOld:
-		d.failf("old-style GEP records (LLVM 3.6 and earlier) are not supported")
-	case FuncCodeInstExtractVal, FuncCodeInstInsertVal:
-		a, ty := o.vt()
-		var sb strings.Builder
-		var v uint32
-		var vty int32
-		if d.code == FuncCodeInstInsertVal {
-			v, vty = o.vt()
-			sb.WriteString("insertvalue " + d.tval(a, ty) + ", " + d.tval(v, vty))
-		} else {
-			sb.WriteString("extractvalue " + d.tval(a, ty))
-		}
-		cur := ty
-		if !o.more() {
-			d.failf("aggregate instruction without indices")
-		}
-		for o.more() {
-			idx := o.next()
-			t := d.types[cur]
-			switch t.kind {
-			case tStruct:
-				if idx >= uint64(len(t.elems)) {
-					d.failf("struct index %d out of range", idx)
-				}
-				cur = t.elems[idx]
-			case tArray:
-				if idx >= t.n {
-					d.failf("array index %d out of range", idx)
-				}
-				cur = t.elems[0]
-			default:
-				d.failf("aggregate index into %s", t.str)
-			}
-			sb.WriteString(", " + strconv.FormatUint(idx, 10))
-		}
-		if d.code == FuncCodeInstInsertVal {
-			d.emit(sb.String(), ty, false)
-		} else {
-			d.emit(sb.String(), cur, false)
-		}
-	case FuncCodeInstVSelect, FuncCodeInstSelect:
-		tv, ty := o.vt()
-		fv := o.v()
-		var c uint32
-		var cty int32
-		if d.code == FuncCodeInstVSelect {
-			c, cty = o.vt()
-		} else {
-			c, cty = o.v(), d.intType(1)
-		}
-		flags := ""
-		if o.more() {
-			flags = fmfText(o.next())
-		}
-		d.emit("select"+flags+" "+d.tval(c, cty)+", "+d.tval(tv, ty)+", "+d.tval(fv, ty), ty, false)
-	case FuncCodeInstExtractElt:
-		v, ty := o.vt()
-		i, ity := o.vt()
-		if d.types[ty].kind != tVector {
-			d.failf("extractelement of a non-vector")
-		}
-		d.emit("extractelement "+d.tval(v, ty)+", "+d.tval(i, ity), d.types[ty].elems[0], false)
-	case FuncCodeInstInsertElt:
-		v, ty := o.vt()
-		if d.types[ty].kind != tVector {
-			d.failf("insertelement into a non-vector")
-		}
-		e := o.v()
-		i, ity := o.vt()
-		d.emit("insertelement "+d.tval(v, ty)+", "+d.tval(e, d.types[ty].elems[0])+", "+d.tval(i, ity), ty, false)
-	case FuncCodeInstShuffleVec:
-		a, ty := o.vt()
-		b := o.v()
-		m, mty := o.vt()
-		at, mt := d.types[ty], d.types[mty]
-		if at.kind != tVector || mt.kind != tVector {
-			d.failf("shufflevector of non-vectors")
-		}
-		res := d.derive(&typ{kind: tVector, n: mt.n, scalable: mt.scalable, elems: []int32{at.elems[0]}})
-		d.emit("shufflevector "+d.tval(a, ty)+", "+d.tval(b, ty)+", "+d.tval(m, mty), res, false)
-	case FuncCodeInstCmp, FuncCodeInstCmp2:
-		a, ty := o.vt()
-		b := o.v()
-		pred := o.next()
-		p, ok := predNames[pred]
-		if !ok {
-			d.failf("unknown predicate %d", pred)
-		}
-		fp := isFP(d.types[d.scalarOf(ty)].kind)
-		op := "icmp"
-		flags := ""
-		if fp {
-			op = "fcmp"
-		}
-		if o.more() {
-			f := o.next()
-			if fp {
-				flags = fmfText(f)
-			} else if f&1 != 0 {
-				flags = " samesign"
-			}
-		}
-		d.emit(op+flags+" "+p+" "+d.tval(a, ty)+", "+d.val(b, ty), d.withScalar(ty, d.intType(1)), false)
-	case FuncCodeInstRet:
-		if !o.more() {
-			d.emit("ret void", -1, true)
+	if int(d.code) < len(instructionRecords) {
+		if read := instructionRecords[d.code]; read != nil {
+			read(d, o)
 			return
 		}
-		v, ty := o.vt()
-		if o.more() {
-			d.failf("multiple-value return is not supported")
-		}
-		d.emit("ret "+d.tval(v, ty), -1, true)
-	case FuncCodeInstBr:
-		t := o.next()
-		if !o.more() {
-			d.emit("br "+d.bbRef(t), -1, true)
-			return
-		}
+	}
+	d.failf("unknown record code %d", d.code)
+}
+
+// instructionRecords reads each record kind of its code, by code.
+var instructionRecords = [...]func(*decoder, *opr){
+	FuncCodeDeclareBlocks:           (*decoder).declareBlocks,
+	FuncCodeInstBinop:               (*decoder).instBinop,
+	FuncCodeInstUnop:                (*decoder).instUnop,
+	FuncCodeInstCast:                (*decoder).instCast,
+	FuncCodeInstGEP:                 (*decoder).gep,
+	FuncCodeInstGEPOld:              (*decoder).instGEPOld,
+	FuncCodeInstInboundsGEPOld:      (*decoder).instGEPOld,
+	FuncCodeInstExtractVal:          (*decoder).instAggregate,
+	FuncCodeInstInsertVal:           (*decoder).instAggregate,
+	FuncCodeInstVSelect:             (*decoder).instSelect,
+	FuncCodeInstSelect:              (*decoder).instSelect,
+	FuncCodeInstExtractElt:          (*decoder).instExtractElt,
+	FuncCodeInstInsertElt:           (*decoder).instInsertElt,
+	FuncCodeInstShuffleVec:          (*decoder).instShuffleVec,
+	FuncCodeInstCmp:                 (*decoder).instCmp,
+	FuncCodeInstCmp2:                (*decoder).instCmp,
+	FuncCodeInstRet:                 (*decoder).instRet,
+	FuncCodeInstBr:                  (*decoder).instBr,
+	FuncCodeInstSwitch:              (*decoder).instSwitch,
+	FuncCodeInstIndirectBr:          (*decoder).instIndirectBr,
+	FuncCodeInstInvoke:              (*decoder).instInvoke,
+	FuncCodeInstCallBr:              (*decoder).instCallBr,
+	FuncCodeInstCall:                (*decoder).instCall,
+	FuncCodeInstResume:              (*decoder).instResume,
+	FuncCodeInstUnreachable:         (*decoder).instUnreachable,
+	FuncCodeInstPhi:                 (*decoder).phi,
+	FuncCodeInstLandingPad:          (*decoder).instLandingPad,
+	FuncCodeInstLandingPadOld:       (*decoder).instLandingPad,
+	FuncCodeInstAlloca:              (*decoder).alloca,
+	FuncCodeInstLoad:                (*decoder).instLoad,
+	FuncCodeInstLoadAtomic:          (*decoder).instLoad,
+	FuncCodeInstStore:               (*decoder).instStore,
+	FuncCodeInstStoreAtomic:         (*decoder).instStore,
+	FuncCodeInstStoreOld:            (*decoder).instStore,
+	FuncCodeInstStoreAtomicOld:      (*decoder).instStore,
+	FuncCodeInstCmpXchg:             (*decoder).instCmpXchg,
+	FuncCodeInstCmpXchgOld:          (*decoder).instCmpXchg,
+	FuncCodeInstAtomicRMW:           (*decoder).instAtomicRMW,
+	FuncCodeInstAtomicRMWOld:        (*decoder).instAtomicRMW,
+	FuncCodeInstFence:               (*decoder).instFence,
+	FuncCodeInstVAArg:               (*decoder).instVAArg,
+	FuncCodeInstFreeze:              (*decoder).instFreeze,
+	FuncCodeInstCleanupRet:          (*decoder).instCleanupRet,
+	FuncCodeInstCatchRet:            (*decoder).instCatchRet,
+	FuncCodeInstCatchSwitch:         (*decoder).instCatchSwitch,
+	FuncCodeInstCatchPad:            (*decoder).instCatchPad,
+	FuncCodeInstCleanupPad:          (*decoder).instCatchPad,
+	FuncCodeOperandBundle:           (*decoder).operandBundle,
+	FuncCodeDebugLoc:                (*decoder).debugLoc,
+	FuncCodeDebugLocAgain:           (*decoder).debugLocAgain,
+	FuncCodeBlockAddrUsers:          (*decoder).blockAddrUsers,
+	FuncCodeDebugRecordValue:        (*decoder).debugRecord,
+	FuncCodeDebugRecordDeclare:      (*decoder).debugRecord,
+	FuncCodeDebugRecordAssign:       (*decoder).debugRecord,
+	FuncCodeDebugRecordValueSimple:  (*decoder).debugRecord,
+	FuncCodeDebugRecordLabel:        (*decoder).debugRecord,
+	FuncCodeDebugRecordDeclareValue: (*decoder).debugRecord,
+}
+
+// declareBlocks reads a FuncCodeDeclareBlocks record.
+func (d *decoder) declareBlocks(o *opr) {
+	fs := d.fn
+	n := o.next()
+	if n == 0 || n > d.remaining() || fs.nBlocks != 0 {
+		d.failf("bad DECLAREBLOCKS")
+	}
+	fs.nBlocks = int(n)
+}
+
+// instBinop reads a FuncCodeInstBinop record.
+func (d *decoder) instBinop(o *opr) {
+	a, ty := o.vt()
+	b := o.v()
+	opc := o.next()
+	name := d.binopName(opc, ty)
+	flags := ""
+	if o.more() {
+		flags = binopFlags(opc, o.next(), isFP(d.types[d.scalarOf(ty)].kind))
+	}
+	d.emit(name+flags+" "+d.tval(a, ty)+", "+d.val(b, ty), ty, false)
+}
+
+// instUnop reads a FuncCodeInstUnop record.
+func (d *decoder) instUnop(o *opr) {
+	a, ty := o.vt()
+	if opc := o.next(); opc != 0 {
+		d.failf("unknown unary opcode %d", opc)
+	}
+	flags := ""
+	if o.more() {
+		flags = fmfText(o.next())
+	}
+	d.emit("fneg"+flags+" "+d.tval(a, ty), ty, false)
+}
+
+// instCast reads a FuncCodeInstCast record.
+func (d *decoder) instCast(o *opr) {
+	a, ty := o.vt()
+	dst := o.ty()
+	opc := o.next()
+	if opc >= uint64(len(castNames)) {
+		d.failf("unknown cast opcode %d", opc)
+	}
+	flags := ""
+	if o.more() {
 		f := o.next()
-		c := o.v()
-		d.emit("br "+d.tval(c, d.intType(1))+", "+d.bbRef(t)+", "+d.bbRef(f), -1, true)
-	case FuncCodeInstSwitch:
-		if len(o.ops) > 0 && o.ops[0]>>16 == 0x4B5 {
-			d.failf("old-style switch records are not supported")
-		}
-		ty := o.ty()
-		c := o.v()
-		def := o.next()
-		var sb strings.Builder
-		sb.WriteString("switch " + d.tval(c, ty) + ", " + d.bbRef(def) + " [\n")
-		for o.more() {
-			cv := o.next()
-			bb := o.next()
-			if cv >= uint64(len(d.vals)) || d.vals[cv].kind != vConst {
-				d.failf("switch case is not a constant")
+		switch opc {
+		case 1, 5: // zext, uitofp
+			if f&1 != 0 {
+				flags = " nneg"
 			}
-			sb.WriteString("    " + d.tstr(ty) + " " + d.constText(cv, ty) + ", " + d.bbRef(bb) + "\n")
-		}
-		sb.WriteString("  ]")
-		d.emit(sb.String(), -1, true)
-	case FuncCodeInstIndirectBr:
-		ty := o.ty()
-		a := o.v()
-		var sb strings.Builder
-		sb.WriteString("indirectbr " + d.tval(a, ty) + ", [")
-		for k := 0; o.more(); k++ {
-			if k > 0 {
-				sb.WriteString(", ")
+		case 0: // trunc
+			if f&1 != 0 {
+				flags += " nuw"
 			}
-			sb.WriteString(d.bbRef(o.next()))
-		}
-		sb.WriteString("]")
-		d.emit(sb.String(), -1, true)
-	case FuncCodeInstInvoke:
-		attrs := d.attrList(o.next())
-		cc := o.next()
-		normal, unwind := o.next(), o.next()
-		var fty int32 = -1
-		if cc&(1<<13) != 0 {
-			fty = o.ty()
-		}
-		text, ret := d.callBody(o, "invoke ", cc&^(1<<13), attrs, fty, "")
-		d.emit(text+" to "+d.bbRef(normal)+" unwind "+d.bbRef(unwind), ret, true)
-	case FuncCodeInstCallBr:
-		attrs := d.attrList(o.next())
-		cc := o.next()
-		normal := o.next()
-		n := o.next()
-		if n > uint64(len(o.ops)) {
-			d.failf("bad callbr record")
-		}
-		var ind []string
-		for range n {
-			ind = append(ind, d.bbRef(o.next()))
-		}
-		var fty int32 = -1
-		if cc&(1<<15) != 0 {
-			fty = o.ty()
-		}
-		text, ret := d.callBody(o, "callbr ", (cc>>1)&0x3ff, attrs, fty, "")
-		d.emit(text+" to "+d.bbRef(normal)+" ["+strings.Join(ind, ", ")+"]", ret, true)
-	case FuncCodeInstCall:
-		attrs := d.attrList(o.next())
-		cc := o.next()
-		fmf := ""
-		if cc&(1<<17) != 0 {
-			fmf = fmfText(o.next())
-		}
-		var fty int32 = -1
-		if cc&(1<<15) != 0 {
-			fty = o.ty()
-		}
-		prefix := "call"
-		switch {
-		case cc&(1<<14) != 0:
-			prefix = "musttail call"
-		case cc&(1<<16) != 0:
-			prefix = "notail call"
-		case cc&1 != 0:
-			prefix = "tail call"
-		}
-		text, ret := d.callBody(o, prefix+fmf+" ", (cc>>1)&0x3ff, attrs, fty, "")
-		d.emit(text, ret, false)
-	case FuncCodeInstResume:
-		v, ty := o.vt()
-		d.emit("resume "+d.tval(v, ty), -1, true)
-	case FuncCodeInstUnreachable:
-		d.emit("unreachable", -1, true)
-	case FuncCodeInstPhi:
-		d.phi(o)
-	case FuncCodeInstLandingPad, FuncCodeInstLandingPadOld:
-		ty := o.ty()
-		if d.code == FuncCodeInstLandingPadOld {
-			o.vt() // personality
-		}
-		cleanup := o.next()
-		n := o.next()
-		var sb strings.Builder
-		sb.WriteString("landingpad " + d.tstr(ty))
-		if cleanup != 0 {
-			sb.WriteString("\n          cleanup")
-		}
-		for range n {
-			k := o.next()
-			v, vty := o.vt()
-			if k == 0 {
-				sb.WriteString("\n          catch " + d.tval(v, vty))
-			} else {
-				sb.WriteString("\n          filter " + d.tval(v, vty))
+			if f&2 != 0 {
+				flags += " nsw"
+			}
+		default:
+			if isFP(d.types[d.scalarOf(dst)].kind) {
+				flags = fmfText(f)
 			}
 		}
+	}
+	d.emit(castNames[opc]+flags+" "+d.tval(a, ty)+" to "+d.tstr(dst), dst, false)
+}
+
+// instGEPOld reads a FuncCodeInstGEPOld, FuncCodeInstInboundsGEPOld record.
+func (d *decoder) instGEPOld(o *opr) {
+	d.failf("old-style GEP records (LLVM 3.6 and earlier) are not supported")
+}
+
+// instAggregate reads a FuncCodeInstExtractVal, FuncCodeInstInsertVal record.
+func (d *decoder) instAggregate(o *opr) {
+	a, ty := o.vt()
+	var sb strings.Builder
+	var v uint32
+	var vty int32
+	if d.code == FuncCodeInstInsertVal {
+		v, vty = o.vt()
+		sb.WriteString("insertvalue " + d.tval(a, ty) + ", " + d.tval(v, vty))
+	} else {
+		sb.WriteString("extractvalue " + d.tval(a, ty))
+	}
+	cur := ty
+	if !o.more() {
+		d.failf("aggregate instruction without indices")
+	}
+	for o.more() {
+		idx := o.next()
+		t := d.types[cur]
+		switch t.kind {
+		case tStruct:
+			if idx >= uint64(len(t.elems)) {
+				d.failf("struct index %d out of range", idx)
+			}
+			cur = t.elems[idx]
+		case tArray:
+			if idx >= t.n {
+				d.failf("array index %d out of range", idx)
+			}
+			cur = t.elems[0]
+		default:
+			d.failf("aggregate index into %s", t.str)
+		}
+		sb.WriteString(", " + strconv.FormatUint(idx, 10))
+	}
+	if d.code == FuncCodeInstInsertVal {
 		d.emit(sb.String(), ty, false)
-	case FuncCodeInstAlloca:
-		d.alloca(o)
-	case FuncCodeInstLoad, FuncCodeInstLoadAtomic:
-		p, pty := o.vt()
-		atomic := d.code == FuncCodeInstLoadAtomic
-		extra := 2
-		if atomic {
-			extra = 4
-		}
-		var ty int32
-		if o.i+extra+1 == len(o.ops) {
-			ty = o.ty()
-		} else {
-			pt := d.types[pty]
-			if pt.kind != tPtr || pt.elems == nil {
-				d.failf("load without a type from an opaque pointer")
-			}
-			ty = pt.elems[0]
-		}
-		align := o.next()
-		vol := o.next()
-		s := "load "
-		if atomic {
-			s += "atomic "
-		}
-		if vol != 0 {
-			s += "volatile "
-		}
-		s += d.tstr(ty) + ", " + d.tval(p, pty)
-		if atomic {
-			ord := o.next()
-			s += d.syncScope(o.next()) + " " + d.ordering(ord)
-		}
-		d.emit(s+alignSuffix(align), ty, false)
-	case FuncCodeInstStore, FuncCodeInstStoreAtomic, FuncCodeInstStoreOld, FuncCodeInstStoreAtomicOld:
-		p, pty := o.vt()
-		var v uint32
-		var vty int32
-		if d.code == FuncCodeInstStore || d.code == FuncCodeInstStoreAtomic {
-			v, vty = o.vt()
-		} else {
-			pt := d.types[pty]
-			if pt.kind != tPtr || pt.elems == nil {
-				d.failf("old-style store through an opaque pointer")
-			}
-			v, vty = o.v(), pt.elems[0]
-		}
-		align := o.next()
-		vol := o.next()
-		atomic := d.code == FuncCodeInstStoreAtomic || d.code == FuncCodeInstStoreAtomicOld
-		s := "store "
-		if atomic {
-			s += "atomic "
-		}
-		if vol != 0 {
-			s += "volatile "
-		}
-		s += d.tval(v, vty) + ", " + d.tval(p, pty)
-		if atomic {
-			ord := o.next()
-			s += d.syncScope(o.next()) + " " + d.ordering(ord)
-		}
-		d.emit(s+alignSuffix(align), -1, false)
-	case FuncCodeInstCmpXchg, FuncCodeInstCmpXchgOld:
-		p, pty := o.vt()
-		var c uint32
-		var cty int32
-		if d.code == FuncCodeInstCmpXchg {
-			c, cty = o.vt()
-		} else {
-			pt := d.types[pty]
-			if pt.kind != tPtr || pt.elems == nil {
-				d.failf("old-style cmpxchg through an opaque pointer")
-			}
-			c, cty = o.v(), pt.elems[0]
-		}
-		n := o.v()
-		vol := o.next()
-		succ := o.next()
-		ss := o.next()
-		fail := succ
-		if o.more() {
-			fail = o.next()
-		} else {
-			switch succ { // LLVM's strongest failure ordering for a success ordering
-			case 5:
-				fail = 3
-			case 4:
-				fail = 2
-			}
-		}
-		weak := uint64(0)
-		if o.more() {
-			weak = o.next()
-		}
-		s := "cmpxchg "
-		if weak != 0 {
-			s += "weak "
-		}
-		if vol != 0 {
-			s += "volatile "
-		}
-		s += d.tval(p, pty) + ", " + d.tval(c, cty) + ", " + d.tval(n, cty) + d.syncScope(ss) + " " + d.ordering(succ) + " " + d.ordering(fail)
-		if o.more() {
-			s += alignSuffix(o.next())
-		}
-		res := d.derive(&typ{kind: tStruct, elems: []int32{cty, d.intType(1)}})
-		d.emit(s, res, false)
-	case FuncCodeInstAtomicRMW, FuncCodeInstAtomicRMWOld:
-		p, pty := o.vt()
-		var v uint32
-		var vty int32
-		if d.code == FuncCodeInstAtomicRMW {
-			v, vty = o.vt()
-		} else {
-			pt := d.types[pty]
-			if pt.kind != tPtr || pt.elems == nil {
-				d.failf("old-style atomicrmw through an opaque pointer")
-			}
-			v, vty = o.v(), pt.elems[0]
-		}
-		op := o.next()
-		if op >= uint64(len(rmwOps)) {
-			d.failf("unknown atomicrmw operation %d", op)
-		}
-		vol := o.next()
-		ord := o.next()
-		ss := o.next()
-		s := "atomicrmw "
-		if vol != 0 {
-			s += "volatile "
-		}
-		s += rmwOps[op] + " " + d.tval(p, pty) + ", " + d.tval(v, vty) + d.syncScope(ss) + " " + d.ordering(ord)
-		if o.more() {
-			s += alignSuffix(o.next())
-		}
-		d.emit(s, vty, false)
-	case FuncCodeInstFence:
-		ord := o.next()
-		ss := o.next()
-		d.emit("fence"+d.syncScope(ss)+" "+d.ordering(ord), -1, false)
-	case FuncCodeInstVAArg:
-		lty := o.ty()
-		l := o.v()
-		rty := o.ty()
-		d.emit("va_arg "+d.tval(l, lty)+", "+d.tstr(rty), rty, false)
-	case FuncCodeInstFreeze:
-		v, ty := o.vt()
-		d.emit("freeze "+d.tval(v, ty), ty, false)
-	case FuncCodeInstCleanupRet:
-		pad := o.v()
-		s := "cleanupret from " + d.val(pad, d.tokenType()) + " unwind "
-		if o.more() {
-			s += d.bbRef(o.next())
-		} else {
-			s += "to caller"
-		}
-		d.emit(s, -1, true)
-	case FuncCodeInstCatchRet:
-		pad := o.v()
-		d.emit("catchret from "+d.val(pad, d.tokenType())+" to "+d.bbRef(o.next()), -1, true)
-	case FuncCodeInstCatchSwitch:
-		parent := o.v()
-		n := o.next()
-		if n > uint64(len(o.ops)) {
-			d.failf("bad catchswitch record")
-		}
-		var hs []string
-		for range n {
-			hs = append(hs, d.bbRef(o.next()))
-		}
-		s := "catchswitch within " + d.val(parent, d.tokenType()) + " [" + strings.Join(hs, ", ") + "] unwind "
-		if o.more() {
-			s += d.bbRef(o.next())
-		} else {
-			s += "to caller"
-		}
-		d.emit(s, d.tokenType(), true)
-	case FuncCodeInstCatchPad, FuncCodeInstCleanupPad:
-		parent := o.v()
-		n := o.next()
-		var args []string
-		for range n {
-			v, ty := o.vt()
-			args = append(args, d.tval(v, ty))
-		}
-		name := "catchpad"
-		if d.code == FuncCodeInstCleanupPad {
-			name = "cleanuppad"
-		}
-		d.emit(name+" within "+d.val(parent, d.tokenType())+" ["+strings.Join(args, ", ")+"]", d.tokenType(), false)
-	case FuncCodeOperandBundle:
-		tag := o.next()
-		if tag >= uint64(len(d.bundleTags)) {
-			d.failf("operand bundle tag %d out of range", tag)
-		}
-		var args []string
-		for o.more() {
-			if o.ops[o.i] == 0x80000000 {
-				o.next()
-				args = append(args, "metadata "+d.mdRef(o.next(), false))
-				continue
-			}
-			v, ty := o.vt()
-			args = append(args, d.tval(v, ty))
-		}
-		fs.bundles = append(fs.bundles, quoteString(d.bundleTags[tag])+"("+strings.Join(args, ", ")+")")
-	case FuncCodeDebugLoc:
-		d.debugLoc(o)
-	case FuncCodeDebugLocAgain:
-		if fs.lastLoc == "" {
-			d.failf("DEBUG_LOC_AGAIN without a previous location")
-		}
-		d.lastInst().dbg = fs.lastLoc
-		d.lastInst().dbgGid = fs.lastLocGid
-	case FuncCodeBlockAddrUsers:
-	case FuncCodeDebugRecordValue, FuncCodeDebugRecordDeclare, FuncCodeDebugRecordAssign,
-		FuncCodeDebugRecordValueSimple, FuncCodeDebugRecordLabel, FuncCodeDebugRecordDeclareValue:
-		d.debugRecord(o)
-	default:
-		d.failf("unknown record code %d", d.code)
+	} else {
+		d.emit(sb.String(), cur, false)
 	}
 }
+
+// instSelect reads a FuncCodeInstVSelect, FuncCodeInstSelect record.
+func (d *decoder) instSelect(o *opr) {
+	tv, ty := o.vt()
+	fv := o.v()
+	var c uint32
+	var cty int32
+	if d.code == FuncCodeInstVSelect {
+		c, cty = o.vt()
+	} else {
+		c, cty = o.v(), d.intType(1)
+	}
+	flags := ""
+	if o.more() {
+		flags = fmfText(o.next())
+	}
+	d.emit("select"+flags+" "+d.tval(c, cty)+", "+d.tval(tv, ty)+", "+d.tval(fv, ty), ty, false)
+}
+
+// instExtractElt reads a FuncCodeInstExtractElt record.
+func (d *decoder) instExtractElt(o *opr) {
+	v, ty := o.vt()
+	i, ity := o.vt()
+	if d.types[ty].kind != tVector {
+		d.failf("extractelement of a non-vector")
+	}
+	d.emit("extractelement "+d.tval(v, ty)+", "+d.tval(i, ity), d.types[ty].elems[0], false)
+}
+
+// instInsertElt reads a FuncCodeInstInsertElt record.
+func (d *decoder) instInsertElt(o *opr) {
+	v, ty := o.vt()
+	if d.types[ty].kind != tVector {
+		d.failf("insertelement into a non-vector")
+	}
+	e := o.v()
+	i, ity := o.vt()
+	d.emit("insertelement "+d.tval(v, ty)+", "+d.tval(e, d.types[ty].elems[0])+", "+d.tval(i, ity), ty, false)
+}
+
+// instShuffleVec reads a FuncCodeInstShuffleVec record.
+func (d *decoder) instShuffleVec(o *opr) {
+	a, ty := o.vt()
+	b := o.v()
+	m, mty := o.vt()
+	at, mt := d.types[ty], d.types[mty]
+	if at.kind != tVector || mt.kind != tVector {
+		d.failf("shufflevector of non-vectors")
+	}
+	res := d.derive(&typ{kind: tVector, n: mt.n, scalable: mt.scalable, elems: []int32{at.elems[0]}})
+	d.emit("shufflevector "+d.tval(a, ty)+", "+d.tval(b, ty)+", "+d.tval(m, mty), res, false)
+}
+
+// instCmp reads a FuncCodeInstCmp, FuncCodeInstCmp2 record.
+func (d *decoder) instCmp(o *opr) {
+	a, ty := o.vt()
+	b := o.v()
+	pred := o.next()
+	p, ok := predNames[pred]
+	if !ok {
+		d.failf("unknown predicate %d", pred)
+	}
+	fp := isFP(d.types[d.scalarOf(ty)].kind)
+	op := "icmp"
+	flags := ""
+	if fp {
+		op = "fcmp"
+	}
+	if o.more() {
+		f := o.next()
+		if fp {
+			flags = fmfText(f)
+		} else if f&1 != 0 {
+			flags = " samesign"
+		}
+	}
+	d.emit(op+flags+" "+p+" "+d.tval(a, ty)+", "+d.val(b, ty), d.withScalar(ty, d.intType(1)), false)
+}
+
+// instRet reads a FuncCodeInstRet record.
+func (d *decoder) instRet(o *opr) {
+	if !o.more() {
+		d.emit("ret void", -1, true)
+		return
+	}
+	v, ty := o.vt()
+	if o.more() {
+		d.failf("multiple-value return is not supported")
+	}
+	d.emit("ret "+d.tval(v, ty), -1, true)
+}
+
+// instBr reads a FuncCodeInstBr record.
+func (d *decoder) instBr(o *opr) {
+	t := o.next()
+	if !o.more() {
+		d.emit("br "+d.bbRef(t), -1, true)
+		return
+	}
+	f := o.next()
+	c := o.v()
+	d.emit("br "+d.tval(c, d.intType(1))+", "+d.bbRef(t)+", "+d.bbRef(f), -1, true)
+}
+
+// instSwitch reads a FuncCodeInstSwitch record.
+func (d *decoder) instSwitch(o *opr) {
+	if len(o.ops) > 0 && o.ops[0]>>16 == 0x4B5 {
+		d.failf("old-style switch records are not supported")
+	}
+	ty := o.ty()
+	c := o.v()
+	def := o.next()
+	var sb strings.Builder
+	sb.WriteString("switch " + d.tval(c, ty) + ", " + d.bbRef(def) + " [\n")
+	for o.more() {
+		cv := o.next()
+		bb := o.next()
+		if cv >= uint64(len(d.vals)) || d.vals[cv].kind != vConst {
+			d.failf("switch case is not a constant")
+		}
+		sb.WriteString("    " + d.tstr(ty) + " " + d.constText(cv, ty) + ", " + d.bbRef(bb) + "\n")
+	}
+	sb.WriteString("  ]")
+	d.emit(sb.String(), -1, true)
+}
+
+// instIndirectBr reads a FuncCodeInstIndirectBr record.
+func (d *decoder) instIndirectBr(o *opr) {
+	ty := o.ty()
+	a := o.v()
+	var sb strings.Builder
+	sb.WriteString("indirectbr " + d.tval(a, ty) + ", [")
+	for k := 0; o.more(); k++ {
+		if k > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(d.bbRef(o.next()))
+	}
+	sb.WriteString("]")
+	d.emit(sb.String(), -1, true)
+}
+
+// instInvoke reads a FuncCodeInstInvoke record.
+func (d *decoder) instInvoke(o *opr) {
+	attrs := d.attrList(o.next())
+	cc := o.next()
+	normal, unwind := o.next(), o.next()
+	var fty int32 = -1
+	if cc&(1<<13) != 0 {
+		fty = o.ty()
+	}
+	text, ret := d.callBody(o, "invoke ", cc&^(1<<13), attrs, fty, "")
+	d.emit(text+" to "+d.bbRef(normal)+" unwind "+d.bbRef(unwind), ret, true)
+}
+
+// instCallBr reads a FuncCodeInstCallBr record.
+func (d *decoder) instCallBr(o *opr) {
+	attrs := d.attrList(o.next())
+	cc := o.next()
+	normal := o.next()
+	n := o.next()
+	if n > uint64(len(o.ops)) {
+		d.failf("bad callbr record")
+	}
+	var ind []string
+	for range n {
+		ind = append(ind, d.bbRef(o.next()))
+	}
+	var fty int32 = -1
+	if cc&(1<<15) != 0 {
+		fty = o.ty()
+	}
+	text, ret := d.callBody(o, "callbr ", (cc>>1)&0x3ff, attrs, fty, "")
+	d.emit(text+" to "+d.bbRef(normal)+" ["+strings.Join(ind, ", ")+"]", ret, true)
+}
+
+// instCall reads a FuncCodeInstCall record.
+func (d *decoder) instCall(o *opr) {
+	attrs := d.attrList(o.next())
+	cc := o.next()
+	fmf := ""
+	if cc&(1<<17) != 0 {
+		fmf = fmfText(o.next())
+	}
+	var fty int32 = -1
+	if cc&(1<<15) != 0 {
+		fty = o.ty()
+	}
+	prefix := "call"
+	switch {
+	case cc&(1<<14) != 0:
+		prefix = "musttail call"
+	case cc&(1<<16) != 0:
+		prefix = "notail call"
+	case cc&1 != 0:
+		prefix = "tail call"
+	}
+	text, ret := d.callBody(o, prefix+fmf+" ", (cc>>1)&0x3ff, attrs, fty, "")
+	d.emit(text, ret, false)
+}
+
+// instResume reads a FuncCodeInstResume record.
+func (d *decoder) instResume(o *opr) {
+	v, ty := o.vt()
+	d.emit("resume "+d.tval(v, ty), -1, true)
+}
+
+// instUnreachable reads a FuncCodeInstUnreachable record.
+func (d *decoder) instUnreachable(o *opr) {
+	d.emit("unreachable", -1, true)
+}
+
+// instLandingPad reads a FuncCodeInstLandingPad, FuncCodeInstLandingPadOld record.
+func (d *decoder) instLandingPad(o *opr) {
+	ty := o.ty()
+	if d.code == FuncCodeInstLandingPadOld {
+		o.vt() // personality
+	}
+	cleanup := o.next()
+	n := o.next()
+	var sb strings.Builder
+	sb.WriteString("landingpad " + d.tstr(ty))
+	if cleanup != 0 {
+		sb.WriteString("\n          cleanup")
+	}
+	for range n {
+		k := o.next()
+		v, vty := o.vt()
+		if k == 0 {
+			sb.WriteString("\n          catch " + d.tval(v, vty))
+		} else {
+			sb.WriteString("\n          filter " + d.tval(v, vty))
+		}
+	}
+	d.emit(sb.String(), ty, false)
+}
+
+// instLoad reads a FuncCodeInstLoad, FuncCodeInstLoadAtomic record.
+func (d *decoder) instLoad(o *opr) {
+	p, pty := o.vt()
+	atomic := d.code == FuncCodeInstLoadAtomic
+	extra := 2
+	if atomic {
+		extra = 4
+	}
+	var ty int32
+	if o.i+extra+1 == len(o.ops) {
+		ty = o.ty()
+	} else {
+		pt := d.types[pty]
+		if pt.kind != tPtr || pt.elems == nil {
+			d.failf("load without a type from an opaque pointer")
+		}
+		ty = pt.elems[0]
+	}
+	align := o.next()
+	vol := o.next()
+	s := "load "
+	if atomic {
+		s += "atomic "
+	}
+	if vol != 0 {
+		s += "volatile "
+	}
+	s += d.tstr(ty) + ", " + d.tval(p, pty)
+	if atomic {
+		ord := o.next()
+		s += d.syncScope(o.next()) + " " + d.ordering(ord)
+	}
+	d.emit(s+alignSuffix(align), ty, false)
+}
+
+// instStore reads a FuncCodeInstStore, FuncCodeInstStoreAtomic, FuncCodeInstStoreOld, FuncCodeInstStoreAtomicOld record.
+func (d *decoder) instStore(o *opr) {
+	p, pty := o.vt()
+	var v uint32
+	var vty int32
+	if d.code == FuncCodeInstStore || d.code == FuncCodeInstStoreAtomic {
+		v, vty = o.vt()
+	} else {
+		pt := d.types[pty]
+		if pt.kind != tPtr || pt.elems == nil {
+			d.failf("old-style store through an opaque pointer")
+		}
+		v, vty = o.v(), pt.elems[0]
+	}
+	align := o.next()
+	vol := o.next()
+	atomic := d.code == FuncCodeInstStoreAtomic || d.code == FuncCodeInstStoreAtomicOld
+	s := "store "
+	if atomic {
+		s += "atomic "
+	}
+	if vol != 0 {
+		s += "volatile "
+	}
+	s += d.tval(v, vty) + ", " + d.tval(p, pty)
+	if atomic {
+		ord := o.next()
+		s += d.syncScope(o.next()) + " " + d.ordering(ord)
+	}
+	d.emit(s+alignSuffix(align), -1, false)
+}
+
+// instCmpXchg reads a FuncCodeInstCmpXchg, FuncCodeInstCmpXchgOld record.
+func (d *decoder) instCmpXchg(o *opr) {
+	p, pty := o.vt()
+	var c uint32
+	var cty int32
+	if d.code == FuncCodeInstCmpXchg {
+		c, cty = o.vt()
+	} else {
+		pt := d.types[pty]
+		if pt.kind != tPtr || pt.elems == nil {
+			d.failf("old-style cmpxchg through an opaque pointer")
+		}
+		c, cty = o.v(), pt.elems[0]
+	}
+	n := o.v()
+	vol := o.next()
+	succ := o.next()
+	ss := o.next()
+	fail := succ
+	if o.more() {
+		fail = o.next()
+	} else {
+		switch succ { // LLVM's strongest failure ordering for a success ordering
+		case 5:
+			fail = 3
+		case 4:
+			fail = 2
+		}
+	}
+	weak := uint64(0)
+	if o.more() {
+		weak = o.next()
+	}
+	s := "cmpxchg "
+	if weak != 0 {
+		s += "weak "
+	}
+	if vol != 0 {
+		s += "volatile "
+	}
+	s += d.tval(p, pty) + ", " + d.tval(c, cty) + ", " + d.tval(n, cty) + d.syncScope(ss) + " " + d.ordering(succ) + " " + d.ordering(fail)
+	if o.more() {
+		s += alignSuffix(o.next())
+	}
+	res := d.derive(&typ{kind: tStruct, elems: []int32{cty, d.intType(1)}})
+	d.emit(s, res, false)
+}
+
+// instAtomicRMW reads a FuncCodeInstAtomicRMW, FuncCodeInstAtomicRMWOld record.
+func (d *decoder) instAtomicRMW(o *opr) {
+	p, pty := o.vt()
+	var v uint32
+	var vty int32
+	if d.code == FuncCodeInstAtomicRMW {
+		v, vty = o.vt()
+	} else {
+		pt := d.types[pty]
+		if pt.kind != tPtr || pt.elems == nil {
+			d.failf("old-style atomicrmw through an opaque pointer")
+		}
+		v, vty = o.v(), pt.elems[0]
+	}
+	op := o.next()
+	if op >= uint64(len(rmwOps)) {
+		d.failf("unknown atomicrmw operation %d", op)
+	}
+	vol := o.next()
+	ord := o.next()
+	ss := o.next()
+	s := "atomicrmw "
+	if vol != 0 {
+		s += "volatile "
+	}
+	s += rmwOps[op] + " " + d.tval(p, pty) + ", " + d.tval(v, vty) + d.syncScope(ss) + " " + d.ordering(ord)
+	if o.more() {
+		s += alignSuffix(o.next())
+	}
+	d.emit(s, vty, false)
+}
+
+// instFence reads a FuncCodeInstFence record.
+func (d *decoder) instFence(o *opr) {
+	ord := o.next()
+	ss := o.next()
+	d.emit("fence"+d.syncScope(ss)+" "+d.ordering(ord), -1, false)
+}
+
+// instVAArg reads a FuncCodeInstVAArg record.
+func (d *decoder) instVAArg(o *opr) {
+	lty := o.ty()
+	l := o.v()
+	rty := o.ty()
+	d.emit("va_arg "+d.tval(l, lty)+", "+d.tstr(rty), rty, false)
+}
+
+// instFreeze reads a FuncCodeInstFreeze record.
+func (d *decoder) instFreeze(o *opr) {
+	v, ty := o.vt()
+	d.emit("freeze "+d.tval(v, ty), ty, false)
+}
+
+// instCleanupRet reads a FuncCodeInstCleanupRet record.
+func (d *decoder) instCleanupRet(o *opr) {
+	pad := o.v()
+	s := "cleanupret from " + d.val(pad, d.tokenType()) + " unwind "
+	if o.more() {
+		s += d.bbRef(o.next())
+	} else {
+		s += "to caller"
+	}
+	d.emit(s, -1, true)
+}
+
+// instCatchRet reads a FuncCodeInstCatchRet record.
+func (d *decoder) instCatchRet(o *opr) {
+	pad := o.v()
+	d.emit("catchret from "+d.val(pad, d.tokenType())+" to "+d.bbRef(o.next()), -1, true)
+}
+
+// instCatchSwitch reads a FuncCodeInstCatchSwitch record.
+func (d *decoder) instCatchSwitch(o *opr) {
+	parent := o.v()
+	n := o.next()
+	if n > uint64(len(o.ops)) {
+		d.failf("bad catchswitch record")
+	}
+	var hs []string
+	for range n {
+		hs = append(hs, d.bbRef(o.next()))
+	}
+	s := "catchswitch within " + d.val(parent, d.tokenType()) + " [" + strings.Join(hs, ", ") + "] unwind "
+	if o.more() {
+		s += d.bbRef(o.next())
+	} else {
+		s += "to caller"
+	}
+	d.emit(s, d.tokenType(), true)
+}
+
+// instCatchPad reads a FuncCodeInstCatchPad, FuncCodeInstCleanupPad record.
+func (d *decoder) instCatchPad(o *opr) {
+	parent := o.v()
+	n := o.next()
+	var args []string
+	for range n {
+		v, ty := o.vt()
+		args = append(args, d.tval(v, ty))
+	}
+	name := "catchpad"
+	if d.code == FuncCodeInstCleanupPad {
+		name = "cleanuppad"
+	}
+	d.emit(name+" within "+d.val(parent, d.tokenType())+" ["+strings.Join(args, ", ")+"]", d.tokenType(), false)
+}
+
+// operandBundle reads a FuncCodeOperandBundle record.
+func (d *decoder) operandBundle(o *opr) {
+	fs := d.fn
+	tag := o.next()
+	if tag >= uint64(len(d.bundleTags)) {
+		d.failf("operand bundle tag %d out of range", tag)
+	}
+	var args []string
+	for o.more() {
+		if o.ops[o.i] == 0x80000000 {
+			o.next()
+			args = append(args, "metadata "+d.mdRef(o.next(), false))
+			continue
+		}
+		v, ty := o.vt()
+		args = append(args, d.tval(v, ty))
+	}
+	fs.bundles = append(fs.bundles, quoteString(d.bundleTags[tag])+"("+strings.Join(args, ", ")+")")
+}
+
+// debugLocAgain reads a FuncCodeDebugLocAgain record.
+func (d *decoder) debugLocAgain(o *opr) {
+	fs := d.fn
+	if fs.lastLoc == "" {
+		d.failf("DEBUG_LOC_AGAIN without a previous location")
+	}
+	d.lastInst().dbg = fs.lastLoc
+	d.lastInst().dbgGid = fs.lastLocGid
+}
+
+// blockAddrUsers reads a FuncCodeBlockAddrUsers record: the functions
+// whose blockaddress constants name this one's blocks, which the text does
+// not show.
+func (d *decoder) blockAddrUsers(*opr) {}
 
 func (d *decoder) gep(o *opr) {
 	flags := o.next()

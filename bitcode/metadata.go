@@ -307,462 +307,723 @@ var emissionKinds = []string{"NoDebug", "FullDebug", "LineTablesOnly", "DebugDir
 var nameTableKinds = []string{"Default", "GNU", "None", "Apple"}
 var checksumKinds = []string{1: "CSK_MD5", 2: "CSK_SHA1", 3: "CSK_SHA256"}
 
+// node is the metadata record nodeText renders.
+type node struct {
+	d        *decoder
+	r        []uint64 // its operands
+	f        *fields
+	distinct bool
+	code     uint64
+}
+
+// need checks the number of operands.
+func (n *node) need(lo, hi int) {
+	if len(n.r) < lo || len(n.r) > hi {
+		n.d.failf("bad metadata record (%d operands)", len(n.r))
+	}
+}
+
+// at is operand i, 0 past the last.
+func (n *node) at(i int) uint64 {
+	if i < len(n.r) {
+		return n.r[i]
+	}
+	return 0
+}
+
+// nodeText renders a metadata node's record as LLVM prints the node: each
+// record kind's fields by its own method (nodeRecords).
 func (d *decoder) nodeText(e *mdEntry) string {
-	r := e.ops
-	need := func(lo, hi int) {
-		if len(r) < lo || len(r) > hi {
-			d.failf("bad metadata record (%d operands)", len(r))
-		}
+	n := &node{d: d, r: e.ops, f: &fields{d: d}, distinct: len(e.ops) > 0 && e.ops[0]&1 != 0, code: uint64(e.code)}
+	if int(e.code) >= len(nodeRecords) || nodeRecords[e.code] == nil {
+		d.failf("unknown record code %d", e.code)
 	}
-	at := func(i int) uint64 {
-		if i < len(r) {
-			return r[i]
-		}
-		return 0
+	name, text := nodeRecords[e.code](n)
+	if text != "" {
+		return text
 	}
-	f := &fields{d: d}
-	distinct := len(r) > 0 && r[0]&1 != 0
+	s := "!" + name + "(" + n.f.sb.String() + ")"
+	if n.distinct {
+		return "distinct " + s
+	}
+	return s
+}
+
+// nodeRecords renders each metadata record kind of its code, by code.
+var nodeRecords = [...]func(*node) (name, text string){
+	MetadataNode:             (*node).tuple,
+	MetadataDistinctNode:     (*node).tuple,
+	MetadataLocation:         (*node).location,
+	MetadataGenericDebug:     (*node).genericDebug,
+	MetadataSubrange:         (*node).subrange,
+	MetadataGenericSubrange:  (*node).genericSubrange,
+	MetadataEnumerator:       (*node).enumerator,
+	MetadataBasicType:        (*node).basicType,
+	MetadataStringType:       (*node).stringType,
+	MetadataDerivedType:      (*node).derivedType,
+	MetadataCompositeType:    (*node).compositeType,
+	MetadataSubroutineType:   (*node).subroutineType,
+	MetadataFile:             (*node).file,
+	MetadataCompileUnit:      (*node).compileUnit,
+	MetadataSubprogram:       (*node).subprogram,
+	MetadataLexicalBlock:     (*node).lexicalBlock,
+	MetadataLexicalBlockFile: (*node).lexicalBlockFile,
+	MetadataCommonBlock:      (*node).commonBlock,
+	MetadataNamespace:        (*node).namespace,
+	MetadataMacro:            (*node).macro,
+	MetadataMacroFile:        (*node).macroFile,
+	MetadataTemplateType:     (*node).templateType,
+	MetadataTemplateValue:    (*node).templateValue,
+	MetadataGlobalVar:        (*node).globalVar,
+	MetadataLocalVar:         (*node).localVar,
+	MetadataLabel:            (*node).label,
+	MetadataGlobalVarExpr:    (*node).globalVarExpr,
+	MetadataObjCProperty:     (*node).objCProperty,
+	MetadataImportedEntity:   (*node).importedEntity,
+	MetadataModule:           (*node).module,
+	MetadataAssignID:         (*node).assignID,
+}
+
+// tuple reads a MetadataNode, MetadataDistinctNode record: the node's name and fields, or its whole text.
+func (n *node) tuple() (string, string) {
+	d := n.d
+	r := n.r
+	var sb strings.Builder
+	if n.code == MetadataDistinctNode {
+		sb.WriteString("distinct ")
+	}
+	sb.WriteString("!{")
+	for i, op := range r {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(d.mdOpRef(op))
+	}
+	sb.WriteString("}")
+	return "", sb.String()
+}
+
+// location reads a MetadataLocation record: the node's name and fields, or its whole text.
+func (n *node) location() (string, string) {
+	d := n.d
+	r := n.r
+	f := n.f
 	name := ""
-	switch e.code {
-	case MetadataNode, MetadataDistinctNode:
+	n.need(5, 8)
+	name = "DILocation"
+	f.raw("line", strconv.FormatUint(r[1], 10))
+	f.uint("column", r[2])
+	f.raw("scope", d.mdRef(r[3], true))
+	f.md("inlinedAt", r[4])
+	f.boolean("isImplicitCode", n.at(5))
+	f.uint("atomGroup", n.at(6))
+	f.uint("atomRank", n.at(7))
+	return name, ""
+}
+
+// genericDebug reads a MetadataGenericDebug record: the node's name and fields, or its whole text.
+func (n *node) genericDebug() (string, string) {
+	d := n.d
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(4, 1<<30)
+	name = "GenericDINode"
+	f.raw("tag", strconv.FormatUint(r[1], 10))
+	f.str("header", r[3])
+	if len(r) > 4 {
 		var sb strings.Builder
-		if e.code == MetadataDistinctNode {
-			sb.WriteString("distinct ")
-		}
-		sb.WriteString("!{")
-		for i, op := range r {
+		sb.WriteString("{")
+		for i, op := range r[4:] {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
 			sb.WriteString(d.mdOpRef(op))
 		}
 		sb.WriteString("}")
-		return sb.String()
-	case MetadataLocation:
-		need(5, 8)
-		name = "DILocation"
-		f.raw("line", strconv.FormatUint(r[1], 10))
-		f.uint("column", r[2])
-		f.raw("scope", d.mdRef(r[3], true))
-		f.md("inlinedAt", r[4])
-		f.boolean("isImplicitCode", at(5))
-		f.uint("atomGroup", at(6))
-		f.uint("atomRank", at(7))
-	case MetadataGenericDebug:
-		need(4, 1<<30)
-		name = "GenericDINode"
-		f.raw("tag", strconv.FormatUint(r[1], 10))
-		f.str("header", r[3])
-		if len(r) > 4 {
-			var sb strings.Builder
-			sb.WriteString("{")
-			for i, op := range r[4:] {
-				if i > 0 {
-					sb.WriteString(", ")
-				}
-				sb.WriteString(d.mdOpRef(op))
-			}
-			sb.WriteString("}")
-			f.raw("operands", sb.String())
-		}
-	case MetadataSubrange:
-		need(3, 5)
-		name = "DISubrange"
-		switch r[0] >> 1 {
-		case 0:
-			f.raw("count", strconv.FormatInt(int64(decodeSigned(r[1])), 10))
-			f.raw("lowerBound", strconv.FormatInt(int64(decodeSigned(r[2])), 10))
-		case 1:
-			f.intOrMD("count", r[1])
-			f.raw("lowerBound", strconv.FormatInt(int64(decodeSigned(r[2])), 10))
-		case 2:
-			need(5, 5)
-			f.intOrMD("count", r[1])
-			f.intOrMD("lowerBound", r[2])
-			f.intOrMD("upperBound", r[3])
-			f.intOrMD("stride", r[4])
-		default:
-			d.failf("unsupported DISubrange version %d", r[0]>>1)
-		}
-	case MetadataGenericSubrange:
-		need(5, 5)
-		name = "DIGenericSubrange"
+		f.raw("operands", sb.String())
+	}
+	return name, ""
+}
+
+// subrange reads a MetadataSubrange record: the node's name and fields, or its whole text.
+func (n *node) subrange() (string, string) {
+	d := n.d
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(3, 5)
+	name = "DISubrange"
+	switch r[0] >> 1 {
+	case 0:
+		f.raw("count", strconv.FormatInt(int64(decodeSigned(r[1])), 10))
+		f.raw("lowerBound", strconv.FormatInt(int64(decodeSigned(r[2])), 10))
+	case 1:
+		f.intOrMD("count", r[1])
+		f.raw("lowerBound", strconv.FormatInt(int64(decodeSigned(r[2])), 10))
+	case 2:
+		n.need(5, 5)
 		f.intOrMD("count", r[1])
 		f.intOrMD("lowerBound", r[2])
 		f.intOrMD("upperBound", r[3])
 		f.intOrMD("stride", r[4])
-	case MetadataEnumerator:
-		need(3, 1<<20)
-		name = "DIEnumerator"
-		f.str("name", r[2])
-		unsigned := r[0]&2 != 0
-		if r[0]&4 != 0 {
-			f.raw("value", wideIntTextSigned(r[3:], r[1], !unsigned))
-		} else if unsigned {
-			f.raw("value", strconv.FormatUint(decodeSigned(r[1]), 10))
-		} else {
-			f.raw("value", strconv.FormatInt(int64(decodeSigned(r[1])), 10))
-		}
-		if unsigned {
-			f.raw("isUnsigned", "true")
-		}
-	case MetadataBasicType:
-		need(6, 9)
-		name = "DIBasicType"
-		f.uint("tag", r[1])
-		f.str("name", r[2])
-		if r[0]&2 != 0 {
-			f.intOrMD("size", r[3])
-		} else {
-			f.uint("size", r[3])
-		}
-		f.uint("align", r[4])
-		f.uint("encoding", r[5])
-		f.uint("num_extra_inhabitants", at(7))
-		f.uint("dataSize", at(8))
-		f.uint("flags", at(6))
-	case MetadataStringType:
-		need(8, 9)
-		name = "DIStringType"
-		f.uint("tag", r[1])
-		f.str("name", r[2])
-		f.md("stringLength", r[3])
-		f.md("stringLengthExpression", r[4])
-		o := 5
-		if len(r) == 9 {
-			f.md("stringLocationExpression", r[5])
-			o = 6
-		}
-		f.uint("size", r[o])
-		f.uint("align", r[o+1])
-		f.uint("encoding", r[o+2])
-	case MetadataDerivedType:
-		need(12, 16)
-		name = "DIDerivedType"
-		f.uint("tag", r[1])
-		f.str("name", r[2])
-		f.md("file", r[3])
-		f.uint("line", r[4])
-		f.md("scope", r[5])
-		f.req("baseType", r[6])
-		if r[0]&2 != 0 { // size and offset are metadata
-			f.intOrMD("size", r[7])
-			f.intOrMD("offset", r[9])
-		} else {
-			f.uint("size", r[7])
-			f.uint("offset", r[9])
-		}
-		f.uint("align", r[8])
-		f.uint("flags", r[10])
-		f.md("extraData", r[11])
-		if at(12) != 0 {
-			f.raw("dwarfAddressSpace", strconv.FormatUint(at(12)-1, 10))
-		}
-		f.md("annotations", at(13))
-		if p := at(14); p != 0 {
-			f.raw("ptrAuthKey", strconv.FormatUint(p&15, 10))
-			if p&16 != 0 {
-				f.raw("ptrAuthIsAddressDiscriminated", "true")
-			}
-			f.raw("ptrAuthExtraDiscriminator", strconv.FormatUint((p>>5)&0xffff, 10))
-			if p&(1<<21) != 0 {
-				f.raw("ptrAuthIsaPointer", "true")
-			}
-			if p&(1<<22) != 0 {
-				f.raw("ptrAuthAuthenticatesNullValues", "true")
-			}
-		}
-	case MetadataCompositeType:
-		need(16, 26)
-		name = "DICompositeType"
-		f.uint("tag", r[1])
-		f.str("name", r[2])
-		f.md("file", r[3])
-		f.uint("line", r[4])
-		f.md("scope", r[5])
-		f.md("baseType", r[6])
-		if r[0]&4 != 0 { // size and offset are metadata
-			f.intOrMD("size", r[7])
-			f.intOrMD("offset", r[9])
-		} else {
-			f.uint("size", r[7])
-			f.uint("offset", r[9])
-		}
-		f.uint("align", r[8])
-		f.uint("flags", r[10])
-		f.md("elements", r[11])
-		f.uint("runtimeLang", r[12])
-		f.md("vtableHolder", r[13])
-		f.md("templateParams", r[14])
-		f.str("identifier", r[15])
-		f.md("discriminator", at(16))
-		f.intOrMD("dataLocation", at(17))
-		f.intOrMD("associated", at(18))
-		f.intOrMD("allocated", at(19))
-		f.intOrMD("rank", at(20))
-		f.md("annotations", at(21))
-		f.uint("num_extra_inhabitants", at(22))
-		f.md("specification", at(23))
-		if k := at(24); len(r) > 24 && k != 0xFFFFFFFF {
-			f.uint("enumKind", k)
-		}
-		f.intOrMD("bitStride", at(25))
-	case MetadataSubroutineType:
-		need(3, 4)
-		name = "DISubroutineType"
-		f.uint("flags", r[1])
-		f.uint("cc", at(3))
-		if r[2] == 0 {
-			f.raw("types", "null")
-		} else {
-			f.md("types", r[2])
-		}
-	case MetadataFile:
-		need(3, 6)
-		name = "DIFile"
-		f.str("filename", r[1])
-		if r[1] == 0 {
-			f.raw("filename", `""`)
-		}
-		f.str("directory", r[2])
-		if r[2] == 0 {
-			f.raw("directory", `""`)
-		}
-		if len(r) > 4 && r[3] != 0 && r[4] != 0 {
-			f.raw("checksumkind", pick(checksumKinds, r[3], "checksum kind", d))
-			f.str("checksum", r[4])
-		}
-		f.str("source", at(5))
-	case MetadataCompileUnit:
-		need(14, 23)
-		name = "DICompileUnit"
-		distinct = true
-		f.uint("language", r[1])
-		f.md("file", r[2])
-		f.str("producer", r[3])
-		f.boolean("isOptimized", r[4])
-		f.str("flags", r[5])
-		f.uint("runtimeVersion", r[6])
-		f.str("splitDebugFilename", r[7])
-		f.raw("emissionKind", pick(emissionKinds, r[8], "emission kind", d))
-		f.md("enums", r[9])
-		f.md("retainedTypes", r[10])
-		f.md("globals", r[12])
-		f.md("imports", r[13])
-		f.md("macros", at(15))
-		f.uint("dwoId", at(14))
-		if len(r) > 16 && r[16] == 0 {
-			f.raw("splitDebugInlining", "false")
-		}
-		f.boolean("debugInfoForProfiling", at(17))
-		if k := at(18); k != 0 {
-			f.raw("nameTableKind", pick(nameTableKinds, k, "name table kind", d))
-		}
-		f.boolean("rangesBaseAddress", at(19))
-		f.str("sysroot", at(20))
-		f.str("sdk", at(21))
-	case MetadataSubprogram:
-		need(18, 22)
-		name = "DISubprogram"
-		if r[0]&4 == 0 || r[0]&2 == 0 {
-			d.failf("DISubprogram records before LLVM 8 are not supported")
-		}
-		spFlags := r[9]
-		flags := r[11]
-		if flags&(1<<21) != 0 { // old DIFlagMainSubprogram
-			flags &^= 1 << 21
-			spFlags |= 1 << 8
-		}
-		distinct = r[0]&1 != 0 || spFlags&8 != 0
-		f.md("scope", r[1])
-		f.str("name", r[2])
-		f.str("linkageName", r[3])
-		f.md("file", r[4])
-		f.uint("line", r[5])
-		f.md("type", r[6])
-		f.uint("scopeLine", r[7])
-		f.md("containingType", r[8])
-		f.uint("virtualIndex", r[10])
-		f.sint("thisAdjustment", at(16))
-		f.uint("flags", flags)
-		f.raw("spFlags", strconv.FormatUint(spFlags, 10))
-		f.md("unit", r[12])
-		f.md("templateParams", r[13])
-		f.md("declaration", r[14])
-		f.md("retainedNodes", r[15])
-		f.md("thrownTypes", at(17))
-		f.md("annotations", at(18))
-		f.str("targetFuncName", at(19))
-		f.boolean("keyInstructions", at(20))
-	case MetadataLexicalBlock:
-		need(5, 5)
-		name = "DILexicalBlock"
-		f.req("scope", r[1])
-		f.md("file", r[2])
-		f.uint("line", r[3])
-		f.uint("column", r[4])
-	case MetadataLexicalBlockFile:
-		need(4, 4)
-		name = "DILexicalBlockFile"
-		f.req("scope", r[1])
-		f.md("file", r[2])
-		f.raw("discriminator", strconv.FormatUint(r[3], 10))
-	case MetadataCommonBlock:
-		need(6, 6)
-		name = "DICommonBlock"
-		f.req("scope", r[1])
-		f.md("declaration", r[2])
-		f.str("name", r[3])
-		f.md("file", r[4])
-		f.uint("line", r[5])
-	case MetadataNamespace:
-		need(3, 5)
-		name = "DINamespace"
-		f.req("scope", r[1])
-		if len(r) == 5 {
-			f.str("name", r[3])
-		} else {
-			f.str("name", r[2])
-		}
-		if r[0]&2 != 0 {
-			f.raw("exportSymbols", "true")
-		}
-	case MetadataMacro:
-		need(5, 5)
-		name = "DIMacro"
-		f.raw("type", strconv.FormatUint(r[1], 10))
-		f.uint("line", r[2])
-		f.str("name", r[3])
-		f.str("value", r[4])
-	case MetadataMacroFile:
-		need(5, 5)
-		name = "DIMacroFile"
-		f.raw("type", strconv.FormatUint(r[1], 10))
-		f.uint("line", r[2])
-		f.md("file", r[3])
-		f.md("nodes", r[4])
-	case MetadataTemplateType:
-		need(3, 4)
-		name = "DITemplateTypeParameter"
-		f.str("name", r[1])
-		f.req("type", r[2])
-		f.boolean("defaulted", at(3))
-	case MetadataTemplateValue:
-		need(5, 6)
-		name = "DITemplateValueParameter"
-		if r[1] != 0x30 {
-			f.uint("tag", r[1])
-		}
-		f.str("name", r[2])
-		f.md("type", r[3])
-		if len(r) == 6 {
-			f.boolean("defaulted", r[4])
-			f.md("value", r[5])
-		} else {
-			f.md("value", r[4])
-		}
-	case MetadataGlobalVar:
-		need(11, 13)
-		name = "DIGlobalVariable"
-		if r[0]>>1 != 2 {
-			d.failf("DIGlobalVariable version %d is not supported", r[0]>>1)
-		}
-		f.str("name", r[2])
-		f.str("linkageName", r[3])
-		f.md("scope", r[1])
-		f.md("file", r[4])
-		f.uint("line", r[5])
-		f.md("type", r[6])
-		f.raw("isLocal", strconv.FormatBool(r[7] != 0))
-		f.raw("isDefinition", strconv.FormatBool(r[8] != 0))
-		f.md("declaration", r[9])
-		f.md("templateParams", r[10])
-		f.uint("align", at(11))
-		f.md("annotations", at(12))
-	case MetadataLocalVar:
-		need(8, 10)
-		name = "DILocalVariable"
-		hasAlign := r[0]&2 != 0
-		o := 0
-		if !hasAlign && len(r) > 8 {
-			o = 1
-		}
-		f.str("name", r[2+o])
-		f.uint("arg", r[6+o])
-		f.req("scope", r[1+o])
-		f.md("file", r[3+o])
-		f.uint("line", r[4+o])
-		f.md("type", r[5+o])
-		f.uint("flags", r[7+o])
-		if hasAlign {
-			f.uint("align", at(8))
-			f.md("annotations", at(9))
-		}
-	case MetadataLabel:
-		need(5, 8)
-		name = "DILabel"
-		f.req("scope", r[1])
-		f.str("name", r[2])
-		f.md("file", r[3])
-		f.uint("line", r[4])
-		f.uint("column", at(5))
-		if r[0]&2 != 0 {
-			f.raw("isArtificial", "true")
-		}
-		if k := at(6); len(r) > 6 && uint32(k) != 0xFFFFFFFF {
-			f.raw("coroSuspendIdx", strconv.FormatUint(k, 10))
-		}
-	case MetadataGlobalVarExpr:
-		need(3, 3)
-		name = "DIGlobalVariableExpression"
-		f.req("var", r[1])
-		f.req("expr", r[2])
-	case MetadataObjCProperty:
-		need(8, 8)
-		name = "DIObjCProperty"
-		f.str("name", r[1])
-		f.md("file", r[2])
-		f.uint("line", r[3])
-		f.str("getter", r[4])
-		f.str("setter", r[5])
-		f.uint("attributes", r[6])
-		f.md("type", r[7])
-	case MetadataImportedEntity:
-		need(6, 8)
-		name = "DIImportedEntity"
-		f.raw("tag", strconv.FormatUint(r[1], 10))
-		f.req("scope", r[2])
-		f.md("entity", r[3])
-		f.md("file", at(6))
-		f.uint("line", r[4])
-		f.str("name", r[5])
-		f.md("elements", at(7))
-	case MetadataModule:
-		need(5, 9)
-		name = "DIModule"
-		o := 1
-		if len(r) >= 8 {
-			f.md("file", r[1])
-			o = 2
-		}
-		f.req("scope", r[o])
-		f.str("name", r[o+1])
-		f.str("configMacros", r[o+2])
-		f.str("includePath", r[o+3])
-		f.str("apinotes", at(o+4))
-		f.uint("line", at(7))
-		f.boolean("isDecl", at(8))
-	case MetadataAssignID:
-		need(1, 1)
-		return "distinct !DIAssignID()"
 	default:
-		d.failf("unknown record code %d", e.code)
+		d.failf("unsupported DISubrange version %d", r[0]>>1)
 	}
-	s := "!" + name + "(" + f.sb.String() + ")"
-	if distinct {
-		return "distinct " + s
+	return name, ""
+}
+
+// genericSubrange reads a MetadataGenericSubrange record: the node's name and fields, or its whole text.
+func (n *node) genericSubrange() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(5, 5)
+	name = "DIGenericSubrange"
+	f.intOrMD("count", r[1])
+	f.intOrMD("lowerBound", r[2])
+	f.intOrMD("upperBound", r[3])
+	f.intOrMD("stride", r[4])
+	return name, ""
+}
+
+// enumerator reads a MetadataEnumerator record: the node's name and fields, or its whole text.
+func (n *node) enumerator() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(3, 1<<20)
+	name = "DIEnumerator"
+	f.str("name", r[2])
+	unsigned := r[0]&2 != 0
+	if r[0]&4 != 0 {
+		f.raw("value", wideIntTextSigned(r[3:], r[1], !unsigned))
+	} else if unsigned {
+		f.raw("value", strconv.FormatUint(decodeSigned(r[1]), 10))
+	} else {
+		f.raw("value", strconv.FormatInt(int64(decodeSigned(r[1])), 10))
 	}
-	return s
+	if unsigned {
+		f.raw("isUnsigned", "true")
+	}
+	return name, ""
+}
+
+// basicType reads a MetadataBasicType record: the node's name and fields, or its whole text.
+func (n *node) basicType() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(6, 9)
+	name = "DIBasicType"
+	f.uint("tag", r[1])
+	f.str("name", r[2])
+	if r[0]&2 != 0 {
+		f.intOrMD("size", r[3])
+	} else {
+		f.uint("size", r[3])
+	}
+	f.uint("align", r[4])
+	f.uint("encoding", r[5])
+	f.uint("num_extra_inhabitants", n.at(7))
+	f.uint("dataSize", n.at(8))
+	f.uint("flags", n.at(6))
+	return name, ""
+}
+
+// stringType reads a MetadataStringType record: the node's name and fields, or its whole text.
+func (n *node) stringType() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(8, 9)
+	name = "DIStringType"
+	f.uint("tag", r[1])
+	f.str("name", r[2])
+	f.md("stringLength", r[3])
+	f.md("stringLengthExpression", r[4])
+	o := 5
+	if len(r) == 9 {
+		f.md("stringLocationExpression", r[5])
+		o = 6
+	}
+	f.uint("size", r[o])
+	f.uint("align", r[o+1])
+	f.uint("encoding", r[o+2])
+	return name, ""
+}
+
+// derivedType reads a MetadataDerivedType record: the node's name and fields, or its whole text.
+func (n *node) derivedType() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(12, 16)
+	name = "DIDerivedType"
+	f.uint("tag", r[1])
+	f.str("name", r[2])
+	f.md("file", r[3])
+	f.uint("line", r[4])
+	f.md("scope", r[5])
+	f.req("baseType", r[6])
+	if r[0]&2 != 0 { // size and offset are metadata
+		f.intOrMD("size", r[7])
+		f.intOrMD("offset", r[9])
+	} else {
+		f.uint("size", r[7])
+		f.uint("offset", r[9])
+	}
+	f.uint("align", r[8])
+	f.uint("flags", r[10])
+	f.md("extraData", r[11])
+	if n.at(12) != 0 {
+		f.raw("dwarfAddressSpace", strconv.FormatUint(n.at(12)-1, 10))
+	}
+	f.md("annotations", n.at(13))
+	if p := n.at(14); p != 0 {
+		f.raw("ptrAuthKey", strconv.FormatUint(p&15, 10))
+		if p&16 != 0 {
+			f.raw("ptrAuthIsAddressDiscriminated", "true")
+		}
+		f.raw("ptrAuthExtraDiscriminator", strconv.FormatUint((p>>5)&0xffff, 10))
+		if p&(1<<21) != 0 {
+			f.raw("ptrAuthIsaPointer", "true")
+		}
+		if p&(1<<22) != 0 {
+			f.raw("ptrAuthAuthenticatesNullValues", "true")
+		}
+	}
+	return name, ""
+}
+
+// compositeType reads a MetadataCompositeType record: the node's name and fields, or its whole text.
+func (n *node) compositeType() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(16, 26)
+	name = "DICompositeType"
+	f.uint("tag", r[1])
+	f.str("name", r[2])
+	f.md("file", r[3])
+	f.uint("line", r[4])
+	f.md("scope", r[5])
+	f.md("baseType", r[6])
+	if r[0]&4 != 0 { // size and offset are metadata
+		f.intOrMD("size", r[7])
+		f.intOrMD("offset", r[9])
+	} else {
+		f.uint("size", r[7])
+		f.uint("offset", r[9])
+	}
+	f.uint("align", r[8])
+	f.uint("flags", r[10])
+	f.md("elements", r[11])
+	f.uint("runtimeLang", r[12])
+	f.md("vtableHolder", r[13])
+	f.md("templateParams", r[14])
+	f.str("identifier", r[15])
+	f.md("discriminator", n.at(16))
+	f.intOrMD("dataLocation", n.at(17))
+	f.intOrMD("associated", n.at(18))
+	f.intOrMD("allocated", n.at(19))
+	f.intOrMD("rank", n.at(20))
+	f.md("annotations", n.at(21))
+	f.uint("num_extra_inhabitants", n.at(22))
+	f.md("specification", n.at(23))
+	if k := n.at(24); len(r) > 24 && k != 0xFFFFFFFF {
+		f.uint("enumKind", k)
+	}
+	f.intOrMD("bitStride", n.at(25))
+	return name, ""
+}
+
+// subroutineType reads a MetadataSubroutineType record: the node's name and fields, or its whole text.
+func (n *node) subroutineType() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(3, 4)
+	name = "DISubroutineType"
+	f.uint("flags", r[1])
+	f.uint("cc", n.at(3))
+	if r[2] == 0 {
+		f.raw("types", "null")
+	} else {
+		f.md("types", r[2])
+	}
+	return name, ""
+}
+
+// file reads a MetadataFile record: the node's name and fields, or its whole text.
+func (n *node) file() (string, string) {
+	d := n.d
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(3, 6)
+	name = "DIFile"
+	f.str("filename", r[1])
+	if r[1] == 0 {
+		f.raw("filename", `""`)
+	}
+	f.str("directory", r[2])
+	if r[2] == 0 {
+		f.raw("directory", `""`)
+	}
+	if len(r) > 4 && r[3] != 0 && r[4] != 0 {
+		f.raw("checksumkind", pick(checksumKinds, r[3], "checksum kind", d))
+		f.str("checksum", r[4])
+	}
+	f.str("source", n.at(5))
+	return name, ""
+}
+
+// compileUnit reads a MetadataCompileUnit record: the node's name and fields, or its whole text.
+func (n *node) compileUnit() (string, string) {
+	d := n.d
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(14, 23)
+	name = "DICompileUnit"
+	n.distinct = true
+	f.uint("language", r[1])
+	f.md("file", r[2])
+	f.str("producer", r[3])
+	f.boolean("isOptimized", r[4])
+	f.str("flags", r[5])
+	f.uint("runtimeVersion", r[6])
+	f.str("splitDebugFilename", r[7])
+	f.raw("emissionKind", pick(emissionKinds, r[8], "emission kind", d))
+	f.md("enums", r[9])
+	f.md("retainedTypes", r[10])
+	f.md("globals", r[12])
+	f.md("imports", r[13])
+	f.md("macros", n.at(15))
+	f.uint("dwoId", n.at(14))
+	if len(r) > 16 && r[16] == 0 {
+		f.raw("splitDebugInlining", "false")
+	}
+	f.boolean("debugInfoForProfiling", n.at(17))
+	if k := n.at(18); k != 0 {
+		f.raw("nameTableKind", pick(nameTableKinds, k, "name table kind", d))
+	}
+	f.boolean("rangesBaseAddress", n.at(19))
+	f.str("sysroot", n.at(20))
+	f.str("sdk", n.at(21))
+	return name, ""
+}
+
+// subprogram reads a MetadataSubprogram record: the node's name and fields, or its whole text.
+func (n *node) subprogram() (string, string) {
+	d := n.d
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(18, 22)
+	name = "DISubprogram"
+	if r[0]&4 == 0 || r[0]&2 == 0 {
+		d.failf("DISubprogram records before LLVM 8 are not supported")
+	}
+	spFlags := r[9]
+	flags := r[11]
+	if flags&(1<<21) != 0 { // old DIFlagMainSubprogram
+		flags &^= 1 << 21
+		spFlags |= 1 << 8
+	}
+	n.distinct = r[0]&1 != 0 || spFlags&8 != 0
+	f.md("scope", r[1])
+	f.str("name", r[2])
+	f.str("linkageName", r[3])
+	f.md("file", r[4])
+	f.uint("line", r[5])
+	f.md("type", r[6])
+	f.uint("scopeLine", r[7])
+	f.md("containingType", r[8])
+	f.uint("virtualIndex", r[10])
+	f.sint("thisAdjustment", n.at(16))
+	f.uint("flags", flags)
+	f.raw("spFlags", strconv.FormatUint(spFlags, 10))
+	f.md("unit", r[12])
+	f.md("templateParams", r[13])
+	f.md("declaration", r[14])
+	f.md("retainedNodes", r[15])
+	f.md("thrownTypes", n.at(17))
+	f.md("annotations", n.at(18))
+	f.str("targetFuncName", n.at(19))
+	f.boolean("keyInstructions", n.at(20))
+	return name, ""
+}
+
+// lexicalBlock reads a MetadataLexicalBlock record: the node's name and fields, or its whole text.
+func (n *node) lexicalBlock() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(5, 5)
+	name = "DILexicalBlock"
+	f.req("scope", r[1])
+	f.md("file", r[2])
+	f.uint("line", r[3])
+	f.uint("column", r[4])
+	return name, ""
+}
+
+// lexicalBlockFile reads a MetadataLexicalBlockFile record: the node's name and fields, or its whole text.
+func (n *node) lexicalBlockFile() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(4, 4)
+	name = "DILexicalBlockFile"
+	f.req("scope", r[1])
+	f.md("file", r[2])
+	f.raw("discriminator", strconv.FormatUint(r[3], 10))
+	return name, ""
+}
+
+// commonBlock reads a MetadataCommonBlock record: the node's name and fields, or its whole text.
+func (n *node) commonBlock() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(6, 6)
+	name = "DICommonBlock"
+	f.req("scope", r[1])
+	f.md("declaration", r[2])
+	f.str("name", r[3])
+	f.md("file", r[4])
+	f.uint("line", r[5])
+	return name, ""
+}
+
+// namespace reads a MetadataNamespace record: the node's name and fields, or its whole text.
+func (n *node) namespace() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(3, 5)
+	name = "DINamespace"
+	f.req("scope", r[1])
+	if len(r) == 5 {
+		f.str("name", r[3])
+	} else {
+		f.str("name", r[2])
+	}
+	if r[0]&2 != 0 {
+		f.raw("exportSymbols", "true")
+	}
+	return name, ""
+}
+
+// macro reads a MetadataMacro record: the node's name and fields, or its whole text.
+func (n *node) macro() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(5, 5)
+	name = "DIMacro"
+	f.raw("type", strconv.FormatUint(r[1], 10))
+	f.uint("line", r[2])
+	f.str("name", r[3])
+	f.str("value", r[4])
+	return name, ""
+}
+
+// macroFile reads a MetadataMacroFile record: the node's name and fields, or its whole text.
+func (n *node) macroFile() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(5, 5)
+	name = "DIMacroFile"
+	f.raw("type", strconv.FormatUint(r[1], 10))
+	f.uint("line", r[2])
+	f.md("file", r[3])
+	f.md("nodes", r[4])
+	return name, ""
+}
+
+// templateType reads a MetadataTemplateType record: the node's name and fields, or its whole text.
+func (n *node) templateType() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(3, 4)
+	name = "DITemplateTypeParameter"
+	f.str("name", r[1])
+	f.req("type", r[2])
+	f.boolean("defaulted", n.at(3))
+	return name, ""
+}
+
+// templateValue reads a MetadataTemplateValue record: the node's name and fields, or its whole text.
+func (n *node) templateValue() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(5, 6)
+	name = "DITemplateValueParameter"
+	if r[1] != 0x30 {
+		f.uint("tag", r[1])
+	}
+	f.str("name", r[2])
+	f.md("type", r[3])
+	if len(r) == 6 {
+		f.boolean("defaulted", r[4])
+		f.md("value", r[5])
+	} else {
+		f.md("value", r[4])
+	}
+	return name, ""
+}
+
+// globalVar reads a MetadataGlobalVar record: the node's name and fields, or its whole text.
+func (n *node) globalVar() (string, string) {
+	d := n.d
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(11, 13)
+	name = "DIGlobalVariable"
+	if r[0]>>1 != 2 {
+		d.failf("DIGlobalVariable version %d is not supported", r[0]>>1)
+	}
+	f.str("name", r[2])
+	f.str("linkageName", r[3])
+	f.md("scope", r[1])
+	f.md("file", r[4])
+	f.uint("line", r[5])
+	f.md("type", r[6])
+	f.raw("isLocal", strconv.FormatBool(r[7] != 0))
+	f.raw("isDefinition", strconv.FormatBool(r[8] != 0))
+	f.md("declaration", r[9])
+	f.md("templateParams", r[10])
+	f.uint("align", n.at(11))
+	f.md("annotations", n.at(12))
+	return name, ""
+}
+
+// localVar reads a MetadataLocalVar record: the node's name and fields, or its whole text.
+func (n *node) localVar() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(8, 10)
+	name = "DILocalVariable"
+	hasAlign := r[0]&2 != 0
+	o := 0
+	if !hasAlign && len(r) > 8 {
+		o = 1
+	}
+	f.str("name", r[2+o])
+	f.uint("arg", r[6+o])
+	f.req("scope", r[1+o])
+	f.md("file", r[3+o])
+	f.uint("line", r[4+o])
+	f.md("type", r[5+o])
+	f.uint("flags", r[7+o])
+	if hasAlign {
+		f.uint("align", n.at(8))
+		f.md("annotations", n.at(9))
+	}
+	return name, ""
+}
+
+// label reads a MetadataLabel record: the node's name and fields, or its whole text.
+func (n *node) label() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(5, 8)
+	name = "DILabel"
+	f.req("scope", r[1])
+	f.str("name", r[2])
+	f.md("file", r[3])
+	f.uint("line", r[4])
+	f.uint("column", n.at(5))
+	if r[0]&2 != 0 {
+		f.raw("isArtificial", "true")
+	}
+	if k := n.at(6); len(r) > 6 && uint32(k) != 0xFFFFFFFF {
+		f.raw("coroSuspendIdx", strconv.FormatUint(k, 10))
+	}
+	return name, ""
+}
+
+// globalVarExpr reads a MetadataGlobalVarExpr record: the node's name and fields, or its whole text.
+func (n *node) globalVarExpr() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(3, 3)
+	name = "DIGlobalVariableExpression"
+	f.req("var", r[1])
+	f.req("expr", r[2])
+	return name, ""
+}
+
+// objCProperty reads a MetadataObjCProperty record: the node's name and fields, or its whole text.
+func (n *node) objCProperty() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(8, 8)
+	name = "DIObjCProperty"
+	f.str("name", r[1])
+	f.md("file", r[2])
+	f.uint("line", r[3])
+	f.str("getter", r[4])
+	f.str("setter", r[5])
+	f.uint("attributes", r[6])
+	f.md("type", r[7])
+	return name, ""
+}
+
+// importedEntity reads a MetadataImportedEntity record: the node's name and fields, or its whole text.
+func (n *node) importedEntity() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(6, 8)
+	name = "DIImportedEntity"
+	f.raw("tag", strconv.FormatUint(r[1], 10))
+	f.req("scope", r[2])
+	f.md("entity", r[3])
+	f.md("file", n.at(6))
+	f.uint("line", r[4])
+	f.str("name", r[5])
+	f.md("elements", n.at(7))
+	return name, ""
+}
+
+// module reads a MetadataModule record: the node's name and fields, or its whole text.
+func (n *node) module() (string, string) {
+	r := n.r
+	f := n.f
+	name := ""
+	n.need(5, 9)
+	name = "DIModule"
+	o := 1
+	if len(r) >= 8 {
+		f.md("file", r[1])
+		o = 2
+	}
+	f.req("scope", r[o])
+	f.str("name", r[o+1])
+	f.str("configMacros", r[o+2])
+	f.str("includePath", r[o+3])
+	f.str("apinotes", n.at(o+4))
+	f.uint("line", n.at(7))
+	f.boolean("isDecl", n.at(8))
+	return name, ""
+}
+
+// assignID reads a MetadataAssignID record: the node's name and fields, or its whole text.
+func (n *node) assignID() (string, string) {
+	n.need(1, 1)
+	return "", "distinct !DIAssignID()"
 }
 
 func wideIntTextSigned(words []uint64, width uint64, signed bool) string {
