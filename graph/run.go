@@ -382,6 +382,16 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 			delete(temps, o)
 			continue
 		}
+		// A device, FIFO or symlink in the output's place (-o /dev/null)
+		// is written into, never replaced.
+		if atomicfile.Special(at(o)) {
+			if err := atomicfile.Place(at(t), at(o)); err != nil {
+				removeTemps()
+				return usages, failed, err
+			}
+			delete(temps, o)
+			continue
+		}
 		// The output the command replaces is removed first: ext4 writes a
 		// file's data at once, in the renaming thread, when a rename
 		// replaces another file (auto_da_alloc), which made the renames the
