@@ -41,6 +41,15 @@ func (b *builder) runUnit(ctx context.Context, tok jobs.Token, u *unit) (Event, 
 	if err != nil {
 		return e, err
 	}
+	if e.Fallback != "" {
+		// A stand-in is not the action's result: neither the build log
+		// nor the cache keeps it, so the next build runs the failed
+		// command again (its failure may have been passing: an OOM kill)
+		// and says so again while it fails.
+		b.log.forget(u.outputs()...)
+		e.Output = withoutChatter(text, u.tools...)
+		return e, nil
+	}
 	outs, err := b.outputStates(u)
 	if err == nil {
 		err = b.record(u.name, u.parts, outs, u.prev, statePaths(outs), e.Usage)
