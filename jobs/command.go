@@ -107,14 +107,16 @@ func (c *Command) start(ctx context.Context) (wait func() (*Usage, error), err e
 		}
 		return nil, err
 	}
+	guardTell('+', cmd.Process.Pid)
 	return func() (*Usage, error) {
 		if *pidfd >= 0 {
 			AwaitExit(*pidfd)
 		}
 		err := cmd.Wait()
-		if ctx.Err() != nil {
-			killGroup(cmd) // leave no grandchild behind
-		}
+		// Leave nothing the command started behind, whether it ended or
+		// was stopped.
+		killGroup(cmd)
+		guardTell('-', cmd.Process.Pid)
 		usage := usageOf(cmd.ProcessState, time.Since(t0))
 		if err != nil && ctx.Err() != nil {
 			return usage, context.Cause(ctx)
