@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -234,7 +235,9 @@ func (b *builder) record(name string, kp keyParts, outs []fileState, prev *recor
 	return nil
 }
 
-// prepareDir makes an output directory, and, once per build, removes the
+// prepareDir makes an output directory, and, once per build, removes what
+// killed builds left in it: the isolation directories of fan-out jobs
+// (.isolate_N, see isolate) and the
 // temporary files that killed builds left in it (see
 // atomicfile.RemoveStale).
 func (b *builder) prepareDir(dir string) {
@@ -244,7 +247,18 @@ func (b *builder) prepareDir(dir string) {
 	b.mu.Unlock()
 	if !done {
 		os.MkdirAll(b.path(dir), 0o755)
-		atomicfile.RemoveStale(b.path(dir))
+		f, err := os.Open(b.path(dir))
+		if err != nil {
+			return
+		}
+		names, _ := f.Readdirnames(-1)
+		f.Close()
+		for _, n := range names {
+			if strings.HasPrefix(n, isolatePrefix) {
+				os.RemoveAll(filepath.Join(b.path(dir), n))
+			}
+		}
+		atomicfile.RemoveStaleOf(b.path(dir), names)
 	}
 }
 

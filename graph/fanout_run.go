@@ -86,6 +86,9 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		finish(stateFailed, err)
 		return
 	}
+	// Swept before any job runs, so that no sweep meets a running job's
+	// isolation directory.
+	b.prepareDir(f.Dir)
 	// Workers take the items in list order; each decides its item (that
 	// only stats and hashes files) and, when the job must run, takes a
 	// token for it alone. A worker that got a token starts another when

@@ -55,6 +55,10 @@ func (b *builder) fallBack(u *unit, k int, cause error, e *Event) bool {
 	return true
 }
 
+// isolatePrefix begins the name of a job's isolation directory; one that a
+// killed build left is removed by the next (prepareDir).
+const isolatePrefix = ".isolate_"
+
 // isolate runs the chain of a job whose step k failed on each kernel of
 // its module alone, and returns cause with the kernels that fail named.
 // The parts and their outputs live in a directory of their own beside the
@@ -66,7 +70,7 @@ func (b *builder) isolate(ctx context.Context, u *unit, k int, cause error) erro
 		return cause
 	}
 	item := u.event.Item
-	dir := filepath.Join(f.Dir, fmt.Sprintf(".isolate_%d", u.index))
+	dir := filepath.Join(f.Dir, fmt.Sprintf("%s%d", isolatePrefix, u.index))
 	os.RemoveAll(b.path(dir))
 	defer os.RemoveAll(b.path(dir))
 	if err := os.MkdirAll(b.path(dir), 0o755); err != nil {

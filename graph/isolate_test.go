@@ -162,3 +162,16 @@ func TestFallbackNotRecorded(t *testing.T) {
 		t.Errorf("after the fix: fallbacks %q, image %q\n%s", res.Fallbacks, tb.read("out/mod_1.bin"), tb.log.String())
 	}
 }
+
+// TestStaleIsolationRemoved: an isolation directory that a killed build
+// left beside a fan-out's outputs is removed by the next build that runs
+// the fan-out.
+func TestStaleIsolationRemoved(t *testing.T) {
+	tb, _ := aotBuild(t, map[string]string{"a.ll": "k1\n"})
+	tb.write("out/.isolate_0/part_0.ll", "k1\n")
+	tb.write("out/.isolate_7/part_1.ll", "k2\n")
+	tb.build(tb.opts())
+	if m, _ := filepath.Glob(filepath.Join(tb.dir, "out", ".isolate*")); len(m) > 0 {
+		t.Errorf("a killed build's isolation is left: %v", m)
+	}
+}

@@ -93,8 +93,14 @@ func RemoveStale(dir string) int {
 	if err != nil {
 		return 0
 	}
-	defer f.Close()
 	names, _ := f.Readdirnames(-1)
+	f.Close()
+	return RemoveStaleOf(dir, names)
+}
+
+// RemoveStaleOf is RemoveStale for a directory whose names the caller has
+// read already.
+func RemoveStaleOf(dir string, names []string) int {
 	removed := 0
 	for _, n := range names {
 		pid, ok := tempOwner(n)
