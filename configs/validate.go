@@ -13,7 +13,10 @@ import (
 
 var (
 	nameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
-	archRE = regexp.MustCompile(`^sm_[0-9]+a?$`)
+	// linkedRE matches the files the build links its inputs into:
+	// linked.ll, and linked.N.ll per input given its module id.
+	linkedRE = regexp.MustCompile(`^linked(\.[0-9]+)?\.ll$`)
+	archRE   = regexp.MustCompile(`^sm_[0-9]+a?$`)
 )
 
 // validate checks what the shape walk cannot: enum values, fields that only
@@ -159,6 +162,8 @@ func badName(n string) string {
 		return "it must name a directory of its own inside build_dir"
 	case n == StateDirName:
 		return "build_dir/" + StateDirName + " holds sycbuild's state"
+	case linkedRE.MatchString(n):
+		return "build_dir/" + n + " is the module the build links the inputs into"
 	}
 	return ""
 }
