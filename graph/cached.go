@@ -74,7 +74,34 @@ func (b *builder) restore(ctx context.Context, u *unit, ca *cache.Action) (text 
 		b.res.LocalHits++
 	}
 	b.mu.Unlock()
-	return r.Output, r.Source.String() + " hit", true
+	return escapeControls(r.Output), r.Source.String() + " hit", true
+}
+
+// escapeControls returns text with its control characters other than
+// line breaks and tabs written as \xNN: what a cache entry says a command
+// printed is replayed to a terminal, and any client of a shared cache can
+// store an entry whose text holds escape sequences.
+func escapeControls(text []byte) []byte {
+	clean := true
+	for _, c := range text {
+		if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return text
+	}
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, len(text)+16)
+	for _, c := range text {
+		if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			out = append(out, '\\', 'x', hex[c>>4], hex[c&15])
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // store gives the cache the outputs of a unit that ran.

@@ -173,3 +173,31 @@ func TestRestoredOutputsChecked(t *testing.T) {
 		c.mu.Unlock()
 	}
 }
+
+// TestReplayedTextEscaped: what a command printed, replayed from the
+// cache, is printed with its control characters escaped (a shared cache's
+// entry may hold terminal escape sequences); line breaks and tabs stay.
+func TestReplayedTextEscaped(t *testing.T) {
+	c := newMemCache()
+	build := func(script string) *testBuild {
+		tb := newTestBuild(t)
+		tb.write("in.txt", "x")
+		tb.g.Add(&Action{Desc: "compile", Tool: shTool, Argv: []string{"sh", "-c", script, "sh", "in.txt", "img.bin"},
+			In: []*Node{tb.g.File("in.txt", Plain)}, Out: []*Node{tb.g.File("img.bin", Plain)}})
+		opt := tb.opts()
+		opt.Cache, opt.RemoteCache = c, true
+		tb.build(opt)
+		return tb
+	}
+	build(`echo warning: careful; echo IMG > "$2"`)
+	c.mu.Lock()
+	for k := range c.texts {
+		c.texts[k] = []byte("warning:\tcareful\x1b]0;owned\x07\r\x00\n")
+	}
+	c.mu.Unlock()
+	tb := build(`echo warning: careful; echo IMG > "$2"`)
+	log := tb.log.String()
+	if !strings.Contains(log, `warning:	careful\x1b]0;owned\x07\x0d\x00`+"\n") || strings.ContainsAny(log, "\x1b\x07\r\x00") {
+		t.Errorf("replayed text not escaped:\n%q", log)
+	}
+}
