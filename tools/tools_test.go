@@ -65,7 +65,7 @@ func TestFind(t *testing.T) {
 			t.Errorf("Find(%s): %v", tt.role, err)
 			continue
 		}
-		if tool.Path != tt.path || tool.Version != tt.version {
+		if tool.Path != tt.path || !strings.HasPrefix(tool.Version, tt.version+"; sha256:") {
 			t.Errorf("Find(%s) = %+v", tt.role, tool)
 		}
 	}
