@@ -250,3 +250,23 @@ func TestOutputIntoSpecialFile(t *testing.T) {
 		t.Errorf("the FIFO's reader got %q", b[:n])
 	}
 }
+
+// TestFailedCommandKeepsSpecialOutput: a command that fails after writing
+// in place to an output that is a FIFO (not named whole in its command
+// line, so not written to a temporary name) does not remove it.
+func TestFailedCommandKeepsSpecialOutput(t *testing.T) {
+	tb := newTestBuild(t)
+	tb.write("in.txt", "x")
+	fifo := filepath.Join(tb.dir, "pipe.bin")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb.g.Add(&Action{Desc: "fail", Tool: shTool, Argv: []string{"sh", "-c", `exit 3`, "sh", "in.txt", "--out=./pipe.bin"},
+		In: []*Node{tb.g.File("in.txt", Plain)}, Out: []*Node{tb.g.File("pipe.bin", Plain)}})
+	if _, err := tb.g.Build(context.Background(), tb.opts()); !errors.Is(err, ErrFailed) {
+		t.Fatalf("err %v", err)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode().Type() != os.ModeNamedPipe {
+		t.Errorf("the FIFO was removed: %v", err)
+	}
+}

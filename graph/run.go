@@ -281,7 +281,9 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 	removeOutputs := func() {
 		removeTemps()
 		for _, o := range outs {
-			if _, ok := temps[o]; !ok {
+			// A device or FIFO written in place is not the command's to
+			// remove.
+			if _, ok := temps[o]; !ok && !atomicfile.Special(at(o)) {
 				os.Remove(at(o))
 			}
 		}

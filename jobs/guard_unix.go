@@ -88,7 +88,7 @@ func startGuard() {
 	defer r.Close()
 	p, err := os.StartProcess(exe, []string{"sycbuild-guard"}, &os.ProcAttr{
 		Env:   append(os.Environ(), guardEnv+"=1"),
-		Files: []*os.File{r, nil, os.Stderr},
+		Files: []*os.File{r, nil, nil}, // it prints nothing, and holds no caller's pipe open
 		Sys:   &syscall.SysProcAttr{Setpgid: true},
 	})
 	if err != nil {
