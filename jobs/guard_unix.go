@@ -77,9 +77,13 @@ func UseGuard() { guardOn.Store(true) }
 // the read end of a pipe whose write end (close-on-exec, so no command
 // holds it) only this process has.
 func startGuard() {
-	exe, err := os.Executable()
-	if err != nil {
-		return
+	// /proc/self/exe runs this program even when its file was replaced
+	// or removed since it started (a reinstall during a build).
+	exe := "/proc/self/exe"
+	if _, err := os.Stat(exe); err != nil {
+		if exe, err = os.Executable(); err != nil {
+			return
+		}
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
