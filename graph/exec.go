@@ -237,9 +237,8 @@ func (b *builder) record(name string, kp keyParts, outs []fileState, prev *recor
 
 // prepareDir makes an output directory, and, once per build, removes what
 // killed builds left in it: the isolation directories of fan-out jobs
-// (.isolate_N, see isolate) and the
-// temporary files that killed builds left in it (see
-// atomicfile.RemoveStale).
+// (.isolate_N, see isolate) and temporary files (see
+// atomicfile.RemoveStale). The directory is read once for both.
 func (b *builder) prepareDir(dir string) {
 	b.mu.Lock()
 	done := b.swept[dir]
