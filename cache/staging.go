@@ -104,7 +104,9 @@ func (s *Staging) Commit() error {
 			s.Abort()
 			return fmt.Errorf("cache: output %s was not finished", sf.final)
 		}
-		if err := os.Rename(sf.temp, sf.final); err != nil {
+		// Place: a device, FIFO or symlink in the output's place is
+		// written into, never replaced.
+		if err := atomicfile.Place(sf.temp, sf.final); err != nil {
 			s.files = s.files[i:]
 			s.Abort()
 			return err

@@ -160,12 +160,12 @@ type Config struct {
 	// Memory is the build's memory budget ("16G"; "0": none; default: the
 	// memory available when the build starts); the command line's -m
 	// overrides it.
-	Memory string `yaml:"memory"`
+	Memory string `yaml:"memory" cfg:"size"`
 	// Cache settings: the shared local cache and the remote (REAPI) one
 	// (docs/cache.md); the command line's flags of the same names
 	// override them.
 	CacheDir            string   `yaml:"cache_dir"`
-	CacheMaxSize        string   `yaml:"cache_max_size"`
+	CacheMaxSize        string   `yaml:"cache_max_size" cfg:"size"`
 	RemoteCache         string   `yaml:"remote_cache"`
 	RemoteCacheReadOnly bool     `yaml:"remote_cache_read_only"`
 	RemoteTimeout       string   `yaml:"remote_timeout"`

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 	"github.com/sycbuild/sycbuild/internal/suggest"
 )
 
@@ -76,6 +78,10 @@ func yamlError(file string, err error) *Error {
 	}
 	return &Error{File: file, Line: 1, Col: 1, Msg: err.Error()}
 }
+
+// bigIntRE matches a plain decimal integer (which, too large for an int,
+// the parser takes for a string).
+var bigIntRE = regexp.MustCompile(`^[-+]?[0-9]+$`)
 
 type walker struct {
 	file string
@@ -161,6 +167,12 @@ func (w *walker) walk(node ast.Node, t reflect.Type, path string, at Pos) {
 		}
 	case reflect.Int:
 		if node.Type() != ast.IntegerType {
+			// The parser makes a plain integer too large for 64 bits a
+			// string: it is one, only too large.
+			if tok := node.GetToken(); tok != nil && tok.Type == token.StringType && bigIntRE.MatchString(tok.Value) {
+				w.errorf(p, "%s: %s is too large", label(path), tok.Value)
+				return
+			}
 			w.typeError(node, t, path)
 		}
 	case reflect.Bool:
@@ -192,6 +204,12 @@ func (w *walker) walkStruct(m *ast.MappingNode, t reflect.Type, path string, at 
 			continue
 		}
 		seen[key] = true
+		if f.Tag.Get("cfg") == "size" && mv.Value != nil && (mv.Value.Type() == ast.IntegerType || mv.Value.Type() == ast.FloatType) {
+			// A size may be a bare number of bytes ("memory: 0"); the
+			// decoder stores it as written.
+			w.pos[join(path, key)] = nodePos(mv.Value)
+			continue
+		}
 		w.walk(mv.Value, f.Type, join(path, key), nodePos(mv.Key))
 	}
 	for i := 0; i < t.NumField(); i++ {

@@ -19,10 +19,17 @@ const (
 	MaxSize = 16 << 20
 	// MaxDepth is the deepest nesting of mappings and lists allowed.
 	MaxDepth = 32
+	// MaxKeys is the most keys one mapping may hold: goccy/go-yaml's
+	// parser takes time quadratic in a block mapping's keys (20,000 keys:
+	// 5 s; 500,000, under MaxSize: over 15 minutes). A config's largest
+	// mapping has a few dozen.
+	MaxKeys = 1000
 )
 
-// checkLimits reports a config over MaxSize or nested deeper than MaxDepth,
-// at the position where the limit is passed. The depth is measured without
+// checkLimits reports a config over MaxSize, nested deeper than MaxDepth or
+// with a mapping of more than MaxKeys keys, at the position where the limit
+// is passed. Keys are counted as the lines at a block mapping's indentation
+// that are no list items, and the commas of a flow mapping. The depth is measured without
 // parsing, in one pass over the lines, by counting what opens a level: each
 // indentation deeper than the enclosing line's, each "- " or "? " that
 // starts a compact collection on a line, and each unclosed "[" or "{"
@@ -34,8 +41,10 @@ func checkLimits(file string, data []byte) *Error {
 	if len(data) > MaxSize {
 		return &Error{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("the config is %d bytes; the limit is %d", len(data), MaxSize)}
 	}
-	var indents []int // indentation of the enclosing block lines
-	flow := 0         // open flow collections
+	var indents []int  // indentation of the enclosing block lines
+	var keys []int     // keys seen at each of those indentations
+	flow := 0          // open flow collections
+	var flowKeys []int // keys of each open flow collection; -1: a list
 	scalarIndent := -1
 	line := 0
 	for len(data) > 0 {
@@ -64,10 +73,19 @@ func checkLimits(file string, data []byte) *Error {
 		at := func(i int) int { return ind + 1 + len(body) - len(rest) + i } // column of rest[i]
 		depth := flow
 		if flow == 0 {
-			for len(indents) > 0 && indents[len(indents)-1] >= ind {
-				indents = indents[:len(indents)-1]
+			for len(indents) > 0 && indents[len(indents)-1] > ind {
+				indents, keys = indents[:len(indents)-1], keys[:len(keys)-1]
 			}
-			indents = append(indents, ind)
+			if len(indents) == 0 || indents[len(indents)-1] < ind {
+				indents, keys = append(indents, ind), append(keys, 0)
+			}
+			// A line at a mapping's indentation that is no list item
+			// is one of its keys.
+			if rest[0] != '-' && rest[0] != '?' {
+				if keys[len(keys)-1]++; keys[len(keys)-1] > MaxKeys {
+					return keysError(file, line, at(0))
+				}
+			}
 			depth = len(indents)
 			// Compact collections: "- - x", "? - x", "- key: - x".
 			for len(rest) >= 2 && (rest[0] == '-' || rest[0] == '?') && (rest[1] == ' ' || rest[1] == '\t') {
@@ -105,10 +123,20 @@ func checkLimits(file string, data []byte) *Error {
 					return depthError(file, line, at(i))
 				}
 				depth++
+				if c == '{' {
+					flowKeys = append(flowKeys, 1)
+				} else {
+					flowKeys = append(flowKeys, -1)
+				}
 			case c == ']' || c == '}':
 				if flow > 0 {
 					flow--
 					depth--
+					flowKeys = flowKeys[:len(flowKeys)-1]
+				}
+			case c == ',' && flow > 0 && flowKeys[len(flowKeys)-1] >= 0:
+				if flowKeys[len(flowKeys)-1]++; flowKeys[len(flowKeys)-1] > MaxKeys {
+					return keysError(file, line, at(i))
 				}
 			}
 		}
@@ -117,6 +145,10 @@ func checkLimits(file string, data []byte) *Error {
 		}
 	}
 	return nil
+}
+
+func keysError(file string, line, col int) *Error {
+	return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf("a mapping of the config holds more than %d keys", MaxKeys)}
 }
 
 func depthError(file string, line, col int) *Error {

@@ -18,6 +18,9 @@ var (
 	// amdArchRE is an AMD GPU target ID: the processor and optional
 	// feature settings (gfx90a, gfx90a:xnack+, gfx942:sramecc+:xnack-).
 	amdArchRE = regexp.MustCompile(`^gfx[0-9]+[a-z]?(:(sramecc|xnack)[+-])*$`)
+	// linkedRE matches the files the build links its inputs into:
+	// linked.ll, and linked.N.ll per input given its module id.
+	linkedRE = regexp.MustCompile(`^linked(\.[0-9]+)?\.ll$`)
 )
 
 // validate checks what the shape walk cannot: enum values, fields that only
@@ -172,6 +175,8 @@ func badName(n string) string {
 		return "it must name a directory of its own inside build_dir"
 	case n == StateDirName:
 		return "build_dir/" + StateDirName + " holds sycbuild's state"
+	case linkedRE.MatchString(n):
+		return "build_dir/" + n + " is the module the build links the inputs into"
 	}
 	return ""
 }

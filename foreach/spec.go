@@ -120,6 +120,15 @@ func (t *Template) Expand(values []string) []string {
 // OutputName is job j's output file in deterministic mode:
 // <dir>/<stem>_<j>.<ext>, where stem is the output placeholder's file stem
 // and ext may be "" (no extension).
+// CheckExt refuses an output extension that would put an output outside
+// its directory, in every mode: one with a path separator or "..".
+func CheckExt(ext string) error {
+	if strings.ContainsRune(ext, '/') || strings.ContainsRune(ext, filepath.Separator) || strings.Contains(ext, "..") {
+		return fmt.Errorf("the output extension '%s' holds '/' or '..': an output would leave its directory", ext)
+	}
+	return nil
+}
+
 func OutputName(dir, outReplace, ext string, j int) string {
 	name := Stem(outReplace) + "_" + strconv.Itoa(j)
 	if ext != "" {
@@ -156,6 +165,9 @@ func (s *Spec) compile() (*plan, error) {
 	}
 	if len(s.Lists) == 0 {
 		return nil, errors.New("no input file list given")
+	}
+	if err := CheckExt(s.OutExt); err != nil {
+		return nil, err
 	}
 	var phs []string
 	for i, l := range s.Lists {

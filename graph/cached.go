@@ -2,6 +2,9 @@ package graph
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"os"
 	"path"
 
 	"github.com/sycbuild/sycbuild/cache"
@@ -51,6 +54,19 @@ func (b *builder) restore(ctx context.Context, u *unit, ca *cache.Action) (text 
 		}
 		return nil, "local miss", false
 	}
+	if bad := b.checkRestored(u); bad != "" {
+		// A cache entry is trusted no more than a tool: outputs that a
+		// command's run would have failed with are a miss, said once,
+		// and the command's own outputs replace the entry.
+		for _, o := range u.outputs() {
+			os.Remove(b.path(o))
+		}
+		b.obs.Message(fmt.Sprintf("sycbuild: warning: cache: %s: restored %s; running the command instead", u.event.Desc, bad))
+		if b.opt.RemoteCache {
+			return nil, "remote miss", false
+		}
+		return nil, "local miss", false
+	}
 	b.mu.Lock()
 	if r.Source == cache.Remote {
 		b.res.RemoteHits++
@@ -58,7 +74,34 @@ func (b *builder) restore(ctx context.Context, u *unit, ca *cache.Action) (text 
 		b.res.LocalHits++
 	}
 	b.mu.Unlock()
-	return r.Output, r.Source.String() + " hit", true
+	return escapeControls(r.Output), r.Source.String() + " hit", true
+}
+
+// escapeControls returns text with its control characters other than
+// line breaks and tabs written as \xNN: what a cache entry says a command
+// printed is replayed to a terminal, and any client of a shared cache can
+// store an entry whose text holds escape sequences.
+func escapeControls(text []byte) []byte {
+	clean := true
+	for _, c := range text {
+		if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return text
+	}
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, len(text)+16)
+	for _, c := range text {
+		if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			out = append(out, '\\', 'x', hex[c>>4], hex[c&15])
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // store gives the cache the outputs of a unit that ran.
@@ -79,4 +122,26 @@ func (b *builder) base() string {
 		return "."
 	}
 	return b.opt.Dir
+}
+
+// checkRestored checks a unit's restored outputs as runCommand checks a
+// command's: each must be a regular file, not empty, and pass its tool's
+// Check. It returns what is wrong with the first that is not, or "".
+func (b *builder) checkRestored(u *unit) string {
+	for k, outs := range u.outs {
+		var check func([]byte, int64, io.ReaderAt) error
+		if k < len(u.tools) && u.tools[k] != nil {
+			check = u.tools[k].Check
+		}
+		for _, o := range outs {
+			_, bad, err := inspect(b.path(o), check, false)
+			switch {
+			case err != nil:
+				return o + ": " + err.Error()
+			case bad != "":
+				return o + bad
+			}
+		}
+	}
+	return ""
 }

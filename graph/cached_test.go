@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,5 +123,81 @@ func TestCacheSkipsAbsolutePaths(t *testing.T) {
 	opt.Cache = c
 	if res := tb.build(opt); res.Ran != 1 || c.gets != 0 || len(c.entries) != 0 {
 		t.Errorf("ran %d, %d lookups, %d entries", res.Ran, c.gets, len(c.entries))
+	}
+}
+
+// TestRestoredOutputsChecked: outputs restored from the cache pass the
+// checks a command's outputs pass (not empty, the tool's Check). An entry
+// whose outputs fail them (any client of a shared cache can store one) is
+// a miss with a warning: the command runs, and its output replaces the
+// entry.
+func TestRestoredOutputsChecked(t *testing.T) {
+	tool := &Tool{Name: "sh", Path: "sh", Version: "test", Check: func(head []byte, _ int64, _ io.ReaderAt) error {
+		if !strings.HasPrefix(string(head), "IMG") {
+			return errors.New("no IMG magic")
+		}
+		return nil
+	}}
+	c := newMemCache()
+	build := func() (*testBuild, *Result) {
+		tb := newTestBuild(t)
+		tb.write("in.txt", "x")
+		tb.g.Add(&Action{Desc: "compile", Tool: tool, Argv: []string{"sh", "-c", `echo IMG > "$2"`, "sh", "in.txt", "img.bin"},
+			In: []*Node{tb.g.File("in.txt", Plain)}, Out: []*Node{tb.g.File("img.bin", Plain)}})
+		opt := tb.opts()
+		opt.Cache, opt.RemoteCache = c, true
+		return tb, tb.build(opt)
+	}
+	if _, res := build(); res.Ran != 1 {
+		t.Fatalf("first build: %+v", res)
+	}
+	for _, bad := range []string{"garbage\n", ""} {
+		c.mu.Lock()
+		for _, outs := range c.entries {
+			outs["img.bin"] = []byte(bad)
+		}
+		c.mu.Unlock()
+		tb, res := build()
+		if res.Ran != 1 || res.RemoteHits != 0 || tb.read("img.bin") != "IMG\n" {
+			t.Errorf("%q restored: %+v, img.bin %q\n%s", bad, res, tb.read("img.bin"), tb.log.String())
+		}
+		if n := strings.Count(tb.log.String(), "sycbuild: warning: cache: compile: restored img.bin"); n != 1 {
+			t.Errorf("%q restored: %d warnings\n%s", bad, n, tb.log.String())
+		}
+		c.mu.Lock()
+		for _, outs := range c.entries {
+			if string(outs["img.bin"]) != "IMG\n" {
+				t.Errorf("the bad entry was not replaced: %q", outs["img.bin"])
+			}
+		}
+		c.mu.Unlock()
+	}
+}
+
+// TestReplayedTextEscaped: what a command printed, replayed from the
+// cache, is printed with its control characters escaped (a shared cache's
+// entry may hold terminal escape sequences); line breaks and tabs stay.
+func TestReplayedTextEscaped(t *testing.T) {
+	c := newMemCache()
+	build := func(script string) *testBuild {
+		tb := newTestBuild(t)
+		tb.write("in.txt", "x")
+		tb.g.Add(&Action{Desc: "compile", Tool: shTool, Argv: []string{"sh", "-c", script, "sh", "in.txt", "img.bin"},
+			In: []*Node{tb.g.File("in.txt", Plain)}, Out: []*Node{tb.g.File("img.bin", Plain)}})
+		opt := tb.opts()
+		opt.Cache, opt.RemoteCache = c, true
+		tb.build(opt)
+		return tb
+	}
+	build(`echo warning: careful; echo IMG > "$2"`)
+	c.mu.Lock()
+	for k := range c.texts {
+		c.texts[k] = []byte("warning:\tcareful\x1b]0;owned\x07\r\x00\n")
+	}
+	c.mu.Unlock()
+	tb := build(`echo warning: careful; echo IMG > "$2"`)
+	log := tb.log.String()
+	if !strings.Contains(log, `warning:	careful\x1b]0;owned\x07\x0d\x00`+"\n") || strings.ContainsAny(log, "\x1b\x07\r\x00") {
+		t.Errorf("replayed text not escaped:\n%q", log)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -40,6 +41,15 @@ func (b *builder) runUnit(ctx context.Context, tok jobs.Token, u *unit) (Event, 
 	e.End = time.Now()
 	if err != nil {
 		return e, err
+	}
+	if e.Fallback != "" {
+		// A stand-in is not the action's result: neither the build log
+		// nor the cache keeps it, so the next build runs the failed
+		// command again (its failure may have been passing: an OOM kill)
+		// and says so again while it fails.
+		b.log.forget(u.outputs()...)
+		e.Output = withoutChatter(text, u.tools...)
+		return e, nil
 	}
 	outs, err := b.outputStates(u)
 	if err == nil {
@@ -232,9 +242,10 @@ func (b *builder) record(name string, kp keyParts, outs []fileState, prev *recor
 	return nil
 }
 
-// prepareDir makes an output directory, and, once per build, removes the
-// temporary files that killed builds left in it (see
-// atomicfile.RemoveStale).
+// prepareDir makes an output directory, and, once per build, removes what
+// killed builds left in it: the isolation directories of fan-out jobs
+// (.isolate_N, see isolate) and temporary files (see
+// atomicfile.RemoveStale). The directory is read once for both.
 func (b *builder) prepareDir(dir string) {
 	b.mu.Lock()
 	done := b.swept[dir]
@@ -242,7 +253,18 @@ func (b *builder) prepareDir(dir string) {
 	b.mu.Unlock()
 	if !done {
 		os.MkdirAll(b.path(dir), 0o755)
-		atomicfile.RemoveStale(b.path(dir))
+		f, err := os.Open(b.path(dir))
+		if err != nil {
+			return
+		}
+		names, _ := f.Readdirnames(-1)
+		f.Close()
+		for _, n := range names {
+			if strings.HasPrefix(n, isolatePrefix) {
+				os.RemoveAll(filepath.Join(b.path(dir), n))
+			}
+		}
+		atomicfile.RemoveStaleOf(b.path(dir), names)
 	}
 }
 

@@ -148,6 +148,9 @@ func (f *Fanout) check(a *Action) error {
 			}
 		}
 		if s.Out != nil {
+			if err := foreach.CheckExt(s.Out.Ext); err != nil {
+				return bad("step %d: %v", k, err)
+			}
 			if !contains(a.Out, s.Out.List) {
 				return bad("step %d's output list %s is not an output", k, s.Out.List.Path)
 			}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
@@ -86,6 +87,9 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		finish(stateFailed, err)
 		return
 	}
+	// Swept before any job runs, so that no sweep meets a running job's
+	// isolation directory.
+	b.prepareDir(f.Dir)
 	// Workers take the items in list order; each decides its item (that
 	// only stats and hashes files) and, when the job must run, takes a
 	// token for it alone. A worker that got a token starts another when
@@ -98,6 +102,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 	jobList := make([]*job, len(items))
 	errs := make([]error, len(items))
 	w := &workers{limit: pool.Size(), items: len(items)}
+	var fellBack atomic.Bool // a job's stand-in keeps the whole from being recorded
 	w.work = func() {
 		defer w.wg.Done()
 		for {
@@ -134,6 +139,9 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 			}
 			w.busy()
 			ev, err := b.runUnit(ctx, tok, u)
+			if ev.Fallback != "" {
+				fellBack.Store(true)
+			}
 			w.done() // before the token goes: who takes it starts no worker for this one
 			b.release(pool, tok, u)
 			errs[i] = b.jobDone(ctx, ev, err)
@@ -197,6 +205,12 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 			}
 			outs = append(outs, st)
 		}
+	}
+	// A fan-out with a job saved by its fallback is built but not
+	// recorded: that job runs again next time.
+	if fellBack.Load() {
+		finish(stateBuilt, nil)
+		return
 	}
 	// The jobs' outputs were made durable when each job was recorded.
 	if err := b.record(whole.name, whole.parts, outs, whole.prev, paths(a.Out), nil); err != nil {

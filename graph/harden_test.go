@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/sycbuild/sycbuild/internal/testenv"
 )
@@ -209,5 +210,63 @@ func TestLogRecordsOnlyDurable(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(dir, logName))
 	if !strings.Contains(string(data), "good\tk") || strings.Contains(string(data), "lost\t") {
 		t.Errorf("log:\n%s", data)
+	}
+}
+
+// TestOutputIntoSpecialFile: an action's output that is a FIFO or a
+// symlink in the build's directory is written into, not replaced.
+func TestOutputIntoSpecialFile(t *testing.T) {
+	tb := newTestBuild(t)
+	tb.write("in.txt", "x")
+	tb.write("real.bin", "old and longer")
+	os.Symlink("real.bin", filepath.Join(tb.dir, "link.bin"))
+	fifo := filepath.Join(tb.dir, "pipe.bin")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	tool := &Tool{Name: "sh", Path: "sh", Version: "test"}
+	tb.g.Add(&Action{Desc: "copy", Tool: tool, Argv: []string{"sh", "-c", `echo new > "$1"; echo piped > "$2"`, "sh", "link.bin", "pipe.bin"},
+		In: []*Node{tb.g.File("in.txt", Plain)}, Out: []*Node{tb.g.File("link.bin", Plain), tb.g.File("pipe.bin", Plain)}})
+	if _, err := tb.g.Build(context.Background(), tb.opts()); err != nil {
+		t.Fatalf("%v\n%s", err, tb.log.String())
+	}
+	if fi, err := os.Lstat(filepath.Join(tb.dir, "link.bin")); err != nil || fi.Mode().Type() != os.ModeSymlink {
+		t.Errorf("link.bin was replaced: %v", err)
+	}
+	if got := tb.read("real.bin"); got != "new\n" {
+		t.Errorf("the symlink's target holds %q", got)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode().Type() != os.ModeNamedPipe {
+		t.Errorf("pipe.bin was replaced: %v", err)
+	}
+	b := make([]byte, 64)
+	r.SetReadDeadline(time.Now().Add(time.Second))
+	if n, _ := r.Read(b); string(b[:n]) != "piped\n" {
+		t.Errorf("the FIFO's reader got %q", b[:n])
+	}
+}
+
+// TestFailedCommandKeepsSpecialOutput: a command that fails after writing
+// in place to an output that is a FIFO (not named whole in its command
+// line, so not written to a temporary name) does not remove it.
+func TestFailedCommandKeepsSpecialOutput(t *testing.T) {
+	tb := newTestBuild(t)
+	tb.write("in.txt", "x")
+	fifo := filepath.Join(tb.dir, "pipe.bin")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb.g.Add(&Action{Desc: "fail", Tool: shTool, Argv: []string{"sh", "-c", `exit 3`, "sh", "in.txt", "--out=./pipe.bin"},
+		In: []*Node{tb.g.File("in.txt", Plain)}, Out: []*Node{tb.g.File("pipe.bin", Plain)}})
+	if _, err := tb.g.Build(context.Background(), tb.opts()); !errors.Is(err, ErrFailed) {
+		t.Fatalf("err %v", err)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode().Type() != os.ModeNamedPipe {
+		t.Errorf("the FIFO was removed: %v", err)
 	}
 }

@@ -58,6 +58,10 @@ func (b *builder) fallBack(u *unit, k int, cause error, e *Event) bool {
 	return true
 }
 
+// isolatePrefix begins the name of a job's isolation directory; one that a
+// killed build left is removed by the next (prepareDir).
+const isolatePrefix = ".isolate_"
+
 // isolate runs the chain of a job whose step k failed on each kernel of
 // its module alone, and returns cause with the kernels that fail named.
 func (b *builder) isolate(ctx context.Context, u *unit, k int, cause error, budget time.Duration) error {
@@ -106,7 +110,7 @@ func (b *builder) isolateParts(ctx context.Context, u *unit, k int, ce *CommandE
 	if f == nil || f.Isolate == nil || ce.TimedOut {
 		return nil
 	}
-	iso := &isolation{b: b, dir: filepath.Join(f.Dir, fmt.Sprintf(".isolate_%d", u.index))}
+	iso := &isolation{b: b, dir: filepath.Join(f.Dir, fmt.Sprintf("%s%d", isolatePrefix, u.index))}
 	iso.remove()
 	if err := os.MkdirAll(b.path(iso.dir), 0o755); err != nil {
 		return nil

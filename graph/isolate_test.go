@@ -122,3 +122,56 @@ func TestFallback(t *testing.T) {
 		t.Errorf("a fallback from a later step: %v", err)
 	}
 }
+
+// TestFallbackNotRecorded: a job saved by its fallback is neither recorded
+// in the build log nor stored in the cache as its action's result: the
+// next build runs the failed command again and, while it fails, says so
+// again; once it works, its real output replaces the stand-in.
+func TestFallbackNotRecorded(t *testing.T) {
+	tb, f := aotBuild(t, map[string]string{"a.ll": "k1\n", "b.ll": "k3\nBADk4\n"})
+	f.Fallback = &Fallback{Step: 1, From: 0}
+	c := newMemCache()
+	opt := tb.opts()
+	opt.Cache = c
+	const warning = "aot failed (exit status 245); out/mod_1.spv stands in"
+	for i := range 2 {
+		tb.log.Reset()
+		res := tb.build(opt)
+		if len(res.Fallbacks) != 1 || !strings.Contains(tb.log.String(), warning) {
+			t.Fatalf("build %d: fallbacks %q, not announced:\n%s", i+1, res.Fallbacks, tb.log.String())
+		}
+		if got := tb.read("out/mod_1.bin"); got != "k3\nBADk4\n" {
+			t.Errorf("build %d: the fallen-back image: %q", i+1, got)
+		}
+	}
+	c.mu.Lock()
+	for _, outs := range c.entries {
+		for name, data := range outs {
+			if strings.Contains(name, "mod_1.bin") {
+				t.Errorf("the stand-in was cached as the compile's result: %s = %q", name, data)
+			}
+		}
+	}
+	c.mu.Unlock()
+	// The compiler works again: the job runs, its real image replaces
+	// the stand-in.
+	tb.write("b.ll", "k3\nk4\n")
+	tb.log.Reset()
+	res := tb.build(opt)
+	if len(res.Fallbacks) != 0 || tb.read("out/mod_1.bin") != "isa k3\nisa k4\n" {
+		t.Errorf("after the fix: fallbacks %q, image %q\n%s", res.Fallbacks, tb.read("out/mod_1.bin"), tb.log.String())
+	}
+}
+
+// TestStaleIsolationRemoved: an isolation directory that a killed build
+// left beside a fan-out's outputs is removed by the next build that runs
+// the fan-out.
+func TestStaleIsolationRemoved(t *testing.T) {
+	tb, _ := aotBuild(t, map[string]string{"a.ll": "k1\n"})
+	tb.write("out/.isolate_0/part_0.ll", "k1\n")
+	tb.write("out/.isolate_7/part_1.ll", "k2\n")
+	tb.build(tb.opts())
+	if m, _ := filepath.Glob(filepath.Join(tb.dir, "out", ".isolate*")); len(m) > 0 {
+		t.Errorf("a killed build's isolation is left: %v", m)
+	}
+}

@@ -285,7 +285,9 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 	removeOutputs := func() {
 		removeTemps()
 		for _, o := range outs {
-			if _, ok := temps[o]; !ok {
+			// A device or FIFO written in place is not the command's to
+			// remove.
+			if _, ok := temps[o]; !ok && !atomicfile.Special(at(o)) {
 				os.Remove(at(o))
 			}
 		}
@@ -384,6 +386,16 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 			// its time, and the new copy goes before it reaches the disk.
 			syscall.Unlink(at(t))
 			states[i] = kept
+			delete(temps, o)
+			continue
+		}
+		// A device, FIFO or symlink in the output's place (-o /dev/null)
+		// is written into, never replaced.
+		if atomicfile.Special(at(o)) {
+			if err := atomicfile.Place(at(t), at(o)); err != nil {
+				removeTemps()
+				return usages, failed, err
+			}
 			delete(temps, o)
 			continue
 		}

@@ -33,8 +33,8 @@ type Command struct {
 	// Grace is how long a cancelled child's process group has between
 	// SIGTERM and SIGKILL; 0 kills it at once.
 	Grace time.Duration
-	// Outlive leaves out the parent-death signal: the child is not killed
-	// when sycbuild dies. It is for a child whose end sycbuild arranges
+	// Outlive leaves out the parent-death signal and the guard: the child
+	// is not killed when sycbuild dies. It is for a child whose end sycbuild arranges
 	// otherwise, one that exits when its standard input (a pipe from
 	// sycbuild) closes, as slurm's allocation holder does: killed at once
 	// it could not give back what it holds.
@@ -123,13 +123,20 @@ func (c *Command) start(ctx context.Context) (wait func() (*Usage, error), err e
 		}
 		return nil, err
 	}
+	// A child that outlives this process is not the guard's to kill.
+	if !c.Outlive {
+		guardTell('+', cmd.Process.Pid)
+	}
 	return func() (*Usage, error) {
 		if *pidfd >= 0 {
 			AwaitExit(*pidfd)
 		}
 		err := cmd.Wait()
-		if ctx.Err() != nil {
-			killGroup(cmd) // leave no grandchild behind
+		// Leave nothing the command started behind, whether it ended or
+		// was stopped.
+		killGroup(cmd)
+		if !c.Outlive {
+			guardTell('-', cmd.Process.Pid)
 		}
 		usage := usageOf(cmd.ProcessState, time.Since(t0))
 		if err != nil && ctx.Err() != nil {

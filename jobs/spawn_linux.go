@@ -63,6 +63,7 @@ func (c *Command) startDirect(ctx context.Context, prog string) (wait func() (*U
 	if err != nil {
 		return nil, true, err
 	}
+	guardTell('+', p.Pid)
 	exited := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
 		if c.Grace <= 0 {
@@ -85,9 +86,10 @@ func (c *Command) startDirect(ctx context.Context, prog string) (wait func() (*U
 		ps, err := p.Wait()
 		close(exited)
 		cancelled := !stop()
-		if ctx.Err() != nil {
-			syscall.Kill(-p.Pid, syscall.SIGKILL) // leave no grandchild behind
-		}
+		// Leave nothing the command started behind, whether it ended
+		// or was stopped.
+		syscall.Kill(-p.Pid, syscall.SIGKILL)
+		guardTell('-', p.Pid)
 		u := usageOf(ps, time.Since(t0))
 		if err == nil && ps != nil && !ps.Success() {
 			err = &exec.ExitError{ProcessState: ps}

@@ -93,16 +93,36 @@ func readOne(b []byte, base uint64) (*Image, uint64, error) {
 	im.Data = b[imgOff : imgOff+imgSize : imgOff+imgSize]
 	im.Strings = make([]String, 0, numStr)
 	seen := make(map[string]bool, numStr)
+	// Entries may name one offset many times (LLVM's table shares a
+	// string's tail with a longer one): each offset is read once. Distinct
+	// offsets into one long run would still cost the run's length each
+	// (quadratic in the binary's size), so the strings read may take at
+	// most twice the binary's bytes, which no table LLVM writes comes near.
+	read := make(map[uint64]string)
+	var budget uint64 = 2*size + 4096
 	str := func(at, field uint64) (string, error) {
 		o := le.Uint64(b[at:])
 		if o >= size {
 			return "", errAt(at, "%s offset %d is outside the binary's %d bytes", fieldName[field], o, size)
 		}
-		n := bytes.IndexByte(b[o:], 0)
+		if s, ok := read[o]; ok {
+			return s, nil
+		}
+		// Scanning costs what copying does; both stop at the budget.
+		n := bytes.IndexByte(b[o:min(size, o+budget+1)], 0)
+		if n < 0 && o+budget+1 < size {
+			return "", errAt(at, "the strings take more than twice the binary's %d bytes: entries overlap", size)
+		}
 		if n < 0 {
 			return "", errAt(o, "%s is not NUL-terminated within the binary", fieldName[field])
 		}
-		return string(b[o : o+uint64(n)]), nil
+		if uint64(n) > budget {
+			return "", errAt(at, "the strings take more than twice the binary's %d bytes: entries overlap", size)
+		}
+		budget -= uint64(n)
+		s := string(b[o : o+uint64(n)])
+		read[o] = s
+		return s, nil
 	}
 	for i := uint64(0); i < numStr; i++ {
 		at := strOff + i*StringEntrySize

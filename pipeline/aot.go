@@ -117,7 +117,9 @@ func isolateKernels(dir, item, outDir string) ([]graph.Part, error) {
 		if err != nil {
 			return nil, err
 		}
-		parts = append(parts, graph.Part{Name: strings.Join(strings.Fields(string(names)), ", "), Path: row[code]})
+		// A .sym file holds one name per line; a name may hold spaces.
+		kernels := strings.Split(strings.TrimSuffix(string(names), "\n"), "\n")
+		parts = append(parts, graph.Part{Name: strings.Join(kernels, ", "), Path: row[code]})
 	}
 	return parts, nil
 }

@@ -150,7 +150,7 @@ func (p Property) check() error {
 	switch {
 	case p.Name == "":
 		return fmt.Errorf("property with an empty name")
-	case strings.ContainsAny(p.Name, "=\n"), strings.HasPrefix(p.Name, "["):
+	case strings.ContainsAny(p.Name, "=\n\r\x00"), strings.HasPrefix(p.Name, "["):
 		return fmt.Errorf("property name %q cannot be written in a .prop file", p.Name)
 	}
 	switch p.Type {
@@ -283,7 +283,7 @@ func (r *Registry) Sets() []*PropertySet { return r.sets }
 // or value cannot be written so that Read gives it back.
 func (r *Registry) Write(w io.Writer) error {
 	for _, s := range r.sets {
-		if strings.Contains(s.Name, "\n") {
+		if strings.ContainsAny(s.Name, "\n\r\x00") {
 			return fmt.Errorf("property set name %q cannot be written in a .prop file", s.Name)
 		}
 		for _, p := range s.props {

@@ -168,6 +168,8 @@ func TestWriteRefusesUnreadable(t *testing.T) {
 		{"S", NewUint32("", 1), "property with an empty name"},
 		{"S", NewUint32("a=b", 1), `property name "a=b" cannot be written in a .prop file`},
 		{"S", NewUint32("[a", 1), `property name "[a" cannot be written in a .prop file`},
+		{"S", NewUint32("a\x00b", 1), `property name "a\x00b" cannot be written in a .prop file`},
+		{"S", NewUint32("a\rb", 1), `property name "a\rb" cannot be written in a .prop file`},
 		{"S\nT", NewUint32("a", 1), `property set name "S\nT" cannot be written in a .prop file`},
 		{"S", Property{Name: "a", Type: TypeByteArray, Bytes: []byte{1}}, "property a: byte array of 1 bytes has no 8-byte size prefix"},
 		{"S", Property{Name: "a", Type: TypeByteArray, Bytes: EncodeByteArray([]byte{1})[:8]}, "property a: byte array holds 0 data bytes, its size prefix says 8 bits"},

@@ -8,7 +8,7 @@ import (
 )
 
 func TestSymbolTableRefusesLineBreaks(t *testing.T) {
-	for _, name := range []string{"k\nfake_kernel", "k\r"} {
+	for _, name := range []string{"k\nfake_kernel", "k\r", "k\x00fake"} {
 		p := &Part{Entries: []*llvmir.Entity{{Name: "good"}, {Name: name}}}
 		syms, err := p.SymbolTable()
 		if err == nil || !strings.Contains(err.Error(), "cannot be written in a .sym file") {

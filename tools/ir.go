@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -77,7 +78,39 @@ func ScanIR(path string) (*IRInfo, error) {
 	if err := scanText(path, data, info); err != nil {
 		return nil, err
 	}
+	if !info.HasDeviceCode() {
+		if err := checkWhole(path, data); err != nil {
+			return nil, err
+		}
+	}
 	return info, nil
+}
+
+// checkWhole checks that text the pre-scan found no device code in is a
+// whole module, before the build skips it as holding none: a translation
+// unit cut short before its first define looks like such a module. It must
+// parse (llvmir, the splitter's parser), and its last line must be whole
+// (a cut inside a line often still parses: "align 4" cut to "align").
+// Only inputs to be skipped pay for the parse.
+func checkWhole(path string, data []byte) error {
+	if _, err := llvmir.Parse(path, data); err != nil {
+		var e *diag.Error
+		var list diag.List
+		switch {
+		case errors.As(err, &list) && len(list) > 0:
+			e = list[0]
+		case errors.As(err, &e):
+		default:
+			return &ScanError{File: path, Line: 1, Col: 1, Msg: "not LLVM IR: " + err.Error()}
+		}
+		return &ScanError{File: path, Line: e.Line, Col: e.Col, Msg: "not LLVM IR: " + e.Msg}
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		line := bytes.Count(data, []byte("\n")) + 1
+		col := len(data) - (bytes.LastIndexByte(data, '\n') + 1) + 1
+		return &ScanError{File: path, Line: line, Col: col, Msg: "not LLVM IR: the file ends inside a line (cut short?)"}
+	}
+	return nil
 }
 
 // producerMajor returns the major version in "LLVM15.0.6" (0 if none).

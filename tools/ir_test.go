@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -219,5 +220,54 @@ func BenchmarkScanManyFunctions(b *testing.B) {
 		if err := scanText("t.ll", src.Bytes(), &IRInfo{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestScanCutShort: a module cut short before its first define (a
+// translation unit whose write was interrupted) is not an input without
+// device code to skip but an error at its position: for every cut inside
+// a line, ScanIR fails; a cut at a line's end leaves a whole module,
+// which may be skipped.
+func TestScanCutShort(t *testing.T) {
+	src := []byte(`; ModuleID = 'a.cpp'
+source_filename = "a.cpp"
+target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64"
+target triple = "spir64-unknown-unknown"
+
+%struct.S = type { i32, i64 }
+
+@g = internal addrspace(1) global i32 0, align 4
+@.str = private unnamed_addr addrspace(1) constant [3 x i8] c"hi\00", align 1
+
+declare spir_func void @ext(ptr addrspace(4))
+
+define spir_kernel void @k() #0 {
+entry:
+  ret void
+}
+
+attributes #0 = { "sycl-module-id"="a.cpp" }
+`)
+	end := bytes.Index(src, []byte("define"))
+	dir := t.TempDir()
+	skipped := 0
+	for n := 1; n < end; n++ {
+		p := filepath.Join(dir, fmt.Sprintf("cut%d.ll", n))
+		os.WriteFile(p, src[:n], 0o644)
+		info, err := ScanIR(p)
+		if src[n-1] == '\n' {
+			if err != nil {
+				t.Errorf("cut after line end at byte %d: %v", n, err)
+			}
+			skipped++
+			continue
+		}
+		var se *ScanError
+		if !errors.As(err, &se) || se.File != p || se.Line < 1 || se.Col < 1 {
+			t.Errorf("cut at byte %d (%q): %v, %+v; want an error at a position", n, src[max(0, n-20):n], err, info)
+		}
+	}
+	if skipped == 0 {
+		t.Error("no cut at a line's end was tried")
 	}
 }

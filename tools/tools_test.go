@@ -3,6 +3,7 @@ package tools
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -64,7 +65,7 @@ func TestFind(t *testing.T) {
 			t.Errorf("Find(%s): %v", tt.role, err)
 			continue
 		}
-		if tool.Path != tt.path || tool.Version != tt.version {
+		if tool.Path != tt.path || !strings.HasPrefix(tool.Version, tt.version+"; sha256:") {
 			t.Errorf("Find(%s) = %+v", tt.role, tool)
 		}
 	}
@@ -113,5 +114,52 @@ func TestLLVMMajor(t *testing.T) {
 		if got := llvmMajor(in); got != want {
 			t.Errorf("llvmMajor(%q) = %d", in, got)
 		}
+	}
+}
+
+// TestVersionHoldsContent: a tool's identity holds the digest of its
+// executable, and of a script's interpreter: a wrapper script that changes
+// what it does while printing the same --version, or whose interpreter
+// changes, is another tool.
+func TestVersionHoldsContent(t *testing.T) {
+	dir := t.TempDir()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	data, err := os.ReadFile(sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	interp := filepath.Join(dir, "mysh")
+	os.WriteFile(interp, data, 0o755)
+	tool := filepath.Join(dir, "wrapper")
+	os.WriteFile(tool, []byte("#!"+interp+"\necho 'wrapper version 1.0'\n"), 0o755)
+	c := LoadVersionCache(filepath.Join(dir, "versions"))
+	v1, err := c.Version("llc", tool)
+	if err != nil || !strings.HasPrefix(v1, "wrapper version 1.0; sha256:") {
+		t.Fatalf("Version = %q, %v", v1, err)
+	}
+	// The same --version, another script.
+	os.WriteFile(tool, []byte("#!"+interp+"\necho 'wrapper version 1.0' # now it does more\n"), 0o755)
+	v2, _ := c.Version("llc", tool)
+	if v2 == v1 {
+		t.Errorf("a changed script has the same identity %q", v2)
+	}
+	// The same script, another interpreter (same size, a later time).
+	data[len(data)-1] ^= 0xff
+	os.WriteFile(interp, data, 0o755)
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(interp, future, future)
+	v3, _ := c.Version("llc", tool)
+	if v3 == v2 || !strings.Contains(v3, "; interpreter "+interp+" sha256:") {
+		t.Errorf("a changed interpreter: identity %q, before %q", v3, v2)
+	}
+	// Remembered: a saved cache gives the same identity.
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if v4, _ := LoadVersionCache(filepath.Join(dir, "versions")).Version("llc", tool); v4 != v3 {
+		t.Errorf("from the saved cache: %q, want %q", v4, v3)
 	}
 }

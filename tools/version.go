@@ -88,9 +88,9 @@ func (c *VersionCache) Save() error {
 	return nil
 }
 
-// Version returns the version of the tool at path (a name is looked up on
-// PATH): its version output, or, for a tool that will not print one, the
-// hash of its executable.
+// Version returns the identity of the tool at path (a name is looked up on
+// PATH): its version output (when it prints one) and the digest of its
+// executable, with, for a script, the digest of its "#!" interpreter.
 func (c *VersionCache) Version(role configs.Tool, path string) (string, error) {
 	exe, err := exec.LookPath(path)
 	if err != nil {
@@ -110,22 +110,106 @@ func (c *VersionCache) Version(role configs.Tool, path string) (string, error) {
 	c.mu.Lock()
 	e, ok := c.entries[real]
 	c.mu.Unlock()
-	if ok && e.size == fi.Size() && e.mtime == fi.ModTime().UnixNano() {
-		return e.version, nil
-	}
-	v := queryVersion(role, exe)
-	if v == "" {
+	var v string
+	// An entry of an older sycbuild holds no content digest: it is made
+	// again.
+	if ok && e.size == fi.Size() && e.mtime == fi.ModTime().UnixNano() && strings.Contains(e.version, "sha256:") {
+		v = e.version
+	} else {
+		// The identity is what the tool says it is and what it holds: a
+		// wrapper script may change what it does without changing what
+		// its --version prints.
 		h, err := hashExecutable(real)
 		if err != nil {
 			return "", err
 		}
 		v = "sha256:" + h
+		if text := queryVersion(role, exe); text != "" {
+			v = text + "; " + v
+		}
+		c.mu.Lock()
+		c.entries[real] = versionEntry{fi.Size(), fi.ModTime().UnixNano(), v}
+		c.dirty = true
+		c.mu.Unlock()
+	}
+	// A script's interpreter is part of what it does, and may change
+	// while the script does not: its digest is looked up on every call.
+	if interp := interpreter(real); interp != "" {
+		h, err := c.contentDigest(interp)
+		if err != nil {
+			return "", err
+		}
+		v += "; interpreter " + interp + " sha256:" + h
+	}
+	return v, nil
+}
+
+// contentDigest returns the digest of the file at the real path p,
+// remembered by its size and modification time.
+func (c *VersionCache) contentDigest(p string) (string, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return "", err
+	}
+	key := "content:" + p
+	c.mu.Lock()
+	e, ok := c.entries[key]
+	c.mu.Unlock()
+	if ok && e.size == fi.Size() && e.mtime == fi.ModTime().UnixNano() {
+		return e.version, nil
+	}
+	h, err := hashExecutable(p)
+	if err != nil {
+		return "", err
 	}
 	c.mu.Lock()
-	c.entries[real] = versionEntry{fi.Size(), fi.ModTime().UnixNano(), v}
+	c.entries[key] = versionEntry{fi.Size(), fi.ModTime().UnixNano(), h}
 	c.dirty = true
 	c.mu.Unlock()
-	return v, nil
+	return h, nil
+}
+
+// interpreter returns the real path of the program a script's "#!" line
+// names ("/usr/bin/env python3": python3 as PATH finds it), or "" for a
+// file that is not a script or whose interpreter cannot be found.
+func interpreter(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	line, ok := strings.CutPrefix(string(head[:n]), "#!")
+	if !ok {
+		return ""
+	}
+	line, _, _ = strings.Cut(line, "\n")
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return ""
+	}
+	prog := fields[0]
+	if filepath.Base(prog) == "env" {
+		for _, a := range fields[1:] {
+			if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
+				prog = a
+				break
+			}
+		}
+	}
+	exe, err := exec.LookPath(prog)
+	if err != nil {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(exe)
+	if err != nil {
+		return ""
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return ""
+	}
+	return real
 }
 
 // SelfVersion identifies the running sycbuild executable for the keys of

@@ -36,8 +36,12 @@ func (c *Cache) Stats() (Stats, error) {
 	return s, err
 }
 
-// Clean removes every entry and blob.
+// Clean removes every entry and blob, from a directory that carries
+// sycbuild's cache marker only.
 func (c *Cache) Clean() error {
+	if err := checkMarker(c.dir); err != nil {
+		return err
+	}
 	for _, sub := range []string{"ac", "cas", "tmp"} {
 		d := filepath.Join(c.dir, sub)
 		if err := os.RemoveAll(d); err != nil {

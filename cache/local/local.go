@@ -31,6 +31,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -100,10 +101,10 @@ func Open(opts Options) (*Cache, error) {
 			return nil, fmt.Errorf("cache: %w", err)
 		}
 	}
-	tag := filepath.Join(dir, "CACHEDIR.TAG")
+	tag := filepath.Join(dir, tagName)
 	if _, err := os.Stat(tag); errors.Is(err, fs.ErrNotExist) {
 		err = atomicfile.Write(tag, func(w io.Writer) error {
-			_, err := io.WriteString(w, "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is sycbuild's cache (sycbuild cache stats|clean).\n")
+			_, err := io.WriteString(w, "Signature: 8a477f597d28d172789f06886806bc55\n"+marker+" (sycbuild cache stats|clean).\n")
 			return err
 		})
 		if err != nil {
@@ -111,6 +112,59 @@ func Open(opts Options) (*Cache, error) {
 		}
 	}
 	return c, nil
+}
+
+// tagName is the cache directory's tag file, and marker the line in it
+// that says the directory is sycbuild's: only such a directory is read by
+// OpenExisting and emptied by Clean.
+const (
+	tagName = "CACHEDIR.TAG"
+	marker  = "# This directory is sycbuild's cache"
+)
+
+// ErrNoCache is OpenExisting's error for a cache directory that does not
+// exist.
+var ErrNoCache = errors.New("no cache")
+
+// OpenExisting opens a cache directory that already exists and carries
+// sycbuild's marker, creating nothing: for the commands that only read or
+// empty a cache, which must never turn a mistyped directory into one (or
+// empty its ac/, cas/ and tmp/). A directory that does not exist is
+// ErrNoCache.
+func OpenExisting(opts Options) (*Cache, error) {
+	dir := opts.Dir
+	if dir == "" {
+		var err error
+		if dir, err = DefaultDir(); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w at %s", ErrNoCache, dir)
+	}
+	if err := checkMarker(dir); err != nil {
+		return nil, err
+	}
+	c := &Cache{dir: dir, maxSize: opts.MaxSize, warn: opts.Warn}
+	if c.maxSize <= 0 {
+		c.maxSize = DefaultMaxSize
+	}
+	if c.warn == nil {
+		c.warn = func(s string) { fmt.Fprintln(os.Stderr, "warning: "+s) }
+	}
+	return c, nil
+}
+
+// checkMarker says whether dir carries sycbuild's cache marker.
+func checkMarker(dir string) error {
+	b, err := os.ReadFile(filepath.Join(dir, tagName))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("cache: %w", err)
+	}
+	if err != nil || !strings.Contains(string(b), "\n"+marker) {
+		return fmt.Errorf("cache: %s is not a sycbuild cache (it has no %s naming sycbuild): left as it is", dir, tagName)
+	}
+	return nil
 }
 
 // Dir returns the cache directory.

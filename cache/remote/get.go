@@ -48,7 +48,7 @@ func (c *Cache) get(ctx context.Context, enc *cache.Encoded, dir string) (*cache
 		}
 		return nil, nil
 	}
-	files, err := checkResult(ar, enc)
+	files, err := checkResult(ar, enc, c.maxOut)
 	if err != nil {
 		c.warn(fmt.Sprintf("remote cache %s: entry %s: %v; not used", c.name, enc.Key.Hash, err))
 		return nil, nil
@@ -79,8 +79,11 @@ func (c *Cache) get(ctx context.Context, enc *cache.Encoded, dir string) (*cache
 }
 
 // checkResult checks that ar is a successful result with exactly the
-// outputs of enc, and returns them in enc's order.
-func checkResult(ar *repb.ActionResult, enc *cache.Encoded) ([]outFile, error) {
+// outputs of enc, none announcing more than maxOut bytes and its text no
+// more than MaxOutputText, and returns them in enc's order. A server's
+// sizes are not trusted: what they announce beyond the bounds is never
+// read (an endless stream would fill the memory or the disk).
+func checkResult(ar *repb.ActionResult, enc *cache.Encoded, maxOut int64) ([]outFile, error) {
 	if ar.GetExitCode() != 0 {
 		return nil, fmt.Errorf("exit code %d", ar.GetExitCode())
 	}
@@ -102,11 +105,18 @@ func checkResult(ar *repb.ActionResult, enc *cache.Encoded) ([]outFile, error) {
 		if err != nil {
 			return nil, fmt.Errorf("output %q: %v", f.GetPath(), err)
 		}
+		if d.Size > maxOut {
+			return nil, fmt.Errorf("output %q announces %d bytes, over the limit of %d", f.GetPath(), d.Size, maxOut)
+		}
 		files[i] = outFile{path: f.GetPath(), d: d, exec: f.GetIsExecutable(), contents: f.GetContents()}
 	}
 	if ar.GetStdoutDigest() != nil {
-		if _, err := fromProto(ar.GetStdoutDigest()); err != nil {
+		d, err := fromProto(ar.GetStdoutDigest())
+		if err != nil {
 			return nil, fmt.Errorf("output text: %v", err)
+		}
+		if d.Size > MaxOutputText {
+			return nil, fmt.Errorf("output text announces %d bytes, over the limit of %d", d.Size, MaxOutputText)
 		}
 	}
 	return files, nil

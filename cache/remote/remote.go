@@ -80,12 +80,25 @@ type Options struct {
 	// Warn receives the cache's warnings; nil writes them to standard
 	// error.
 	Warn func(string)
+	// MaxOutputSize bounds the size of one output read from the server;
+	// 0 means DefaultMaxOutputSize. An entry announcing a larger one is a
+	// miss with a warning, read no further.
+	MaxOutputSize int64
 }
+
+// DefaultMaxOutputSize is far above any device image: what a server
+// announces beyond it is not read.
+const DefaultMaxOutputSize = 4 << 30
+
+// MaxOutputText bounds the text an entry says its commands printed (what
+// a tool prints is a few lines; the whole of it is kept in memory).
+const MaxOutputText = 1 << 20
 
 // Cache is a remote cache. Its methods may be called concurrently.
 type Cache struct {
 	name     string // the URL, for messages
 	instance string
+	maxOut   int64
 	timeout  time.Duration
 	md       metadata.MD
 	warn     func(string)
@@ -133,6 +146,10 @@ func Open(ctx context.Context, opts Options) (*Cache, error) {
 		md:       md,
 		warn:     opts.Warn,
 		readOnly: opts.ReadOnly,
+		maxOut:   opts.MaxOutputSize,
+	}
+	if c.maxOut <= 0 {
+		c.maxOut = DefaultMaxOutputSize
 	}
 	if c.timeout <= 0 {
 		c.timeout = DefaultTimeout

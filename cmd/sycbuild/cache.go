@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
-	"github.com/sycbuild/sycbuild/configs"
 	"io"
+
+	"github.com/sycbuild/sycbuild/configs"
 
 	"github.com/sycbuild/sycbuild/cache/local"
 	"github.com/sycbuild/sycbuild/tools/clopt"
@@ -48,7 +50,14 @@ func cacheCommand(args []string, stdio clopt.Stdio) int {
 			return exitUsage
 		}
 	}
-	c, err := local.Open(local.Options{Dir: *dir, MaxSize: max, Warn: func(s string) { fmt.Fprintln(stdio.Err, "sycbuild: warning: "+s) }})
+	// Neither command creates anything: a directory that is not already
+	// sycbuild's cache is refused, and one that does not exist holds no
+	// cache.
+	c, err := local.OpenExisting(local.Options{Dir: *dir, MaxSize: max, Warn: func(s string) { fmt.Fprintln(stdio.Err, "sycbuild: warning: "+s) }})
+	if errors.Is(err, local.ErrNoCache) {
+		fmt.Fprintf(stdio.Out, "%v: nothing to %s\n", err, map[string]string{"stats": "count", "clean": "remove"}[verb])
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "sycbuild cache: %v\n", err)
 		return exitFailed

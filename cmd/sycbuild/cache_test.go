@@ -49,3 +49,43 @@ func TestCacheCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheCommandOnlyOnACache: stats and clean touch only a directory
+// that carries sycbuild's cache marker; a mistyped -cache-dir (a home
+// directory with a tmp/ of its own) is refused and left as it was, and a
+// directory that does not exist is not made.
+func TestCacheCommandOnlyOnACache(t *testing.T) {
+	sycbuild := func(args ...string) (int, string, string) {
+		var out, errs bytes.Buffer
+		code := run(append([]string{"sycbuild"}, args...), clopt.Stdio{In: strings.NewReader(""), Out: &out, Err: &errs})
+		return code, out.String(), errs.String()
+	}
+	home := t.TempDir()
+	for _, sub := range []string{"tmp", "cas", "ac"} {
+		os.MkdirAll(filepath.Join(home, sub), 0o755)
+		os.WriteFile(filepath.Join(home, sub, "mine.txt"), []byte("keep"), 0o644)
+	}
+	for _, verb := range []string{"clean", "stats"} {
+		code, out, errs := sycbuild("cache", verb, "-cache-dir", home)
+		if code != exitFailed || !strings.Contains(errs, "is not a sycbuild cache") {
+			t.Errorf("%s of a directory without the marker: exit %d\n%s%s", verb, code, out, errs)
+		}
+	}
+	for _, sub := range []string{"tmp", "cas", "ac"} {
+		if b, err := os.ReadFile(filepath.Join(home, sub, "mine.txt")); string(b) != "keep" {
+			t.Errorf("%s/mine.txt: %q %v", sub, b, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, "CACHEDIR.TAG")); err == nil {
+		t.Error("stats marked the directory as a cache")
+	}
+	missing := filepath.Join(home, "nothing", "here")
+	for _, verb := range []string{"stats", "clean"} {
+		if code, out, errs := sycbuild("cache", verb, "-cache-dir", missing); code != 0 || !strings.Contains(out, "no cache") {
+			t.Errorf("%s of a missing directory: exit %d\n%s%s", verb, code, out, errs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, "nothing")); err == nil {
+		t.Error("a read of a missing cache made its directory")
+	}
+}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -20,6 +22,7 @@ type cacheFlags struct {
 	dir, maxSize          string
 	remote, remoteTimeout string
 	remoteCACert          string
+	remoteMaxOutput       string
 	remoteReadOnly        bool
 	remoteHeaders         headerList
 }
@@ -37,6 +40,7 @@ func (c *cacheFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.remoteReadOnly, "remote-cache-read-only", false, "only look up the remote cache, never write to it (developer machines)")
 	fs.StringVar(&c.remoteTimeout, "remote-timeout", "", "give up on a remote cache call after `duration` (default 30s); the build goes on locally")
 	fs.Var(&c.remoteHeaders, "remote-header", "send `Name: value` with every remote cache call (e.g. authorization: Bearer TOKEN); repeatable")
+	fs.StringVar(&c.remoteMaxOutput, "remote-max-output", "", "read no output larger than `size` from the remote cache (default 4G): an entry announcing one is a miss")
 	fs.StringVar(&c.remoteCACert, "remote-ca-cert", "", "check a grpcs:// server's certificate against the authorities in `file.pem` instead of the system's")
 }
 
@@ -85,6 +89,11 @@ func (c *cacheFlags) open(cfg *configs.Config, warn func(string)) (cc cache.Cach
 		if t := firstOf(c.remoteTimeout, cfg.RemoteTimeout); t != "" {
 			if opt.Timeout, err = configs.ParseTimeout(t); err != nil {
 				return nil, false, fmt.Errorf("-remote-timeout: %v", err)
+			}
+		}
+		if c.remoteMaxOutput != "" {
+			if opt.MaxOutputSize, err = configs.ParseSize(c.remoteMaxOutput); err != nil || opt.MaxOutputSize <= 0 {
+				return nil, false, fmt.Errorf("-remote-max-output: %v", cmp.Or(err, errors.New("must be more than 0")))
 			}
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), max(opt.Timeout, 10*time.Second))

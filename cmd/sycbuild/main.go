@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/sycbuild/sycbuild/internal/suggest"
+	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 	"github.com/sycbuild/sycbuild/tools/filetabletform"
 	"github.com/sycbuild/sycbuild/tools/llvmforeach"
@@ -44,6 +45,12 @@ var toolMains = map[string]clopt.Main{
 }
 
 func main() {
+	// This program started again as the guard of its tools' process
+	// groups (jobs.UseGuard) does that alone.
+	if jobs.ServeGuard() {
+		return
+	}
+	jobs.UseGuard()
 	os.Exit(run(os.Args, clopt.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 }
 

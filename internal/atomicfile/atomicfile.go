@@ -15,6 +15,10 @@
 // written but not yet recorded is at worst missing, empty or old after a
 // crash, and since it has no record the next build makes it again.
 //
+// Atomic replace is for regular files only: a character device (-o
+// /dev/null), a FIFO or a symlink in the file's place is written into, as
+// LLVM's tools do, never replaced by a regular file.
+//
 // Temporary names are unique per process and call, and hidden:
 // ".<name>.tmp<pid>-<n>" beside the file. TempName makes one for files that
 // other programs write; RemoveStale removes those that processes which no
@@ -89,8 +93,14 @@ func RemoveStale(dir string) int {
 	if err != nil {
 		return 0
 	}
-	defer f.Close()
 	names, _ := f.Readdirnames(-1)
+	f.Close()
+	return RemoveStaleOf(dir, names)
+}
+
+// RemoveStaleOf is RemoveStale for a directory whose names the caller has
+// read already.
+func RemoveStaleOf(dir string, names []string) int {
 	removed := 0
 	for _, n := range names {
 		pid, ok := tempOwner(n)
@@ -108,6 +118,9 @@ func RemoveStale(dir string) int {
 // writes. The file gets mode 0666 less the umask, as os.Create gives. Errors
 // of fill are returned as they are; file-system errors as *Error.
 func Write(name string, fill func(io.Writer) error) (err error) {
+	if Special(name) {
+		return writeInto(name, fill)
+	}
 	// The temporary file is opened with plain system calls: os.OpenFile
 	// would also try (and, for a regular file, fail) to register it with
 	// the network poller.
@@ -211,4 +224,59 @@ func underlying(err error) error {
 		return le.Err
 	}
 	return err
+}
+
+// Special says whether name is something other than a regular file or a
+// directory: a device, a FIFO, a socket or a symlink, which a write goes
+// into rather than replaces.
+func Special(name string) bool {
+	var st syscall.Stat_t
+	if syscall.Lstat(name, &st) != nil {
+		return false
+	}
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFREG, syscall.S_IFDIR:
+		return false
+	}
+	return true
+}
+
+// writeInto writes what fill writes into the special file name (through a
+// symlink, into what it names).
+func writeInto(name string, fill func(io.Writer) error) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	if err != nil {
+		return &Error{name, underlying(err)}
+	}
+	if err := fill(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return &Error{name, underlying(err)}
+	}
+	return nil
+}
+
+// Place moves the complete file temp to name: a rename over a regular file
+// (or none), and for a special file (see Special) a copy of temp's bytes
+// into it, after which temp is removed. On an error temp is left for the
+// caller to remove.
+func Place(temp, name string) error {
+	if !Special(name) {
+		if err := syscall.Rename(temp, name); err != nil {
+			return &Error{name, err}
+		}
+		return nil
+	}
+	src, err := os.Open(temp)
+	if err != nil {
+		return &Error{name, underlying(err)}
+	}
+	defer src.Close()
+	if err := writeInto(name, func(w io.Writer) error { _, err := io.Copy(w, src); return err }); err != nil {
+		return err
+	}
+	os.Remove(temp)
+	return nil
 }

@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/sycbuild/sycbuild/internal/testenv"
 )
@@ -111,4 +113,96 @@ func TestWriteOverDirectory(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 	assertOnly(t, filepath.Dir(name), "d")
+}
+
+// TestWriteIntoSpecialFiles: a FIFO, a symlink and a character device are
+// written into, as LLVM's tools do, never replaced by a regular file.
+func TestWriteIntoSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) error {
+		return Write(name, func(w io.Writer) error { _, err := io.WriteString(w, text); return err })
+	}
+
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The reader opens the FIFO for reading and writing, so that neither
+	// its open nor the writer's waits for the other.
+	r, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := write(fifo, "through the pipe"); err != nil {
+		t.Fatal(err)
+	}
+	r.SetReadDeadline(time.Now().Add(time.Second))
+	b := make([]byte, 64)
+	n, _ := r.Read(b)
+	if s := string(b[:n]); s != "through the pipe" {
+		t.Errorf("the FIFO's reader got %q", s)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode().Type() != fs.ModeNamedPipe {
+		t.Errorf("the FIFO was replaced: %v %v", fi.Mode(), err)
+	}
+
+	target := filepath.Join(dir, "target")
+	os.WriteFile(target, []byte("old contents, longer"), 0o644)
+	link := filepath.Join(dir, "link")
+	os.Symlink("target", link)
+	if err := write(link, "new"); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode().Type() != fs.ModeSymlink {
+		t.Errorf("the symlink was replaced: %v %v", fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Errorf("the symlink's target holds %q", b)
+	}
+
+	// A character device like /dev/null, made here where this process may
+	// make one (as root); elsewhere /dev/null itself, which only root
+	// could replace.
+	null := filepath.Join(dir, "null")
+	if err := syscall.Mknod(null, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+		null = os.DevNull
+	}
+	if err := write(null, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(null); err != nil || fi.Mode().Type() != fs.ModeDevice|fs.ModeCharDevice {
+		t.Errorf("the character device was replaced: %v %v", fi.Mode(), err)
+	}
+	assertOnly(t, dir, "fifo", "link", "null", "target")
+}
+
+// TestPlaceIntoSpecialFiles: Place renames a finished temporary file over
+// a regular file, and copies it into a special one.
+func TestPlaceIntoSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	place := func(name, text string) error {
+		temp := TempName(name)
+		os.WriteFile(temp, []byte(text), 0o644)
+		return Place(temp, name)
+	}
+	regular := filepath.Join(dir, "regular")
+	os.WriteFile(regular, []byte("old"), 0o644)
+	if err := place(regular, "new"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(regular); string(b) != "new" {
+		t.Errorf("regular file holds %q", b)
+	}
+	null := filepath.Join(dir, "null")
+	if err := syscall.Mknod(null, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+		t.Skip("cannot make a character device here:", err)
+	}
+	if err := place(null, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(null); err != nil || fi.Mode().Type() != fs.ModeDevice|fs.ModeCharDevice {
+		t.Errorf("the character device was replaced: %v %v", fi.Mode(), err)
+	}
+	assertOnly(t, dir, "null", "regular")
 }

@@ -10,7 +10,9 @@
 //     (-f=true, -emit-reg-funcs=0);
 //   - a list option may repeat; every occurrence keeps its position on the
 //     command line (cl::list::getPosition), which tools use to sequence work;
-//   - "--" ends the options: everything after it is positional.
+//   - "--" ends the options: everything after it is positional;
+//   - an argument @file is replaced by the arguments the file holds, in
+//     GNU quoting, before anything is parsed (response files).
 //
 // Errors read as LLVM's do ("<tool>: Unknown command line argument '-x'.
 // Try: '<tool> --help'"), followed by a "Did you mean" hint when one option
@@ -204,6 +206,10 @@ var ErrHelp = &Error{Msg: "help requested"}
 // Parse parses args (without the program name). On --help/--version it
 // writes to out and returns ErrHelp.
 func (s *Set) Parse(args []string, out io.Writer) error {
+	args, err := ExpandResponseFiles(s.Tool, args)
+	if err != nil {
+		return err
+	}
 	s.occName = map[int]string{}
 	onlyPositional := false
 	for i := 0; i < len(args); i++ {

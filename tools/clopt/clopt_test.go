@@ -2,6 +2,8 @@ package clopt
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -109,4 +111,39 @@ func TestHelpIndentsContinuationLines(t *testing.T) {
 		}
 	}
 	t.Fatalf("help lacks the option:\n%s", out.String())
+}
+
+// TestResponseFiles: @file arguments are replaced by the arguments the
+// file holds, split as LLVM's GNU tokenizer splits them (quotes,
+// backslashes, nested files), before the options are parsed; an @file
+// that does not exist stays as it is; one that includes itself is an
+// error.
+func TestResponseFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	nested := write("nested.rsp", "\ufeff--split=kernel\n")
+	rsp := write("args.rsp", "-symbols -o \"out file.o\"\n'in 1.ll' in\\ 2.ll\t@"+nested+" \"\" --replace=\"a\\\"b\",c\n")
+	s, f, o, e, l := newTestSet()
+	if err := s.Parse([]string{"@" + rsp, "last.ll", "@" + filepath.Join(dir, "missing.rsp")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !*f || *o != "out file.o" || *e != "kernel" || len(*l) != 1 || (*l)[0].Value != `a"b,c` {
+		t.Errorf("got f=%v o=%q e=%q l=%v", *f, *o, *e, *l)
+	}
+	want := []string{"in 1.ll", "in 2.ll", "last.ll", "@" + filepath.Join(dir, "missing.rsp")}
+	if got := s.PositionalValues(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("positionals %q, want %q", got, want)
+	}
+	loop := write("loop.rsp", "-symbols @"+filepath.Join(dir, "loop.rsp"))
+	s, _, _, _, _ = newTestSet()
+	err := s.Parse([]string{"@" + loop}, nil)
+	if err == nil || !strings.Contains(err.Error(), "recursive expansion of: '"+loop+"'") {
+		t.Errorf("a response file that includes itself: %v", err)
+	}
 }

@@ -154,3 +154,42 @@ func TestSIGTERM(t *testing.T) {
 		}
 	}
 }
+
+// TestOutExtOutsideRefused: an --out-ext that would put outputs outside
+// their directory ('/' or "..") is refused, in deterministic mode and not,
+// and nothing is written.
+func TestOutExtOutsideRefused(t *testing.T) {
+	dir := t.TempDir()
+	list := filepath.Join(dir, "a.list")
+	os.WriteFile(list, []byte("one\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	os.Mkdir(out, 0o755)
+	for _, ext := range []string{"../../escaped", "x/y", ".."} {
+		for _, det := range []string{"--deterministic", "--deterministic=false"} {
+			code, _, errs := run("", "--in-replace={}", "--in-file-list="+list, "--out-replace=OUT", "--out-dir="+out,
+				"--out-ext="+ext, det, "--", "sh", "-c", `echo "$1" > "$2"`, "sh", "{}", "OUT")
+			if code != 1 || !strings.Contains(errs, "'"+ext+"' holds '/' or '..'") {
+				t.Errorf("--out-ext=%s %s: exit %d, %q", ext, det, code, errs)
+			}
+		}
+	}
+	if ents, _ := os.ReadDir(out); len(ents) > 0 {
+		t.Errorf("outputs written: %v", ents)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "*escaped*")); len(m) > 0 {
+		t.Errorf("an output left its directory: %v", m)
+	}
+}
+
+// TestResponseFile: llvm-foreach expands an @file argument as LLVM's
+// tools do (the driver writes long command lines to one).
+func TestResponseFile(t *testing.T) {
+	dir := t.TempDir()
+	list := filepath.Join(dir, "a.list")
+	os.WriteFile(list, []byte("one\ntwo\n"), 0o644)
+	rsp := filepath.Join(dir, "args.rsp")
+	os.WriteFile(rsp, []byte("--in-replace={} \"--in-file-list="+list+"\"\n-- echo 'item: {}'\n"), 0o644)
+	if code, out, errs := run("", "@"+rsp); code != 0 || out != "item: one\nitem: two\n" {
+		t.Errorf("exit %d, %q, %q", code, out, errs)
+	}
+}

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package jobs
+
+// Without process groups there is no guard (guard_unix.go).
+
+func ServeGuard() bool    { return false }
+func UseGuard()           {}
+func guardTell(byte, int) {}
