@@ -27,7 +27,6 @@ package atomicfile
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -104,7 +103,7 @@ func RemoveStaleOf(dir string, names []string) int {
 	removed := 0
 	for _, n := range names {
 		pid, ok := tempOwner(n)
-		if !ok || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
+		if !ok || pid == os.Getpid() || !processGone(pid) {
 			continue
 		}
 		if os.Remove(filepath.Join(dir, n)) == nil {
@@ -121,22 +120,10 @@ func Write(name string, fill func(io.Writer) error) (err error) {
 	if Special(name) {
 		return writeInto(name, fill)
 	}
-	// The temporary file is opened with plain system calls: os.OpenFile
-	// would also try (and, for a regular file, fail) to register it with
-	// the network poller.
-	var fd int
-	var temp string
-	for {
-		temp = TempName(name)
-		fd, err = syscall.Open(temp, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o666)
-		if err != syscall.EEXIST && err != syscall.EINTR {
-			break
-		}
-	}
+	f, err := createTemp(name)
 	if err != nil {
 		return &Error{name, err}
 	}
-	f := os.NewFile(uintptr(fd), temp)
 	defer func() {
 		if err != nil {
 			f.Close()
@@ -149,65 +136,12 @@ func Write(name string, fill func(io.Writer) error) (err error) {
 	if err = f.Close(); err != nil {
 		return &Error{name, underlying(err)}
 	}
-	// rename(2) itself, not os.Rename, which first asks whether name is
-	// a directory (an lstat per file).
-	if err = syscall.Rename(f.Name(), name); err != nil {
+	if err = rename(f.Name(), name); err != nil {
 		if fi, serr := os.Stat(name); serr == nil && fi.IsDir() {
 			// rename(2) says EEXIST ("file exists") for a directory.
 			return &Error{name, syscall.EISDIR}
 		}
 		return &Error{name, err}
-	}
-	return nil
-}
-
-// Sync makes the files called names durable: their data, their names
-// (the result of a rename) and their directories. Where the system has
-// syncfs (Linux), it flushes each file system the files are on once, which
-// costs about what one fsync does however many files there are; elsewhere
-// it syncs each file and each directory.
-func Sync(names ...string) error {
-	dirs := map[string]bool{}
-	for _, n := range names {
-		dirs[filepath.Dir(n)] = true
-	}
-	if haveSyncFS {
-		devs := map[uint64]bool{}
-		for _, n := range names {
-			var st syscall.Stat_t
-			if err := syscall.Stat(n, &st); err != nil {
-				return &Error{n, err}
-			}
-			if dev := uint64(st.Dev); !devs[dev] {
-				devs[dev] = true
-				if err := syncPath(n, syncFS); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	for _, n := range names {
-		if err := syncPath(n, syscall.Fsync); err != nil {
-			return err
-		}
-	}
-	for d := range dirs {
-		if err := syncPath(d, syscall.Fsync); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func syncPath(name string, sync func(fd int) error) error {
-	fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return &Error{name, err}
-	}
-	defer syscall.Close(fd)
-	if err = sync(fd); err != nil && err != syscall.EINVAL { // EINVAL: a file system that cannot sync
-		return &Error{name, fmt.Errorf("sync: %w", err)}
 	}
 	return nil
 }
@@ -224,21 +158,6 @@ func underlying(err error) error {
 		return le.Err
 	}
 	return err
-}
-
-// Special says whether name is something other than a regular file or a
-// directory: a device, a FIFO, a socket or a symlink, which a write goes
-// into rather than replaces.
-func Special(name string) bool {
-	var st syscall.Stat_t
-	if syscall.Lstat(name, &st) != nil {
-		return false
-	}
-	switch st.Mode & syscall.S_IFMT {
-	case syscall.S_IFREG, syscall.S_IFDIR:
-		return false
-	}
-	return true
 }
 
 // writeInto writes what fill writes into the special file name (through a
@@ -264,7 +183,7 @@ func writeInto(name string, fill func(io.Writer) error) error {
 // caller to remove.
 func Place(temp, name string) error {
 	if !Special(name) {
-		if err := syscall.Rename(temp, name); err != nil {
+		if err := rename(temp, name); err != nil {
 			return &Error{name, err}
 		}
 		return nil
