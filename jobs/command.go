@@ -116,6 +116,9 @@ func (c *Command) start(ctx context.Context) (wait func() (*Usage, error), err e
 	if cmd.WaitDelay == 0 {
 		cmd.WaitDelay = 5 * time.Second
 	}
+	if !c.Outlive {
+		guardReady()
+	}
 	t0 := time.Now()
 	if err := cmd.Start(); err != nil {
 		if ctx.Err() != nil {

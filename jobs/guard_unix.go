@@ -104,13 +104,23 @@ func startGuard() {
 	guardPipe = w
 }
 
+// guardReady starts the guard, if UseGuard asked for one, before the first
+// command starts: a command must not run long unknown to the guard (the
+// guard takes a millisecond or two to start, the command may be killed
+// with this process meanwhile).
+func guardReady() {
+	if guardOn.Load() {
+		guardOnce.Do(startGuard)
+	}
+}
+
 // guardTell names the group pg to the guard: op '+' when its command
 // started, '-' when it ended and the group was killed.
 func guardTell(op byte, pg int) {
 	if !guardOn.Load() {
 		return
 	}
-	guardOnce.Do(startGuard)
+	guardReady()
 	if guardPipe == nil {
 		return
 	}

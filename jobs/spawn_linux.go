@@ -57,6 +57,7 @@ func (c *Command) startDirect(ctx context.Context, prog string) (wait func() (*U
 	}
 	pidfd := -1
 	sys := &syscall.SysProcAttr{Setpgid: true, PidFD: &pidfd, Pdeathsig: syscall.SIGKILL}
+	guardReady()
 	t0 := time.Now()
 	p, err := os.StartProcess(prog, c.Argv, &os.ProcAttr{Dir: c.Dir, Env: env,
 		Files: []*os.File{stdin, stdout, stderr}, Sys: sys})
