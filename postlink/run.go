@@ -201,11 +201,6 @@ func (r *run) process() error {
 		return errorf("%s", err)
 	}
 	r.sp = split.New(m, cfg)
-	if o.LowerESIMD {
-		if err := checkLowerESIMD(r.sp); err != nil {
-			return err
-		}
-	}
 	r.aspects = r.aspectNames()
 	r.findBF16Decls()
 	splitOccurred := r.sp.SplitOccurred()

@@ -100,6 +100,8 @@ func parseArgs(t *testing.T, args []string) Options {
 			o.IROutputOnly = true
 		case a == "-split-esimd":
 			o.SplitESIMD = true
+		case a == "-lower-esimd":
+			o.LowerESIMD = true
 		case a == "-device-globals":
 			o.DeviceGlobals = true
 		case a == "-embed-aux-info-as-metadata":

@@ -52,10 +52,12 @@ will produce single output file example_p.bc suitable for SPIRV
 translation.
 --ir-output-only option is not compatible with split modes other
 than 'auto'.
-Not part of this implementation: the ESIMD lowering pipeline
-(-lower-esimd changes nothing in a module without ESIMD code and
-refuses one with ESIMD kernels, naming them), the invoke_simd
-lowering and the joint matrix builtin transformation. The input
+-lower-esimd lowers the ESIMD builtins __esimd_barrier,
+__esimd_nbarrier_init and __esimd_slm_init and gives ESIMD
+functions their vector-compute attributes; a module calling another
+__esimd_* builtin is refused, naming it. Not part of this
+implementation: the other ESIMD builtins, the invoke_simd lowering
+and the joint matrix builtin transformation. The input
 is textual LLVM IR or bitcode (LLVM 14 to 22). Module files are
 textual IR (.ll) with -S and bitcode (.bc) without it, as the
 tools that read them next need: llvm-spirv reads only bitcode.
