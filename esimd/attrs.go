@@ -51,7 +51,8 @@ func (l *lowering) deltaOf(f *llvmir.Entity) delta {
 		noinline = false
 	}
 	kernel := f.Func.CallingConv == "spir_kernel"
-	if !kernel && !noinline && !has("alwaysinline") {
+	// A stack call (an invoke_simd helper) is called, not inlined.
+	if !kernel && !noinline && !has("alwaysinline") && !has("VCStackCall") {
 		d.add = append(d.add, llvmir.Attr{Key: "alwaysinline"})
 	}
 	if kernel {

@@ -61,6 +61,11 @@ func Lower(mod *Module) (bool, error) {
 	if len(l.esimd) == 0 {
 		return false, nil
 	}
+	for _, f := range l.edited {
+		if _, err := mod.Plan.SetBody(l.bodies[f]); err != nil {
+			return false, fmt.Errorf("%s: %v", mod.M.File, err)
+		}
+	}
 	if err := l.attributes(); err != nil {
 		return false, err
 	}
@@ -86,13 +91,19 @@ type lowering struct {
 	kernelNBar, kernelSLM map[*llvmir.Entity]uint64
 	decls                 []string // GenX intrinsic declarations to add
 	declared              map[string]bool
+	bodies                map[*llvmir.Entity]*llvmir.BodyEdit
+	edited                []*llvmir.Entity // functions with a body edit, in order
 }
 
 // lowerCalls rewrites the __esimd_* calls of function f.
 func (l *lowering) lowerCalls(f *llvmir.Entity) error {
 	for i := range f.Func.Calls {
 		c := &f.Func.Calls[i]
-		if c.Callee == nil || !isESIMDBuiltin(c.Callee.Name) {
+		if c.Callee != nil && !isESIMDBuiltin(c.Callee.Name) {
+			l.inlineTrivial(f, c)
+			continue
+		}
+		if c.Callee == nil {
 			continue
 		}
 		b, ok := builtins[c.Callee.Name]
@@ -111,21 +122,7 @@ func (l *lowering) erase(f *llvmir.Entity, c *llvmir.Call) error {
 	if c.Result != "" {
 		return fmt.Errorf("the call's value %%%s cannot be dropped", c.Result)
 	}
-	start, end := c.Start, c.End
-	src := l.mod.M.Src
-	ls := start
-	for ls > 0 && (src[ls-1] == ' ' || src[ls-1] == '\t') {
-		ls--
-	}
-	le := end
-	for le < len(src) && (src[le] == ' ' || src[le] == '\t') {
-		le++
-	}
-	if (ls == 0 || src[ls-1] == '\n') && le < len(src) && src[le] == '\n' {
-		// The call is alone on its line: the line goes.
-		start, end = ls, le+1
-	}
-	l.mod.Plan.ReplaceInstr(f, start, end)
+	l.body(f).Replace(c.Start, c.End, "", "")
 	return nil
 }
 
@@ -142,8 +139,22 @@ func (l *lowering) replace(f *llvmir.Entity, c *llvmir.Call, call, name, decl st
 		l.declared[name] = true
 		l.decls = append(l.decls, decl)
 	}
-	l.mod.Plan.ReplaceInstr(f, c.Start, c.End, call)
+	l.body(f).Replace(c.Start, c.End, "", "", call)
 	return nil
+}
+
+// body returns the edit of f's body, started on first use.
+func (l *lowering) body(f *llvmir.Entity) *llvmir.BodyEdit {
+	if l.bodies == nil {
+		l.bodies = map[*llvmir.Entity]*llvmir.BodyEdit{}
+	}
+	b := l.bodies[f]
+	if b == nil {
+		b = l.mod.M.EditBody(f)
+		l.bodies[f] = b
+		l.edited = append(l.edited, f)
+	}
+	return b
 }
 
 // constArg returns call c's argument i as an unsigned integer constant.
