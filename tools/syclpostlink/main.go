@@ -55,9 +55,11 @@ than 'auto'.
 -lower-esimd lowers the ESIMD builtins __esimd_barrier,
 __esimd_nbarrier_init and __esimd_slm_init and gives ESIMD
 functions their vector-compute attributes; a module calling another
-__esimd_* builtin is refused, naming it. Not part of this
-implementation: the other ESIMD builtins, the invoke_simd lowering
-and the joint matrix builtin transformation. The input
+__esimd_* builtin is refused, naming it. invoke_simd calls of a
+target known at compile time are lowered. Not part of this
+implementation: the other ESIMD builtins, invoke_simd calls of
+targets known only at run time and the joint matrix builtin
+transformation. The input
 is textual LLVM IR or bitcode (LLVM 14 to 22). Module files are
 textual IR (.ll) with -S and bitcode (.bc) without it, as the
 tools that read them next need: llvm-spirv reads only bitcode.
