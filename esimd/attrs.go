@@ -103,6 +103,9 @@ func (l *lowering) attributes() error {
 	}
 	rewritten := map[int]bool{}
 	for _, f := range l.esimd {
+		if f.Func.CallingConv == "spir_kernel" {
+			l.kernelArgs(f)
+		}
 		d := deltas[f]
 		if gs := f.Func.AttrGroups; len(gs) == 1 && sameKeys(users[gs[0]], d.key()) {
 			if !rewritten[gs[0]] {

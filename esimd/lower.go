@@ -34,6 +34,9 @@ type Module struct {
 	// from its functions, as the reference's SYCLLowerESIMDPass does when
 	// the module contains no scalar code.
 	WholeESIMD bool
+	// Stateful says buffer accessors are surfaces
+	// (-lower-esimd-force-stateless-mem=false), not pointers.
+	Stateful bool
 }
 
 // Lower adds the lowering's edits to mod.Plan and reports whether it

@@ -109,6 +109,8 @@ type Param struct {
 	Type  *Type
 	Attrs Attrs
 	Name  string // without '%'; "" when the header gives none
+
+	attrEnd int32 // where added parameter attributes go
 }
 
 // GlobalVar is a global variable.

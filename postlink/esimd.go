@@ -25,6 +25,7 @@ func (r *run) lowerESIMD(mod *Module) (bool, error) {
 		Defines:    mod.Part.Defines,
 		IsESIMD:    split.IsESIMD,
 		WholeESIMD: r.o.SplitESIMD,
+		Stateful:   r.o.ESIMDStateful,
 	})
 	if err != nil {
 		return false, errorf("-lower-esimd: %s", err)

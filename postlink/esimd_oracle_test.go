@@ -15,15 +15,21 @@ import (
 // input's generation, translates to SPIR-V with llvm-spirv-15 and the
 // vector-compute extension as the DPC++ driver runs it (GenX intrinsics
 // passed through as imports), passes spirv-val, carries the kernel's
-// named-barrier count and SLM size as execution modes, and ocloc's vector
-// backend compiles it for pvc.
+// named-barrier count and SLM size as execution modes and its arguments'
+// kinds as decorations, and ocloc's vector backend compiles it for pvc.
 func TestLowerESIMDOracle(t *testing.T) {
 	for _, tool := range []string{"llvm-as-15", "llvm-spirv-15", "spirv-val"} {
 		testenv.Tool(t, tool)
 	}
 	dir := t.TempDir()
-	if _, err := runTool(t, dir, esimdBuiltins, "-split=auto", "-split-esimd", "-lower-esimd", "-S", "-o", "o.table"); err != nil {
+	// The kernel takes a pointer and a value.
+	src := strings.Replace(esimdBuiltins, "@esimdK() #0", "@esimdK(ptr addrspace(1) noundef %p, i32 %n) #0", 1)
+	if _, err := runTool(t, dir, src, "-split=auto", "-split-esimd", "-lower-esimd", "-S", "-o", "o.table"); err != nil {
 		t.Fatal(err)
+	}
+	const args = `@esimdK(ptr addrspace(1) noundef "VCArgumentDesc"="svmptr_t" "VCArgumentIOKind"="0" "VCArgumentKind"="0" %p, i32 "VCArgumentDesc"="" "VCArgumentIOKind"="0" "VCArgumentKind"="0" %n)`
+	if ir := readFile(t, "o_0.esimd.ll"); !strings.Contains(ir, args) {
+		t.Errorf("kernel arguments, want %s in\n%s", args, ir)
 	}
 	run := func(name string, args ...string) string {
 		t.Helper()
@@ -46,6 +52,7 @@ func TestLowerESIMDOracle(t *testing.T) {
 		`ExecutionMode \d+ 5618 1024 \n`, // SharedLocalMemorySizeINTEL
 		`Decorate (\d+) LinkageAttributes "helper" Export \n\s*3 Decorate \d+ VectorComputeFunctionINTEL`,
 		`LinkageAttributes "llvm.genx.barrier" Import`,
+		`Decorate \d+ FuncParamIOKind 0 \n(.*\n)*.*Decorate \d+ FuncParamIOKind 0 \n`,
 	} {
 		if !regexp.MustCompile(want).MatchString(text) {
 			t.Errorf("SPIR-V lacks %q:\n%s", want, text)

@@ -123,6 +123,9 @@ type Options struct {
 	// without ESIMD code).
 	SplitESIMD bool
 	LowerESIMD bool
+	// ESIMDStateful is -lower-esimd-force-stateless-mem=false: ESIMD
+	// kernels take buffer accessors as surfaces, not pointers.
+	ESIMDStateful bool
 	// OptLevel is the ESIMD pipeline level from -O0..-O3/-Os/-Oz (default 2).
 	OptLevel int
 
