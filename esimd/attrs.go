@@ -115,7 +115,9 @@ func (l *lowering) attributes() error {
 			continue
 		}
 		if len(d.remove) > 0 {
-			return fmt.Errorf("%s: @%s: cannot remove %s: its attributes are not in one attribute group of its own kind", l.mod.M.File, f.Name, strings.Join(d.remove, " and "))
+			// The header's groups cannot be swapped for another: the
+			// function keeps what it has, which the backend then honours.
+			l.mod.Warnings = append(l.mod.Warnings, fmt.Sprintf("%s: ESIMD function @%s keeps %s: its attribute group is shared with code that keeps them", l.mod.M.File, f.Name, strings.Join(d.remove, " and ")))
 		}
 		for _, a := range d.add {
 			if _, ok := l.mod.M.Attr(f, a.Key); !ok {

@@ -14,7 +14,7 @@ type builtin func(l *lowering, f *llvmir.Entity, c *llvmir.Call) error
 var builtins = map[string]builtin{
 	// __esimd_barrier() is the GenX barrier intrinsic.
 	"_Z15__esimd_barrierv": func(l *lowering, f *llvmir.Entity, c *llvmir.Call) error {
-		return l.replace(f, c, "call void @llvm.genx.barrier()", "llvm.genx.barrier", "declare void @llvm.genx.barrier()")
+		return l.replace(f, c, "call void @llvm.genx.barrier()", "llvm.genx.barrier", "declare void @llvm.genx.barrier() \"VCFunction\"")
 	},
 	// __esimd_nbarrier_init(n) sets the named-barrier count of the kernels
 	// that reach it (the largest count wins) and goes

@@ -34,6 +34,8 @@ type Module struct {
 	// from its functions, as the reference's SYCLLowerESIMDPass does when
 	// the module contains no scalar code.
 	WholeESIMD bool
+	// Warnings is what Lower has to say about the module (it appends).
+	Warnings []string
 	// Stateful says buffer accessors are surfaces
 	// (-lower-esimd-force-stateless-mem=false), not pointers.
 	Stateful bool

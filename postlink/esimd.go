@@ -11,14 +11,14 @@ import (
 // as the reference's handleESIMD runs before them. The optnone removal
 // applies when ESIMD code was split out (-split-esimd), as the reference
 // passes it.
-func (r *run) lowerESIMD(mod *Module) (bool, error) {
+func (r *run) lowerESIMD(mod *Module) (bool, []string, error) {
 	var funcs []*llvmir.Entity
 	for _, e := range mod.globals() {
 		if e.Func != nil {
 			funcs = append(funcs, e)
 		}
 	}
-	changed, err := esimd.Lower(&esimd.Module{
+	em := &esimd.Module{
 		M:          r.m,
 		Plan:       mod.Plan,
 		Funcs:      funcs,
@@ -26,9 +26,10 @@ func (r *run) lowerESIMD(mod *Module) (bool, error) {
 		IsESIMD:    split.IsESIMD,
 		WholeESIMD: r.o.SplitESIMD,
 		Stateful:   r.o.ESIMDStateful,
-	})
-	if err != nil {
-		return false, errorf("-lower-esimd: %s", err)
 	}
-	return changed, nil
+	changed, err := esimd.Lower(em)
+	if err != nil {
+		return false, nil, errorf("-lower-esimd: %s", err)
+	}
+	return changed, em.Warnings, nil
 }

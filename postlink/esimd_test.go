@@ -125,7 +125,7 @@ func TestLowerESIMD(t *testing.T) {
 	for _, want := range []string{
 		"entry:\n  call spir_func void @helper()\n  ret void\n}",
 		"entry:\n  call void @llvm.genx.barrier()\n  ret void\n}",
-		"\ndeclare void @llvm.genx.barrier()\n",
+		"\ndeclare void @llvm.genx.barrier() \"VCFunction\"\n",
 		// The kernel reaches counts 3 and 5: the largest wins.
 		`attributes #0 = { convergent "CMGenxMain" "VCFunction" "VCNamedBarrierCount"="5" "VCSLMSize"="1024" "sycl-module-id"="a.cpp" }`,
 		// -split-esimd: optnone and noinline go, the callee is inlined.
@@ -147,5 +147,45 @@ func TestLowerESIMD(t *testing.T) {
 	}
 	if len(out) != 0 {
 		t.Errorf("unknown builtin: files written: %v", out)
+	}
+}
+
+// TestLowerESIMDSharedGroup: with -split-esimd an ESIMD function loses
+// optnone and noinline, but not when its attribute group is shared with a
+// function that keeps them (a SYCL callee): it keeps them, with a warning,
+// and its group is left as it is.
+func TestLowerESIMDSharedGroup(t *testing.T) {
+	const src = `target triple = "spir64-unknown-unknown"
+
+define spir_kernel void @k() #0 !sycl_explicit_simd !0 {
+  call spir_func void @syclHelper()
+  ret void
+}
+
+define spir_func void @syclHelper() #0 {
+  ret void
+}
+
+attributes #0 = { noinline optnone "sycl-module-id"="a.cpp" }
+
+!0 = !{}
+`
+	dir := t.TempDir()
+	out, err := runTool(t, dir, src, "-split=auto", "-split-esimd", "-lower-esimd", "-S", "-o", "o.table")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const warning = "warning: <stdin>: ESIMD function @k keeps optnone and noinline: its attribute group is shared with code that keeps them"
+	if !strings.Contains(out, warning) {
+		t.Errorf("output %q lacks %q", out, warning)
+	}
+	ir := readFile(t, "o_0.esimd.ll")
+	for _, want := range []string{
+		`define spir_kernel void @k() #0 "sycl-entry-point" "CMGenxMain" "VCFunction" "VCNamedBarrierCount"="0" "VCSLMSize"="0" !sycl_explicit_simd !0 {`,
+		`attributes #0 = { noinline optnone "sycl-module-id"="a.cpp" }`,
+	} {
+		if !strings.Contains(ir, want) {
+			t.Errorf("module lacks %q:\n%s", want, ir)
+		}
 	}
 }
