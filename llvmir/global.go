@@ -86,6 +86,11 @@ type Function struct {
 	headerEnd int32  // end of the header (the "{" for a definition)
 }
 
+// AttrsEnd returns the source offset where function attributes can be
+// added to the header: after its attributes, before its section, comdat,
+// metadata attachments and the like.
+func (f *Function) AttrsEnd() int { return int(f.attrEnd) }
+
 // Type returns the function's type (return type, parameter types, varargs).
 // It is safe to call from several goroutines.
 func (f *Function) Type() *Type {
@@ -104,6 +109,8 @@ type Param struct {
 	Type  *Type
 	Attrs Attrs
 	Name  string // without '%'; "" when the header gives none
+
+	attrEnd int32 // where added parameter attributes go
 }
 
 // GlobalVar is a global variable.

@@ -224,6 +224,7 @@ func (p *parser) parseParams(f *Function) {
 		for (p.tok.kind == tIdent && !isTypeKeyword(p.bytes(p.tok))) || p.tok.kind == tString {
 			prm.Attrs = append(prm.Attrs, p.parseAttr())
 		}
+		prm.attrEnd = int32(p.prevEnd)
 		switch p.tok.kind {
 		case tLocal:
 			prm.Name = p.name(p.tok)

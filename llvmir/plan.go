@@ -25,6 +25,7 @@ type edit struct {
 	declare  bool
 	linkage  Linkage
 	fnAttrs  []Attr
+	params   []paramAttr
 	replace  []instrEdit
 	text     *string // the whole entity replaced
 	body     *string // a definition's body replaced, its attachments dropped
@@ -41,7 +42,12 @@ func (ed *edit) headerOnly() bool {
 
 // linkageOnly reports whether the edit changes only the linkage.
 func (ed *edit) linkageOnly() bool {
-	return ed.linkage != "" && ed.headerOnly() && len(ed.fnAttrs) == 0 && len(ed.namedOps) == 0
+	return ed.linkage != "" && ed.headerOnly() && len(ed.fnAttrs) == 0 && len(ed.params) == 0 && len(ed.namedOps) == 0
+}
+
+type paramAttr struct {
+	i int
+	a Attr
 }
 
 type instrEdit struct {
@@ -129,6 +135,13 @@ func (p *Plan) SetLinkage(e *Entity, l Linkage) { p.edit(e).linkage = l }
 func (p *Plan) AddFnAttr(e *Entity, a Attr) {
 	ed := p.edit(e)
 	ed.fnAttrs = append(ed.fnAttrs, a)
+}
+
+// AddParamAttr adds an attribute to parameter i of function e's header
+// (written after the parameter's existing attributes).
+func (p *Plan) AddParamAttr(e *Entity, i int, a Attr) {
+	ed := p.edit(e)
+	ed.params = append(ed.params, paramAttr{i, a})
 }
 
 // ReplaceInstr replaces the instruction at [start, end) of function e's

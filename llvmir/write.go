@@ -867,6 +867,13 @@ func (p *Plan) render(e *Entity, ed *edit) (text, rest []byte, err error) {
 		for _, a := range ed.fnAttrs {
 			add(span{f.attrEnd, f.attrEnd}, " "+a.Text())
 		}
+		for _, pa := range ed.params {
+			if pa.i < 0 || pa.i >= len(f.Params) {
+				return nil, nil, fmt.Errorf("@%s: no parameter %d", e.Name, pa.i)
+			}
+			at := f.Params[pa.i].attrEnd
+			add(span{at, at}, " "+pa.a.Text())
+		}
 		if bodyAt != nil {
 			sp = append(sp, *bodyAt)
 		}
@@ -889,7 +896,7 @@ func (p *Plan) render(e *Entity, ed *edit) (text, rest []byte, err error) {
 			return nil, nil, fmt.Errorf("@%s: an alias cannot become a declaration", e.Name)
 		}
 	default:
-		if ed.declare || ed.linkage != "" || len(ed.fnAttrs) > 0 || len(ed.replace) > 0 {
+		if ed.declare || ed.linkage != "" || len(ed.fnAttrs) > 0 || len(ed.params) > 0 || len(ed.replace) > 0 {
 			return nil, nil, fmt.Errorf("%s: edits apply to functions and global variables only", e.Kind)
 		}
 	}

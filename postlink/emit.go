@@ -69,6 +69,15 @@ func (r *run) buildGroup(i int) (res groupResult) {
 	for _, q := range parts {
 		res.warnings = append(res.warnings, q.Warnings...)
 		mod := &Module{Part: q, Plan: q.Plan(), M: r.m, Cloned: r.sp.Splits() || len(parts) > 1}
+		if r.o.LowerESIMD && q.Status != split.SYCLOnly {
+			changed, warnings, err := r.lowerESIMD(mod)
+			if err != nil {
+				res.err = err
+				return res
+			}
+			res.warnings = append(res.warnings, warnings...)
+			res.modified = res.modified || changed
+		}
 		if r.o.SpecConst != SpecConstOff || r.o.DefaultSpecConstImage {
 			changed, def, err := r.specConstants(mod)
 			if err != nil {

@@ -1,40 +1,35 @@
 package postlink
 
 import (
-	"strconv"
-	"strings"
-
+	"github.com/sycbuild/sycbuild/esimd"
+	"github.com/sycbuild/sycbuild/llvmir"
 	"github.com/sycbuild/sycbuild/split"
 )
 
-// maxNamed is how many functions an error names before it counts the rest.
-const maxNamed = 10
-
-// checkLowerESIMD is -lower-esimd. The reference lowers the ESIMD modules
-// it writes through the vc-intrinsics pipeline, which sycbuild does not
-// implement; SYCL modules pass through it unchanged. So a module without
-// ESIMD code is processed as without the option, and one with ESIMD code
-// is refused with the names of its ESIMD kernels (or, when it has none,
-// of its other ESIMD functions).
-func checkLowerESIMD(sp *split.Splitter) error {
-	kernels, others := sp.ESIMDCode()
-	what, list := "kernel", kernels
-	if len(kernels) == 0 {
-		what, list = "function", others
+// lowerESIMD is -lower-esimd on one module holding ESIMD code: its ESIMD
+// functions are lowered (package esimd) before specialization constants,
+// as the reference's handleESIMD runs before them. The optnone removal
+// applies when ESIMD code was split out (-split-esimd), as the reference
+// passes it.
+func (r *run) lowerESIMD(mod *Module) (bool, []string, error) {
+	var funcs []*llvmir.Entity
+	for _, e := range mod.globals() {
+		if e.Func != nil {
+			funcs = append(funcs, e)
+		}
 	}
-	if len(list) == 0 {
-		return nil
+	em := &esimd.Module{
+		M:          r.m,
+		Plan:       mod.Plan,
+		Funcs:      funcs,
+		Defines:    mod.Part.Defines,
+		IsESIMD:    split.IsESIMD,
+		WholeESIMD: r.o.SplitESIMD,
+		Stateful:   r.o.ESIMDStateful,
 	}
-	if len(list) > 1 {
-		what += "s"
+	changed, err := esimd.Lower(em)
+	if err != nil {
+		return false, nil, errorf("-lower-esimd: %s", err)
 	}
-	names := make([]string, 0, min(len(list), maxNamed))
-	for _, e := range list[:min(len(list), maxNamed)] {
-		names = append(names, e.Name)
-	}
-	s := strings.Join(names, ", ")
-	if n := len(list) - len(names); n > 0 {
-		s += " and " + strconv.Itoa(n) + " more"
-	}
-	return errorf("-lower-esimd: %s has ESIMD %s %s; lowering ESIMD code needs the vc-intrinsics pipeline, which sycbuild does not implement (build ESIMD code with the DPC++ sycl-post-link)", sp.M.File, what, s)
+	return changed, em.Warnings, nil
 }

@@ -58,9 +58,45 @@ func runLowerESIMD(t *testing.T, src string, lower bool) (map[string]string, err
 	return out, err
 }
 
+// esimdBuiltins calls the lowered builtins from a kernel and from a
+// function it calls; its SYCL kernel stays as it is.
+const esimdBuiltins = `target triple = "spir64-unknown-unknown"
+
+define spir_kernel void @esimdK() #0 !sycl_explicit_simd !0 {
+entry:
+  call spir_func void @helper()
+  tail call spir_func void @_Z21__esimd_nbarrier_inith(i8 zeroext 3)
+  call spir_func void @_Z16__esimd_slm_initj(i32 1024)
+  ret void
+}
+
+define spir_func void @helper() #1 !sycl_explicit_simd !0 {
+entry:
+  call spir_func void @_Z15__esimd_barrierv()
+  call spir_func void @_Z21__esimd_nbarrier_inith(i8 zeroext 5)
+  ret void
+}
+
+define spir_kernel void @syclK() #2 {
+entry:
+  ret void
+}
+
+declare spir_func void @_Z15__esimd_barrierv()
+declare spir_func void @_Z21__esimd_nbarrier_inith(i8 zeroext)
+declare spir_func void @_Z16__esimd_slm_initj(i32)
+
+attributes #0 = { convergent "sycl-module-id"="a.cpp" }
+attributes #1 = { convergent noinline optnone "sycl-module-id"="a.cpp" }
+attributes #2 = { convergent "sycl-module-id"="a.cpp" }
+
+!0 = !{}
+`
+
 // TestLowerESIMD: -lower-esimd changes nothing in a module without ESIMD
-// code and refuses one with ESIMD code, naming its ESIMD kernels (or,
-// without any, its ESIMD functions) and writing nothing.
+// code; in ESIMD code it turns the builtins into GenX intrinsics and
+// kernel attributes, and gives the functions the VC attributes; a builtin
+// it does not implement is refused by name, writing nothing.
 func TestLowerESIMD(t *testing.T) {
 	without, err := runLowerESIMD(t, syclOnly, false)
 	if err != nil {
@@ -74,29 +110,82 @@ func TestLowerESIMD(t *testing.T) {
 		t.Errorf("-lower-esimd changed the output:\n%v\nwithout it:\n%v", with, without)
 	}
 
-	var many strings.Builder
-	many.WriteString("target triple = \"spir64-unknown-unknown\"\n")
-	for i := range 12 {
-		fmt.Fprintf(&many, "define spir_kernel void @e%d() #0 !sycl_explicit_simd !0 {\n  ret void\n}\n", i)
+	out, err := runLowerESIMD(t, esimdBuiltins, true)
+	if err != nil {
+		t.Fatal(err)
 	}
-	many.WriteString("attributes #0 = { \"sycl-module-id\"=\"a.cpp\" }\n!0 = !{}\n")
-
-	const tail = "; lowering ESIMD code needs the vc-intrinsics pipeline, which sycbuild does not implement (build ESIMD code with the DPC++ sycl-post-link)"
-	for _, tc := range []struct{ name, src, want string }{
-		{"ESIMD and SYCL kernels", esimdMix, "sycl-post-link: -lower-esimd: <stdin> has ESIMD kernel esimdK" + tail},
-		{"an ESIMD function", esimdFuncOnly, "sycl-post-link: -lower-esimd: <stdin> has ESIMD function esimdHelper" + tail},
-		{"many ESIMD kernels", many.String(), "sycl-post-link: -lower-esimd: <stdin> has ESIMD kernels e0, e1, e2, e3, e4, e5, e6, e7, e8, e9 and 2 more" + tail},
+	plain, err := runLowerESIMD(t, esimdBuiltins, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out["o_0.ll"] != plain["o_0.ll"] {
+		t.Errorf("the SYCL module changed:\n%s\nwithout -lower-esimd:\n%s", out["o_0.ll"], plain["o_0.ll"])
+	}
+	ir := out["o_0.esimd.ll"]
+	for _, want := range []string{
+		"entry:\n  call spir_func void @helper()\n  ret void\n}",
+		"entry:\n  call void @llvm.genx.barrier()\n  ret void\n}",
+		"\ndeclare void @llvm.genx.barrier() \"VCFunction\"\n",
+		// The kernel reaches counts 3 and 5: the largest wins.
+		`attributes #0 = { convergent "CMGenxMain" "VCFunction" "VCNamedBarrierCount"="5" "VCSLMSize"="1024" "sycl-module-id"="a.cpp" }`,
+		// -split-esimd: optnone and noinline go, the callee is inlined.
+		`attributes #1 = { convergent alwaysinline "VCFunction" "sycl-module-id"="a.cpp" }`,
 	} {
-		out, err := runLowerESIMD(t, tc.src, true)
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("%s: error %v\nwant %s", tc.name, err, tc.want)
+		if !strings.Contains(ir, want) {
+			t.Errorf("ESIMD module lacks %q:\n%s", want, ir)
 		}
-		if len(out) != 0 {
-			t.Errorf("%s: files written: %v", tc.name, out)
-		}
-		// Without -lower-esimd the same module is processed.
-		if _, err := runLowerESIMD(t, tc.src, false); err != nil {
-			t.Errorf("%s without -lower-esimd: %v", tc.name, err)
+	}
+	if strings.Contains(ir, "__esimd_") {
+		t.Errorf("ESIMD module still names a builtin:\n%s", ir)
+	}
+
+	unknown := strings.Replace(esimdBuiltins, "@_Z15__esimd_barrierv", "@_Z14__esimd_fencev", 2)
+	out, err = runLowerESIMD(t, unknown, true)
+	const want = "sycl-post-link: -lower-esimd: <stdin>: @helper calls the ESIMD builtin @_Z14__esimd_fencev, which sycbuild's ESIMD lowering does not implement (it lowers @_Z15__esimd_barrierv, @_Z16__esimd_slm_initj, @_Z21__esimd_nbarrier_inith)"
+	if err == nil || err.Error() != want {
+		t.Errorf("unknown builtin: error %v\nwant %s", err, want)
+	}
+	if len(out) != 0 {
+		t.Errorf("unknown builtin: files written: %v", out)
+	}
+}
+
+// TestLowerESIMDSharedGroup: with -split-esimd an ESIMD function loses
+// optnone and noinline, but not when its attribute group is shared with a
+// function that keeps them (a SYCL callee): it keeps them, with a warning,
+// and its group is left as it is.
+func TestLowerESIMDSharedGroup(t *testing.T) {
+	const src = `target triple = "spir64-unknown-unknown"
+
+define spir_kernel void @k() #0 !sycl_explicit_simd !0 {
+  call spir_func void @syclHelper()
+  ret void
+}
+
+define spir_func void @syclHelper() #0 {
+  ret void
+}
+
+attributes #0 = { noinline optnone "sycl-module-id"="a.cpp" }
+
+!0 = !{}
+`
+	dir := t.TempDir()
+	out, err := runTool(t, dir, src, "-split=auto", "-split-esimd", "-lower-esimd", "-S", "-o", "o.table")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const warning = "warning: <stdin>: ESIMD function @k keeps optnone and noinline: its attribute group is shared with code that keeps them"
+	if !strings.Contains(out, warning) {
+		t.Errorf("output %q lacks %q", out, warning)
+	}
+	ir := readFile(t, "o_0.esimd.ll")
+	for _, want := range []string{
+		`define spir_kernel void @k() #0 "sycl-entry-point" "CMGenxMain" "VCFunction" "VCNamedBarrierCount"="0" "VCSLMSize"="0" !sycl_explicit_simd !0 {`,
+		`attributes #0 = { noinline optnone "sycl-module-id"="a.cpp" }`,
+	} {
+		if !strings.Contains(ir, want) {
+			t.Errorf("module lacks %q:\n%s", want, ir)
 		}
 	}
 }

@@ -5,11 +5,17 @@ import (
 	"strings"
 )
 
-// Naming derives every output file name from one prefix (version A naming):
+// Naming derives every output file name from one prefix, with the newest
+// reference's dot-separated suffixes:
 //
-//	<prefix>[_esimd]_<id>.bc|.ll|.sym   IR and symbols, shared by all tables
-//	<prefix>[_esimd]_<id>.prop          properties of a table without target
-//	<prefix>_<target>_<id>.prop         properties of an "-o target,file" table
+//	<prefix>_<id>[.esimd].bc|.ll|.sym   IR and symbols, shared by all tables
+//	<prefix>_<id>[.esimd].prop          properties of a table without target
+//	<prefix>_<id>.<target>.prop         properties of an "-o target,file" table
+//
+// The SYCL and ESIMD modules of one group share its ID and differ by the
+// suffix. (Earlier references wrote <prefix>_esimd_<id> and
+// <prefix>_<target>_<id>.prop; the table names every file, so readers of
+// the table need not know either form.)
 //
 // Module files are bitcode (.bc) unless -S asks for text (.ll), as the
 // reference's are; see IO.Assemble.
@@ -63,11 +69,11 @@ func stem(p string) string {
 func (n Naming) base(esimd bool, id int) string {
 	var b strings.Builder
 	b.WriteString(n.Prefix)
-	if esimd {
-		b.WriteString("_esimd")
-	}
 	b.WriteByte('_')
 	b.WriteString(strconv.Itoa(id))
+	if esimd {
+		b.WriteString(".esimd")
+	}
 	return b.String()
 }
 
@@ -83,10 +89,10 @@ func (n Naming) IR(esimd bool, id int) string {
 func (n Naming) Sym(esimd bool, id int) string { return n.base(esimd, id) + ".sym" }
 
 // Prop is the name of module id's property file for the table of target
-// ("" for a table without target). A target replaces the _esimd suffix.
+// ("" for a table without target). A target replaces the .esimd suffix.
 func (n Naming) Prop(target string, esimd bool, id int) string {
 	if target != "" {
-		return n.Prefix + "_" + target + "_" + strconv.Itoa(id) + ".prop"
+		return n.Prefix + "_" + strconv.Itoa(id) + "." + target + ".prop"
 	}
 	return n.base(esimd, id) + ".prop"
 }

@@ -15,12 +15,12 @@ func TestNaming(t *testing.T) {
 	}{
 		{outs: []Output{{File: "out.table"}}, id: 0, ir: "out_0.ll", sym: "out_0.sym", prop: "out_0.prop"},
 		{outs: []Output{{File: "d/x.files.table"}}, id: 2, ir: "d/x.files_2.ll", sym: "d/x.files_2.sym", prop: "d/x.files_2.prop"},
-		{outs: []Output{{File: "/t/a.table"}}, esimd: true, id: 1, ir: "/t/a_esimd_1.ll", sym: "/t/a_esimd_1.sym", prop: "/t/a_esimd_1.prop"},
+		{outs: []Output{{File: "/t/a.table"}}, esimd: true, id: 1, ir: "/t/a_1.esimd.ll", sym: "/t/a_1.esimd.sym", prop: "/t/a_1.esimd.prop"},
 		{outs: []Output{{File: "/a.table"}}, id: 0, ir: "/a_0.ll", sym: "/a_0.sym", prop: "/a_0.prop"},
 		{outs: []Output{{File: "a.table"}}, outDir: "o", id: 3, ir: "o/a_3.ll", sym: "o/a_3.sym", prop: "o/a_3.prop"},
 		{outs: []Output{{File: "a.table"}}, outDir: "o/", id: 3, ir: "o/a_3.ll", sym: "o/a_3.sym", prop: "o/a_3.prop"},
 		// A target's table gets its own property file; IR and symbols are shared.
-		{outs: []Output{{File: "t/a.table"}}, esimd: true, target: "intel_gpu_pvc", id: 4, ir: "t/a_esimd_4.ll", sym: "t/a_esimd_4.sym", prop: "t/a_intel_gpu_pvc_4.prop"},
+		{outs: []Output{{File: "t/a.table"}}, esimd: true, target: "intel_gpu_pvc", id: 4, ir: "t/a_4.esimd.ll", sym: "t/a_4.esimd.sym", prop: "t/a_4.intel_gpu_pvc.prop"},
 		// The stem drops only the last extension; a dot file has an empty stem.
 		{outs: []Output{{File: "dir/.files"}}, id: 0, ir: "dir/_0.ll", sym: "dir/_0.sym", prop: "dir/_0.prop"},
 		{outs: []Output{{File: "noext"}}, id: 5, ir: "noext_5.ll", sym: "noext_5.sym", prop: "noext_5.prop"},

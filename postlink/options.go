@@ -118,11 +118,14 @@ type Options struct {
 	// action on its own, even as -split=none).
 	Split      SplitMode
 	SplitGiven bool
-	// SplitESIMD is -split-esimd; LowerESIMD is -lower-esimd (a no-op on
-	// modules without ESIMD code; the ESIMD lowering pipeline is not part
-	// of sycbuild, so modules with ESIMD code are refused).
+	// SplitESIMD is -split-esimd; LowerESIMD is -lower-esimd (package
+	// esimd lowers the ESIMD code of each module; a no-op on modules
+	// without ESIMD code).
 	SplitESIMD bool
 	LowerESIMD bool
+	// ESIMDStateful is -lower-esimd-force-stateless-mem=false: ESIMD
+	// kernels take buffer accessors as surfaces, not pointers.
+	ESIMDStateful bool
 	// OptLevel is the ESIMD pipeline level from -O0..-O3/-Os/-Oz (default 2).
 	OptLevel int
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sycbuild/sycbuild/bitcode"
+	"github.com/sycbuild/sycbuild/esimd"
 	"github.com/sycbuild/sycbuild/llvmir"
 	"github.com/sycbuild/sycbuild/split"
 )
@@ -192,22 +193,29 @@ func (r *run) process() error {
 		AllowDeps:   o.AllowDeps,
 		ModuleName:  m.File,
 	}
-	if hasInvokeSimd(m) {
+	invokeSimd := false
+	if esimd.HasInvokeSimd(m) {
 		if o.SplitESIMD {
 			return errorf("'invoke_simd' calls detected, '-split-esimd' must not be specified")
 		}
-		return errorf("'invoke_simd' calls detected: lowering invoke_simd is not implemented in this build")
+		// The reference lowers invoke_simd first in its pre-split
+		// pipeline; sycbuild rewrites the module's text and reads it again
+		// (only modules with invoke_simd calls pay for that).
+		src, err := esimd.LowerInvokeSimd(m)
+		if err != nil {
+			return errorf("%s", err)
+		}
+		if m, err = llvmir.Parse(m.File, src); err != nil {
+			return errorf("invoke_simd lowering made invalid IR: %s", err)
+		}
+		r.m, invokeSimd = m, true
 	}
 	modified, err := preSplit(m, &cfg)
 	if err != nil {
 		return errorf("%s", err)
 	}
+	modified = modified || invokeSimd
 	r.sp = split.New(m, cfg)
-	if o.LowerESIMD {
-		if err := checkLowerESIMD(r.sp); err != nil {
-			return err
-		}
-	}
 	r.aspects = r.aspectNames()
 	r.findBF16Decls()
 	splitOccurred := r.sp.SplitOccurred()
@@ -240,16 +248,6 @@ func (r *run) process() error {
 // state is what processing the groups learns along the way.
 type state struct {
 	modified, splitOccurred bool
-}
-
-// hasInvokeSimd reports whether the module calls the invoke_simd builtin.
-func hasInvokeSimd(m *llvmir.Module) bool {
-	for _, e := range m.Entities {
-		if e.Func != nil && strings.Contains(e.Name, "__builtin_invoke_simd") {
-			return true
-		}
-	}
-	return false
 }
 
 // parseWorkers is how many goroutines may read the input's function

@@ -100,6 +100,8 @@ func parseArgs(t *testing.T, args []string) Options {
 			o.IROutputOnly = true
 		case a == "-split-esimd":
 			o.SplitESIMD = true
+		case a == "-lower-esimd":
+			o.LowerESIMD = true
 		case a == "-device-globals":
 			o.DeviceGlobals = true
 		case a == "-embed-aux-info-as-metadata":
@@ -325,10 +327,10 @@ func TestESIMD(t *testing.T) {
 	if _, err := runTool(t, dir, esimdMix, "-split=source", "-split-esimd", "-symbols", "-S", "-o", "e.table"); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := readFile(t, "e.table"), "[Code|Symbols]\ne_esimd_0.ll|e_esimd_0.sym\ne_0.ll|e_0.sym\n"; got != want {
+	if got, want := readFile(t, "e.table"), "[Code|Symbols]\ne_0.esimd.ll|e_0.esimd.sym\ne_0.ll|e_0.sym\n"; got != want {
 		t.Errorf("table %q, want %q", got, want)
 	}
-	if ir := readFile(t, "e_esimd_0.ll"); !strings.Contains(ir, "!sycl-esimd-split-status = !{!1}\n") || !strings.Contains(ir, "!1 = !{i8 1}") {
+	if ir := readFile(t, "e_0.esimd.ll"); !strings.Contains(ir, "!sycl-esimd-split-status = !{!1}\n") || !strings.Contains(ir, "!1 = !{i8 1}") {
 		t.Errorf("ESIMD module:\n%s", ir)
 	}
 	// Without -split-esimd the two stay in one module.
@@ -409,7 +411,7 @@ attributes #0 = { "sycl-module-id"="a.cpp" }
 		t.Fatal(err)
 	}
 	// syclK's ESIMD part (esimdFn, no entry point) and SYCL part, then otherK.
-	if got, want := readFile(t, "k.table"), "[Code|Symbols]\nk_esimd_0.ll|k_esimd_0.sym\nk_0.ll|k_0.sym\nk_1.ll|k_1.sym\n"; got != want {
+	if got, want := readFile(t, "k.table"), "[Code|Symbols]\nk_0.esimd.ll|k_0.esimd.sym\nk_0.ll|k_0.sym\nk_1.ll|k_1.sym\n"; got != want {
 		t.Errorf("table %q, want %q", got, want)
 	}
 }

@@ -27,8 +27,7 @@ var irOnlyConflicts = []struct {
 }
 
 // Validate checks the option set the way the reference's main does before
-// reading any input, with the same messages. (-lower-esimd is accepted; a
-// module with ESIMD code is refused once read: checkLowerESIMD.)
+// reading any input, with the same messages.
 func (o *Options) Validate() error {
 	if !o.hasAction() {
 		return plainf("no actions specified; try --help for usage info")

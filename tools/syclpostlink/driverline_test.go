@@ -3,6 +3,7 @@ package syclpostlink
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,7 +22,8 @@ var driverLine = []string{"-O2", "-device-globals", "-properties", "-spec-const=
 // (two translation units, LLVM 15 syntax): a module without ESIMD code
 // splits per source into bitcode modules that LLVM 15 reads and verifies,
 // with their property sets and symbol tables. The same line on a module
-// with ESIMD kernels fails, naming them, and writes nothing.
+// with an ESIMD kernel writes that kernel's module apart (X_2.esimd.bc: the kernel has no sycl-module-id, so a group of its own),
+// lowered: LLVM 15 verifies it, and the kernel has its VC attributes.
 func TestDriverLine(t *testing.T) {
 	opt := testenv.Tool(t, "opt-15")
 	testenv.Tool(t, "llvm-as-15")
@@ -79,11 +81,22 @@ func TestDriverLine(t *testing.T) {
 	}
 	stdout.Reset()
 	stderr.Reset()
-	code := Main("sycl-post-link", driverLine, stdio(&stdout, &stderr))
-	if code == 0 || !strings.Contains(stderr.String(), "-lower-esimd: X.ll has ESIMD kernel _ZTSZ4mainE6VecAdd_esimd;") {
-		t.Errorf("ESIMD module: exit %d\n%s", code, stderr.String())
+	if code := Main("sycl-post-link", driverLine, stdio(&stdout, &stderr)); code != 0 || stderr.Len() > 0 {
+		t.Fatalf("ESIMD module: exit %d\n%s", code, stderr.String())
 	}
-	if names, _ := filepath.Glob("X*"); len(names) != 1 {
-		t.Errorf("files written for the ESIMD module: %v", names)
+	table, err = os.ReadFile("X.table")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(table), "\nX_2.esimd.bc|X_2.esimd.prop|X_2.esimd.sym\n") {
+		t.Fatalf("table of the ESIMD module:\n%s", table)
+	}
+	run(t, opt, "-passes=verify", "-disable-output", "X_2.esimd.bc")
+	text, err := exec.Command(testenv.Tool(t, "llvm-dis-15"), "X_2.esimd.bc", "-o", "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), `"CMGenxMain" "VCFunction" "VCNamedBarrierCount"="0" "VCSLMSize"="0"`) {
+		t.Errorf("the ESIMD kernel lacks its VC attributes:\n%s", text)
 	}
 }

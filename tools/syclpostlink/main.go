@@ -52,10 +52,14 @@ will produce single output file example_p.bc suitable for SPIRV
 translation.
 --ir-output-only option is not compatible with split modes other
 than 'auto'.
-Not part of this implementation: the ESIMD lowering pipeline
-(-lower-esimd changes nothing in a module without ESIMD code and
-refuses one with ESIMD kernels, naming them), the invoke_simd
-lowering and the joint matrix builtin transformation. The input
+-lower-esimd lowers the ESIMD builtins __esimd_barrier,
+__esimd_nbarrier_init and __esimd_slm_init and gives ESIMD
+functions their vector-compute attributes; a module calling another
+__esimd_* builtin is refused, naming it. invoke_simd calls of a
+target known at compile time are lowered. Not part of this
+implementation: the other ESIMD builtins, invoke_simd calls of
+targets known only at run time and the joint matrix builtin
+transformation. The input
 is textual LLVM IR or bitcode (LLVM 14 to 22). Module files are
 textual IR (.ll) with -S and bitcode (.bc) without it, as the
 tools that read them next need: llvm-spirv reads only bitcode.
@@ -70,7 +74,7 @@ type flags struct {
 	outputs                                                  *[]clopt.Arg
 	outDir, deviceLibDir, split, specConst                   *string
 	force, irOnly, assembly, splitESIMD, lowerESIMD          *bool
-	o0, o1, o2, o3, os, oz, noESIMDOpt                       *bool
+	o0, o1, o2, o3, os, oz, noESIMDOpt, stateless            *bool
 	symbols, properties, paramInfo, progMeta, kernelNames    *bool
 	embedAux                                                 *bool
 	exported, imported, onlyKernels, devGlobals, defaultSpec *bool
@@ -90,7 +94,9 @@ func newFlags(argv0 string) *flags {
 	f.assembly = s.Bool("S", "Write output as LLVM assembly (always: sycbuild writes textual IR, module files end in .ll)")
 	s.Lookup("S").Hidden = true
 	f.splitESIMD = s.Bool("split-esimd", "Split SYCL and ESIMD entry points")
-	f.lowerESIMD = s.Bool("lower-esimd", "Lower ESIMD constructs (a no-op without ESIMD code; ESIMD kernels are refused)")
+	f.lowerESIMD = s.Bool("lower-esimd", "Lower ESIMD constructs")
+	f.stateless = s.Bool("lower-esimd-force-stateless-mem", "Use stateless API for accessor based API (the default; =false takes buffer accessors as surfaces)")
+	s.Lookup("lower-esimd-force-stateless-mem").Hidden = true
 	f.o0 = s.Bool("O0", "Optimization level 0. Similar to clang -O0")
 	f.o1 = s.Bool("O1", "Optimization level 1. Similar to clang -O1")
 	f.o2 = s.Bool("O2", "Optimization level 2. Similar to clang -O2")
@@ -136,6 +142,7 @@ func (f *flags) options() postlink.Options {
 		SplitGiven:            f.set.Given("split"),
 		SplitESIMD:            *f.splitESIMD,
 		LowerESIMD:            *f.lowerESIMD,
+		ESIMDStateful:         f.set.Given("lower-esimd-force-stateless-mem") && !*f.stateless,
 		OptLevel:              optLevel(f),
 		Symbols:               *f.symbols,
 		Properties:            *f.properties,
