@@ -310,7 +310,7 @@ func (a *bcw) section(s string) uint64 {
 // globalVar reads a global variable into its GLOBALVAR record.
 func (a *bcw) globalVar(e *Entity) []uint64 {
 	g := e.Var
-	off, size := a.strtabRef(e.Name)
+	off, size := a.strtabRef(bcName(e))
 	flags := uint64(g.AddrSpace)<<2 | 2
 	if g.Constant {
 		flags |= 1
@@ -347,7 +347,7 @@ func (a *bcw) globalVar(e *Entity) []uint64 {
 // its body.
 func (a *bcw) function(e *Entity) []uint64 {
 	f := e.Func
-	off, size := a.strtabRef(e.Name)
+	off, size := a.strtabRef(bcName(e))
 	ft := a.tys.id(f.Type(), e.Off)
 	cc := a.callingConv(e.Off, f.CallingConv)
 	proto := uint64(0)
@@ -391,7 +391,7 @@ func (a *bcw) function(e *Entity) []uint64 {
 // alias reads an alias or ifunc into its record.
 func (a *bcw) alias(e *Entity) []uint64 {
 	al := e.Alias
-	off, size := a.strtabRef(e.Name)
+	off, size := a.strtabRef(bcName(e))
 	// The aliasee follows the header: find it after the type.
 	a.p.reset(e.Off)
 	for !(a.p.tok.kind == tIdent && (a.p.isIdent("alias") || a.p.isIdent("ifunc"))) {
@@ -538,3 +538,12 @@ func (a *bcw) write(globals [][]uint64) {
 }
 
 var bcComdatKinds = map[string]uint64{"any": 1, "exactmatch": 2, "largest": 3, "nodeduplicate": 4, "noduplicates": 4, "samesize": 5}
+
+// bcName is a global value's name in the string table: none for an
+// unnamed one (@0).
+func bcName(e *Entity) string {
+	if e.Numbered {
+		return ""
+	}
+	return e.Name
+}

@@ -84,7 +84,7 @@ func (at *bcAttrs) groupAttrs(off int, ids []int) Attrs {
 	for _, id := range ids {
 		g := at.a.m.AttrGroup(id)
 		if g == nil {
-			at.a.p.fail(off, "undefined attribute group #"+itoa(id))
+			continue // llvm-as ignores a group that is never defined
 		}
 		out = append(out, g.Group.Attrs...)
 	}

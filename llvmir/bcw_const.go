@@ -594,7 +594,7 @@ func (cs *bcConsts) expr(t *Type) *bcConst {
 		n := 0
 		for p.acceptPunct(',') {
 			if p.acceptIdent("inrange") {
-				inrangeIdx = n
+				inrangeIdx = n - 1 // among the indices, the base not counted
 			}
 			vt := p.parseType()
 			v := cs.parse(vt)

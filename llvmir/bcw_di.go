@@ -375,7 +375,13 @@ func (n *diNode) build(x *bcMD, a *bcw) {
 		fs = []bcMDF{lit0(d), n.num("tag", 0x30, dwTags), n.md("name"), n.md("type"), lit0(n.boolean("defaulted")), n.md("value")}
 	case "DILabel":
 		code = bitcode.MetadataLabel
-		fs = []bcMDF{lit0(d), n.md("scope"), n.md("name"), n.md("file"), n.num("line", 0, nil)}
+		fs = []bcMDF{lit0(d | n.boolean("isArtificial")<<1), n.md("scope"), n.md("name"), n.md("file"), n.num("line", 0, nil)}
+		if a.gen >= 21 {
+			fs = append(fs, n.num("column", 0, nil))
+			if n.get("coroSuspendIdx") != nil {
+				fs = append(fs, n.num("coroSuspendIdx", 0, nil))
+			}
+		}
 	case "DIImportedEntity":
 		code = bitcode.MetadataImportedEntity
 		fs = []bcMDF{lit0(d), n.num("tag", 0, dwTags), n.md("scope"), n.md("entity"), n.num("line", 0, nil), n.md("name"),

@@ -84,6 +84,7 @@ func (m *bcMeta) value(c *bcConst, t *Type) *bcMD {
 	if x, ok := m.vals[c]; ok {
 		return x
 	}
+	m.a.tys.id(t, m.a.p.tok.start)
 	x := &bcMD{kind: mdVal, c: c, t: t, done: true}
 	m.vals[c] = x
 	m.all = append(m.all, x)
