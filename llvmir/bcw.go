@@ -114,13 +114,15 @@ func (n *bcNames) id(s string) int {
 func newBCW(m *Module, opt BitcodeOptions) *bcw {
 	p := &parser{m: m, file: m.File, src: m.Src, lx: lexer{src: m.Src, end: len(m.Src)}, lines: &m.lines}
 	a := &bcw{m: m, p: p, s: bitcode.NewStreamWriter(), gen: opt.LLVM, gvalID: map[*Entity]int{}}
-	a.opq = !hasTypedPointers(m)
+	typed := hasTypedPointers(m)
 	if a.gen == 0 {
 		a.gen = 19
-		if !a.opq {
+		if typed {
 			a.gen = 15
 		}
 	}
+	// LLVM 17 and newer read typed-pointer syntax as opaque pointers.
+	a.opq = !typed || a.gen >= 17
 	a.tys.init(a)
 	a.attr.init(a)
 	a.consts.init(a)
@@ -401,9 +403,15 @@ func (a *bcw) alias(e *Entity) []uint64 {
 		a.p.next()
 	}
 	a.p.next()
-	a.p.parseType()
+	vt := a.p.parseType()
 	a.p.expectPunct(',')
-	t := a.p.parseType()
+	var t *Type
+	if a.p.untypedResolver(al.IFunc) {
+		// A typed-pointer ifunc writes its resolver without a type.
+		t = &Type{Kind: PtrType, Elem: &Type{Kind: FuncType, Ret: &Type{Kind: PtrType, Elem: vt}}}
+	} else {
+		t = a.p.parseType()
+	}
 	c := a.consts.parse(t)
 	target := uint64(a.consts.id(c))
 	as := uint64(0)
@@ -421,7 +429,7 @@ func (a *bcw) alias(e *Entity) []uint64 {
 	}
 	if al.IFunc {
 		return []uint64{bitcode.ModuleCodeIFunc, off, size, uint64(a.tys.id(al.Type, e.Off)), as, target,
-			bcLinkages[al.Linkage], bcVisibility[al.Visibility], partOff, partSize}
+			bcLinkages[al.Linkage], bcVisibility[al.Visibility], dsoLocal(&al.GlobalHeader), partOff, partSize}
 	}
 	return []uint64{bitcode.ModuleCodeAlias, off, size, uint64(a.tys.id(al.Type, e.Off)), as, target,
 		bcLinkages[al.Linkage], bcVisibility[al.Visibility], bcDLL[al.DLLStorage], bcTLS[al.ThreadLocal],

@@ -153,7 +153,7 @@ func (at *bcAttrs) encode(off int, enc []uint64, x Attr) []uint64 {
 	case bcIntAttrs[x.Key]:
 		return append(enc, 1, code, at.intValue(off, x))
 	case x.Key == "initializes":
-		a.unsupported(off, "the attribute initializes")
+		return at.initializes(off, enc, code, x.Value)
 	}
 	if x.HasValue {
 		a.unsupported(off, "the attribute "+x.Text())
@@ -326,15 +326,53 @@ func (at *bcAttrs) rangeAttr(off int, enc []uint64, code uint64, v string) []uin
 		at.a.unsupported(off, "range("+v+")")
 	}
 	w := at.num(off, f[0][1:])
-	if w > 64 {
-		at.a.unsupported(off, "a range wider than 64 bits")
-	}
 	lo, ok1 := new(big.Int).SetString(f[1], 10)
 	hi, ok2 := new(big.Int).SetString(f[2], 10)
-	if !ok1 || !ok2 {
+	if !ok1 || !ok2 || w == 0 {
 		at.a.unsupported(off, "range("+v+")")
 	}
-	return append(enc, 7, code, w, bcSignedBig(lo, w), bcSignedBig(hi, w))
+	enc = append(enc, 7, code, w)
+	if w <= 64 {
+		return append(enc, bcSignedBig(lo, w), bcSignedBig(hi, w))
+	}
+	// Wider: the active word counts of both bounds, then their words.
+	lw, uw := bcWideWords(lo, w), bcWideWords(hi, w)
+	enc = append(enc, uint64(len(lw))|uint64(len(uw))<<32)
+	return append(append(enc, lw...), uw...)
+}
+
+// bcWideWords returns a w-bit integer's active 64-bit words (at least
+// one), least significant first, each sign-rotated as LLVM writes them.
+func bcWideWords(v *big.Int, w uint64) []uint64 {
+	m := new(big.Int).And(v, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1)))
+	n := (m.BitLen() + 63) / 64
+	if n == 0 {
+		n = 1
+	}
+	out := make([]uint64, n)
+	mask := new(big.Int).SetUint64(^uint64(0))
+	for i := range out {
+		out[i] = bcSignRotate(new(big.Int).And(new(big.Int).Rsh(m, uint(64*i)), mask).Uint64(), 64)
+	}
+	return out
+}
+
+// initializes encodes initializes((lo, hi), …): the count, the width
+// (64), then each range's bounds.
+func (at *bcAttrs) initializes(off int, enc []uint64, code uint64, v string) []uint64 {
+	f := strings.FieldsFunc(v, func(r rune) bool { return r == '(' || r == ')' || r == ',' || r == ' ' })
+	if len(f) == 0 || len(f)%2 != 0 {
+		at.a.unsupported(off, "initializes("+v+")")
+	}
+	enc = append(enc, 8, code, uint64(len(f)/2), 64)
+	for _, b := range f {
+		n, ok := new(big.Int).SetString(b, 10)
+		if !ok {
+			at.a.unsupported(off, "initializes("+v+")")
+		}
+		enc = append(enc, bcSignedBig(n, 64))
+	}
+	return enc
 }
 
 // bcSignedBig encodes an integer of width w (≤ 64) as LLVM writes signed

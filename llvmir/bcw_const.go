@@ -33,6 +33,9 @@ type bcConsts struct {
 	list  []*bcConst
 	byKey map[string]*bcConst
 	globs map[*Entity]*bcConst
+	// asmFnTy is the function type of the call whose callee is being
+	// parsed: inline assembly's type.
+	asmFnTy *Type
 }
 
 func (cs *bcConsts) init(a *bcw) {
@@ -374,7 +377,7 @@ func (cs *bcConsts) ident(t *Type) *bcConst {
 		p.expectPunct('(')
 		el := cs.typed()
 		p.expectPunct(')')
-		if t.Kind != VectorType || t.Scalable {
+		if t.Kind != VectorType || t.Scalable || t.Len > 1<<16 {
 			a.unsupported(tok.start, "splat of "+t.String())
 		}
 		ids := make([]uint64, t.Len)
@@ -429,8 +432,11 @@ func (cs *bcConsts) ident(t *Type) *bcConst {
 	if exprOps[w] {
 		return cs.expr(t)
 	}
+	if w == "asm" && cs.asmFnTy != nil {
+		return cs.inlineAsm(t)
+	}
 	if w == "asm" {
-		a.unsupported(tok.start, "inline assembly")
+		a.unsupported(tok.start, "inline assembly outside a call")
 	}
 	p.failTok("expected a constant")
 	return nil
@@ -704,4 +710,38 @@ func (cs *bcConsts) write(list []*bcConst, _ int) {
 		s.Record(c.code, c.ops...)
 	}
 	s.ExitBlock()
+}
+
+// inlineAsm parses "asm [sideeffect] [alignstack] [inteldialect]
+// [unwind] "code", "constraints"" of type t (the callee's pointer type).
+func (cs *bcConsts) inlineAsm(t *Type) *bcConst {
+	a, p := cs.a, cs.a.p
+	p.next()
+	var flags uint64
+	for p.tok.kind == tIdent {
+		switch p.text(p.tok) {
+		case "sideeffect":
+			flags |= 1
+		case "alignstack":
+			flags |= 2
+		case "inteldialect":
+			flags |= 4
+		case "unwind":
+			flags |= 8
+		default:
+			p.failTok("expected an inline assembly string")
+		}
+		p.next()
+	}
+	code := p.expectString()
+	p.expectPunct(',')
+	cons := p.expectString()
+	ops := []uint64{flags, uint64(len(code))}
+	ops = append(ops, bcChars(code)...)
+	ops = append(ops, uint64(len(cons)))
+	ops = append(ops, bcChars(cons)...)
+	if a.gen < 15 {
+		return cs.add(t, bitcode.CstCodeInlineAsmOld3, ops, false)
+	}
+	return cs.add(t, bitcode.CstCodeInlineAsm, append([]uint64{uint64(a.tys.id(cs.asmFnTy, p.tok.start))}, ops...), false)
 }

@@ -165,6 +165,9 @@ func (a *bcw) blockIndex(fn *Entity, tok token) int {
 // operand parses a value of type t.
 func (f *bcFunc) operand(a *bcw, t *Type) *bcOp {
 	p := a.p
+	if t.Kind == MetadataType {
+		return &bcOp{t: t, md: a.md.operand(f)}
+	}
 	switch p.tok.kind {
 	case tLocal, tLocalN:
 		// The type is in the table before it is written: a forward
@@ -173,9 +176,6 @@ func (f *bcFunc) operand(a *bcw, t *Type) *bcOp {
 		l := f.local(a, p.tok)
 		p.next()
 		return &bcOp{t: t, l: l}
-	}
-	if t.Kind == MetadataType {
-		return &bcOp{t: t, md: a.md.operand(f)}
 	}
 	return &bcOp{t: t, c: a.consts.parse(t)}
 }
@@ -776,35 +776,15 @@ func (a *bcw) calleeAndArgs(f *bcFunc, opAt int) (*Type, *bcOp, Attrs, []*bcOp, 
 		as = int(p.parseAddrSpace())
 	}
 	t := p.parseType()
-	calleeTok := p.tok
-	var ct *Type
-	if a.opq {
-		ct = bcPtr(as)
-	}
-	var callee *bcOp
 	var ft *Type
 	if t.Kind == FuncType {
 		ft = t
 	}
-	if ft != nil {
-		if !a.opq {
-			ct = &Type{Kind: PtrType, Elem: ft, AddrSpace: uint32(as)}
-		}
-	}
-	if ct == nil {
-		// Typed pointers without an explicit function type: built from the
-		// arguments below; the callee is parsed after them.
-	}
-	if p.isIdent("asm") {
-		a.unsupported(p.tok.start, "inline assembly")
-	}
+	// The callee's type may depend on the arguments (a typed pointer to
+	// the function type, inline assembly's function type): read them
+	// first, then come back to the callee.
 	save := p.save()
-	// Skip the callee to read the arguments first when its type depends on them.
-	if ct == nil {
-		p.skipValue()
-	} else {
-		callee = f.operand(a, ct)
-	}
+	p.skipValue()
 	p.expectPunct('(')
 	var args []*bcOp
 	var types []*Type
@@ -812,7 +792,7 @@ func (a *bcw) calleeAndArgs(f *bcFunc, opAt int) (*Type, *bcOp, Attrs, []*bcOp, 
 	for !p.isPunct(')') {
 		at := p.parseType()
 		var attrs Attrs
-		for (p.tok.kind == tIdent && paramAttrKeywords[p.text(p.tok)]) || (p.tok.kind == tString && !p.isPunct(')')) {
+		for (p.tok.kind == tIdent && paramAttrKeywords[p.text(p.tok)]) || p.tok.kind == tString {
 			attrs = append(attrs, p.parseAttr())
 		}
 		args = append(args, f.operand(a, at))
@@ -826,13 +806,16 @@ func (a *bcw) calleeAndArgs(f *bcFunc, opAt int) (*Type, *bcOp, Attrs, []*bcOp, 
 	if ft == nil {
 		ft = &Type{Kind: FuncType, Ret: t, Fields: types}
 	}
-	if callee == nil {
-		end := p.save()
-		p.restore(save)
-		callee = f.operand(a, &Type{Kind: PtrType, Elem: ft, AddrSpace: uint32(as)})
-		p.restore(end)
+	ct := bcPtr(as)
+	if !a.opq {
+		ct = &Type{Kind: PtrType, Elem: ft, AddrSpace: uint32(as)}
 	}
-	_ = calleeTok
+	end := p.save()
+	p.restore(save)
+	a.consts.asmFnTy = ft
+	callee := f.operand(a, ct)
+	a.consts.asmFnTy = nil
+	p.restore(end)
 	_ = opAt
 	return ft, callee, ret, args, slots
 }

@@ -56,8 +56,15 @@ func (ts *bcTypes) enumerate(t *Type, k string, off int) {
 	a := ts.a
 	switch t.Kind {
 	case PtrType:
-		if (t.Elem == nil) == !a.opq {
+		if t.Elem == nil && !a.opq {
 			a.unsupported(off, "a module mixing typed and opaque pointers")
+		}
+		if a.opq {
+			// A typed pointer read as opaque: its pointee is not a type of
+			// the module.
+			ts.byKey[k] = len(ts.list)
+			ts.list = append(ts.list, bcPtr(int(t.AddrSpace)))
+			return
 		}
 	case StructType:
 		if t.Name != "" {
@@ -120,7 +127,7 @@ func (ts *bcTypes) write() {
 		case IntType:
 			s.Record(bitcode.TypeCodeInteger, uint64(t.Bits))
 		case PtrType:
-			if t.Elem == nil {
+			if t.Elem == nil || ts.a.opq {
 				s.Record(bitcode.TypeCodeOpaquePointer, uint64(t.AddrSpace))
 			} else {
 				s.Record(bitcode.TypeCodePointer, ts.ref(t.Elem), uint64(t.AddrSpace))
