@@ -33,6 +33,7 @@ type bcConsts struct {
 	list  []*bcConst
 	byKey map[string]*bcConst
 	globs map[*Entity]*bcConst
+	small map[bcSmallKey]*bcConst // records of at most one operand
 	// asmFnTy is the function type of the call whose callee is being
 	// parsed: inline assembly's type.
 	asmFnTy *Type
@@ -42,6 +43,16 @@ func (cs *bcConsts) init(a *bcw) {
 	cs.a = a
 	cs.byKey = map[string]*bcConst{}
 	cs.globs = map[*Entity]*bcConst{}
+	cs.small = map[bcSmallKey]*bcConst{}
+}
+
+// bcSmallKey identifies a constant record of at most one operand
+// (integers, floats, null, undef, poison) without building a string.
+type bcSmallKey struct {
+	ty   int
+	code uint64
+	op   uint64
+	n    int
 }
 
 // id returns the value number of a constant.
@@ -55,6 +66,19 @@ func (cs *bcConsts) id(c *bcConst) int {
 // add interns a constant record of type t.
 func (cs *bcConsts) add(t *Type, code uint64, ops []uint64, isStr bool) *bcConst {
 	ty := cs.a.tys.id(t, cs.a.p.tok.start)
+	if len(ops) <= 1 && !isStr {
+		sk := bcSmallKey{ty: ty, code: code, n: len(ops)}
+		if len(ops) == 1 {
+			sk.op = ops[0]
+		}
+		if c, ok := cs.small[sk]; ok {
+			return c
+		}
+		c := &bcConst{t: t, code: code, ops: ops, id: len(cs.list)}
+		cs.list = append(cs.list, c)
+		cs.small[sk] = c
+		return c
+	}
 	var b strings.Builder
 	b.WriteString(strconv.Itoa(ty))
 	b.WriteByte(':')
@@ -106,6 +130,12 @@ func (cs *bcConsts) parse(t *Type) *bcConst {
 		if t.Kind != IntType {
 			a.unsupported(tok.start, "an integer constant of type "+t.String())
 		}
+		if t.Bits <= 64 {
+			// Most integers fit 64 bits: no big.Int.
+			if u, ok := bcSmallInt(p.text(tok)); ok {
+				return cs.smallInt(t, u)
+			}
+		}
 		v, ok := new(big.Int).SetString(p.text(tok), 10)
 		if !ok {
 			p.fail(tok.start, "invalid integer")
@@ -148,6 +178,28 @@ func (cs *bcConsts) globalNamed(tok token) *Entity {
 		p.fail(tok.start, "use of undefined value '"+p.text(tok)+"'")
 	}
 	return e
+}
+
+// bcSmallInt parses a decimal integer that fits 64 bits (two's
+// complement for a negative one).
+func bcSmallInt(s string) (uint64, bool) {
+	if len(s) > 0 && s[0] == '-' {
+		v, err := strconv.ParseInt(s, 10, 64)
+		return uint64(v), err == nil
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	return v, err == nil
+}
+
+// smallInt is intConst for a width of at most 64 bits.
+func (cs *bcConsts) smallInt(t *Type, u uint64) *bcConst {
+	if t.Bits < 64 {
+		u &= 1<<t.Bits - 1
+	}
+	if u == 0 {
+		return cs.add(t, bitcode.CstCodeNull, nil, false)
+	}
+	return cs.add(t, bitcode.CstCodeInteger, []uint64{bcSignRotate(u, uint64(t.Bits))}, false)
 }
 
 func (cs *bcConsts) intConst(t *Type, v *big.Int) *bcConst {
@@ -417,7 +469,8 @@ func (cs *bcConsts) ident(t *Type) *bcConst {
 		}
 		p.next()
 		p.expectPunct(')')
-		c := cs.add(t, bitcode.CstCodeBlockAddress, []uint64{uint64(a.tys.id(e.Func.Type(), tok.start)), uint64(a.gvalID[e]), uint64(bb.start)}, false)
+		// The type is the function's as a value: a pointer.
+		c := cs.add(t, bitcode.CstCodeBlockAddress, []uint64{uint64(a.tys.id(cs.globalType(e), tok.start)), uint64(a.gvalID[e]), uint64(bb.start)}, false)
 		c.bbFn, c.bbTok = e, bb
 		return c
 	}

@@ -13,7 +13,8 @@ import (
 type bcFunc struct {
 	e, ent  *Entity
 	nargs   int
-	locals  map[string]*bcLocal
+	locals  map[string]*bcLocal // by the token's text
+	byName  map[string]*bcLocal // named values by their decoded name
 	order   []*bcLocal // arguments, then results, in value order
 	blocks  map[string]int
 	bnames  []string // block names ("" for unnamed), by index
@@ -86,23 +87,43 @@ type bcDbgRecord struct {
 }
 
 func (f *bcFunc) local(a *bcw, tok token) *bcLocal {
-	var name string
-	named := tok.kind == tLocal
-	if named {
-		name = a.p.name(tok)
-	} else {
-		name = a.p.text(tok)[1:]
-	}
-	key := name
-	if named {
-		key = "%" + name
-	}
+	// The key is the token's text with its sigil ("%x", "%3", "%\"a b\""):
+	// a slice of the source, no copy. Names are decoded once, for new
+	// values.
+	key := str(a.p.src[tok.start:tok.end])
 	l := f.locals[key]
 	if l == nil {
+		named := tok.kind == tLocal
+		name := key[1:]
+		if named {
+			name = a.p.name(tok)
+			// The same name written another way (quoted or not).
+			if l = f.byName[name]; l != nil {
+				f.locals[key] = l
+				return l
+			}
+		}
 		l = &bcLocal{name: name, named: named, index: -1, use: tok.start}
 		f.locals[key] = l
+		if named {
+			f.byName[name] = l
+		}
 	}
 	return l
+}
+
+// bcLocalKey is the token text that names a local value: %name, quoted
+// when the name needs it.
+func bcLocalKey(name string) string {
+	for i := 0; i < len(name); i++ {
+		if !isIdent(name[i]) {
+			return "%" + quoteString(name)
+		}
+	}
+	if len(name) > 0 && isDigit(name[0]) {
+		return "%" + quoteString(name)
+	}
+	return "%" + name
 }
 
 // define makes l the next value of the function.
@@ -194,15 +215,17 @@ func (a *bcw) parseBody(f *bcFunc) {
 	p := a.p
 	fn := f.e.Func
 	f.locals = map[string]*bcLocal{}
+	f.byName = map[string]*bcLocal{}
 	f.blocks = map[string]int{}
 	for i, prm := range fn.Params {
 		var l *bcLocal
 		if prm.Name == "" || isDigits(prm.Name) {
 			l = &bcLocal{name: strconv.Itoa(f.nextNum), index: -1}
-			f.locals[l.name] = l
+			f.locals["%"+l.name] = l
 		} else {
 			l = &bcLocal{name: prm.Name, named: true, index: -1}
-			f.locals["%"+prm.Name] = l
+			f.locals[bcLocalKey(prm.Name)] = l
+			f.byName[prm.Name] = l
 		}
 		_ = i
 		f.define(a, l, f.e.Off)
