@@ -15,7 +15,7 @@ type bcFunc struct {
 	nargs   int
 	locals  map[string]*bcLocal // by the token's text
 	byName  map[string]*bcLocal // named values by their decoded name
-	order   []*bcLocal // arguments, then results, in value order
+	order   []*bcLocal          // arguments, then results, in value order
 	blocks  map[string]int
 	bnames  []string // block names ("" for unnamed), by index
 	insts   []*bcInst
