@@ -41,6 +41,16 @@
 // definition, as LLVM prints them. That renumbering is an operation of
 // this package, on one function body, and the only one.
 //
+// Module.AssembleBitcode (bcw*.go) writes the module's text as LLVM
+// bitcode, the bitcode llvm-as of the module's LLVM generation (14, 15,
+// 19, 22, …) makes of it: typed pointers for typed text read by LLVM 16
+// or older, opaque ones otherwise. It parses what the model leaves as
+// text (function bodies, constants, metadata and debug-info fields) with
+// this package's lexer and type parser. A construct it does not know yet
+// (exception-handling pads, callbr, uselistorder, a few rare constant
+// expressions and debug-info nodes) is an error at its file:line:col,
+// never other bitcode.
+//
 // Positions are byte offsets into the source; file:line:col is computed only
 // for messages. The module's source must not be modified while the Module is
 // in use: names and texts share its memory.
