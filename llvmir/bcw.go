@@ -212,7 +212,10 @@ func (a *bcw) run() {
 			// Written as one record below.
 		case KindTypeDef:
 			a.tys.id(e.TypeDef, e.Off)
-		case KindUseListOrder, KindSummary:
+		case KindUseListOrder:
+			// Use-list orders are left out: they change no instruction's
+			// meaning, and llvm-dis does not print them.
+		case KindSummary:
 			a.unsupported(e.Off, e.Kind.String())
 		}
 	}

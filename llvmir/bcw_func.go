@@ -263,6 +263,25 @@ func (a *bcw) parseBody(f *bcFunc) {
 			pending = append(pending, a.debugRecord(f))
 			continue
 		}
+		if p.isIdent("uselistorder") || p.isIdent("uselistorder_bb") {
+			// Left out, as at module level.
+			bb := p.isIdent("uselistorder_bb")
+			p.next()
+			if bb {
+				p.next()
+				p.expectPunct(',')
+				p.next()
+			} else {
+				p.parseType()
+				p.skipValue()
+			}
+			p.expectPunct(',')
+			if !p.isPunct('{') {
+				p.failTok("expected '{'")
+			}
+			p.skipBalanced()
+			continue
+		}
 		in := a.instruction(f)
 		in.records = pending
 		pending = nil
@@ -750,6 +769,64 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		a.call(f, in, marker, opAt)
 	case "invoke":
 		a.invoke(f, in, opAt)
+	case "cleanuppad", "catchpad":
+		in.code = bitcode.FuncCodeInstCleanupPad
+		if op == "catchpad" {
+			in.code = bitcode.FuncCodeInstCatchPad
+		}
+		p.expectIdent("within")
+		parent := f.operand(a, typeToken)
+		in.fields = []bcField{val(parent), lit(0)}
+		p.expectPunct('[')
+		n := uint64(0)
+		for !p.isPunct(']') {
+			in.fields = append(in.fields, vt(f.typedOperand(a)))
+			n++
+			if !p.acceptPunct(',') {
+				break
+			}
+		}
+		p.expectPunct(']')
+		in.fields[1] = lit(n)
+	case "catchswitch":
+		in.code = bitcode.FuncCodeInstCatchSwitch
+		p.expectIdent("within")
+		parent := f.operand(a, typeToken)
+		in.fields = []bcField{val(parent), lit(0)}
+		p.expectPunct('[')
+		n := uint64(0)
+		for !p.isPunct(']') {
+			in.fields = append(in.fields, f.blockRef(a))
+			n++
+			if !p.acceptPunct(',') {
+				break
+			}
+		}
+		p.expectPunct(']')
+		in.fields[1] = lit(n)
+		p.expectIdent("unwind")
+		if !p.acceptIdent("to") {
+			in.fields = append(in.fields, f.blockRef(a))
+		} else {
+			p.expectIdent("caller")
+		}
+	case "catchret":
+		in.code = bitcode.FuncCodeInstCatchRet
+		p.expectIdent("from")
+		pad := f.operand(a, typeToken)
+		p.expectIdent("to")
+		in.fields = []bcField{val(pad), f.blockRef(a)}
+	case "cleanupret":
+		in.code = bitcode.FuncCodeInstCleanupRet
+		p.expectIdent("from")
+		pad := f.operand(a, typeToken)
+		in.fields = []bcField{val(pad)}
+		p.expectIdent("unwind")
+		if !p.acceptIdent("to") {
+			in.fields = append(in.fields, f.blockRef(a))
+		} else {
+			p.expectIdent("caller")
+		}
 	default:
 		a.unsupported(opAt, "the instruction "+op)
 	}
