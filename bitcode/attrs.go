@@ -3,6 +3,7 @@ package bitcode
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // attrGroup is a PARAMATTR_GROUP entry: the attributes of one index (the
@@ -441,3 +442,23 @@ func decodeSigned(v uint64) uint64 {
 	}
 	return 1 << 63
 }
+
+// AttrKind returns the bitcode code of a built-in attribute named as LLVM
+// writes it ("noundef", "align"), for writers.
+func AttrKind(name string) (uint64, bool) {
+	attrKindsOnce.Do(func() {
+		attrKinds = make(map[string]uint64, len(attrNames))
+		for i, n := range attrNames {
+			if n != "" {
+				attrKinds[n] = uint64(i)
+			}
+		}
+	})
+	k, ok := attrKinds[name]
+	return k, ok
+}
+
+var (
+	attrKinds     map[string]uint64
+	attrKindsOnce sync.Once
+)

@@ -41,6 +41,17 @@
 // definition, as LLVM prints them. That renumbering is an operation of
 // this package, on one function body, and the only one.
 //
+// Module.AssembleBitcode (bcw*.go) writes the module's text as LLVM
+// bitcode, the bitcode llvm-as of the module's LLVM generation (14, 15,
+// 19, 22, …) makes of it: typed pointers for typed text read by LLVM 16
+// or older, opaque ones otherwise. It parses what the model leaves as
+// text (function bodies, constants, metadata and debug-info fields) with
+// this package's lexer and type parser. Use-list orders are left out
+// (they change no instruction's meaning; llvm-dis does not print them).
+// A construct it does not know yet (callbr, module summaries, a few rare
+// constant expressions and debug-info nodes) is an error at its
+// file:line:col, never other bitcode.
+//
 // Positions are byte offsets into the source; file:line:col is computed only
 // for messages. The module's source must not be modified while the Module is
 // in use: names and texts share its memory.

@@ -335,7 +335,9 @@ func (p *parser) parseGlobal(e *Entity) {
 		a.Type = p.parseType()
 		p.expectPunct(',')
 		vstart := p.tok.start
-		p.parseType()
+		if !p.untypedResolver(a.IFunc) {
+			p.parseType()
+		}
 		c := p.parseValue(nil)
 		a.Target = str(p.src[vstart:p.prevEnd])
 		a.pointsTok = c.globalTok()
@@ -425,4 +427,10 @@ func (p *parser) parseGlobalVarTail(e *Entity, g *GlobalVar) {
 		}
 		return
 	}
+}
+
+// untypedResolver reports whether an ifunc's resolver follows without its
+// type, as typed-pointer IR writes it ("ifunc i32 (), bitcast (…)").
+func (p *parser) untypedResolver(ifunc bool) bool {
+	return ifunc && (p.tok.kind == tGlobal || p.tok.kind == tGlobalN || (p.tok.kind == tIdent && exprOps[p.text(p.tok)]))
 }

@@ -11,21 +11,70 @@ import (
 	"syscall"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
+	"github.com/sycbuild/sycbuild/llvmir"
 	"github.com/sycbuild/sycbuild/tools"
 )
 
 // Without -S the reference writes its modules as bitcode, and the tools the
 // DPC++ driver runs next need that: llvm-spirv reads nothing else. sycbuild
-// renders modules as text, and llvm-as of the LLVM generation that wrote the
-// input turns each into bitcode (a newer llvm-as would write bitcode the
-// input's own tools cannot read; an older one cannot read the text).
+// writes each module's text as bitcode itself (llvmir's bitcode writer),
+// for the LLVM generation that wrote the input: no process, no verifier.
+// A module holding a construct the writer does not know yet goes through
+// llvm-as of that generation instead, with a one-line notice (a newer
+// llvm-as would write bitcode the input's own tools cannot read; an older
+// one cannot read the text).
 
 // assembler returns the function that writes a module's text to a path as
-// bitcode, through the llvm-as that suits input ("-" is standard input,
-// whose generation is not known: any llvm-as found will do). llvm-as is
-// looked for when the first module is written. Relative paths, the input's
-// and the modules', are relative to dir ("" is the working directory).
-func assembler(dir, input string, stdout io.Writer) func(text []byte, path string) error {
+// bitcode ("-" is standard output). The input's LLVM generation is read
+// from it once, when the first module is written ("-", standard input, is
+// not looked at: the text decides). Relative paths, the input's and the
+// modules', are relative to dir ("" is the working directory); notices go
+// to stderr, naming the tool argv0.
+func assembler(argv0, dir, input string, stdout, stderr io.Writer) func(text []byte, path string) error {
+	gen := sync.OnceValue(func() int {
+		if input == "-" {
+			return 0
+		}
+		info, err := tools.ScanIR(basedir.Resolve(dir, input))
+		if err != nil {
+			return 0
+		}
+		return info.LLVM
+	})
+	external := externalAssembler(dir, input, stdout)
+	var mu sync.Mutex
+	return func(text []byte, path string) error {
+		// llvm-as read the text from standard input, which names the
+		// module when its text has no source_filename.
+		bc, err := llvmir.AssembleBitcode("<stdin>", text, llvmir.BitcodeOptions{LLVM: gen()})
+		if err != nil {
+			mu.Lock()
+			fmt.Fprintf(stderr, "%s: note: %s: written by llvm-as: %s\n", argv0, path, firstLine(err.Error()))
+			mu.Unlock()
+			return external(text, path)
+		}
+		if path == "-" {
+			_, err := stdout.Write(bc)
+			return err
+		}
+		return atomicfile.Write(basedir.Resolve(dir, path), func(w io.Writer) error {
+			_, err := w.Write(bc)
+			return err
+		})
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// externalAssembler returns the function that writes a module's text to a
+// path as bitcode through the llvm-as that suits input, looked for when
+// the first module needs it.
+func externalAssembler(dir, input string, stdout io.Writer) func(text []byte, path string) error {
 	find := sync.OnceValues(func() (string, error) { return findAssembler(dir, input) })
 	return func(text []byte, path string) error {
 		as, err := find()

@@ -91,7 +91,7 @@ func newFlags(argv0 string) *flags {
 	f.deviceLibDir = s.String("device-lib-dir", "dirname", "", "Directory where sycl fallback device libraries reside")
 	f.force = s.Bool("f", "Enable binary output on terminals")
 	f.irOnly = s.Bool("ir-output-only", "Output single IR file")
-	f.assembly = s.Bool("S", "Write output as LLVM assembly (always: sycbuild writes textual IR, module files end in .ll)")
+	f.assembly = s.Bool("S", "Write output as LLVM assembly (module files end in .ll); without it, modules are LLVM bitcode (.bc) that sycbuild writes itself for the input's LLVM generation")
 	s.Lookup("S").Hidden = true
 	f.splitESIMD = s.Bool("split-esimd", "Split SYCL and ESIMD entry points")
 	f.lowerESIMD = s.Bool("lower-esimd", "Lower ESIMD constructs")
@@ -240,7 +240,7 @@ func Run(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdio cl
 func runWith(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdio clopt.Stdio, read func(string) ([]byte, error)) int {
 	rio := postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0, Dir: dir, Tokens: tokens, ReadFile: read}
 	if !o.Assembly {
-		rio.Assemble = assembler(dir, o.Input, stdio.Out)
+		rio.Assemble = assembler(argv0, dir, o.Input, stdio.Out, stdio.Err)
 	}
 	if err := postlink.Run(&o, rio); err != nil {
 		return clopt.Report(stdio.Err, err)

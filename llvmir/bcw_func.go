@@ -1,0 +1,1139 @@
+package llvmir
+
+import (
+	"math/big"
+	"strconv"
+
+	"github.com/sycbuild/sycbuild/bitcode"
+)
+
+// bcFunc is a function body being assembled: its blocks, local values and
+// instructions. Operands refer to locals through bcLocal, numbered when
+// the body ends, so that forward references (phi, blocks) resolve.
+type bcFunc struct {
+	e, ent  *Entity
+	nargs   int
+	locals  map[string]*bcLocal // by the token's text
+	byName  map[string]*bcLocal // named values by their decoded name
+	order   []*bcLocal          // arguments, then results, in value order
+	blocks  map[string]int
+	bnames  []string // block names ("" for unnamed), by index
+	insts   []*bcInst
+	nextNum int        // the next unnamed value number
+	fnMD    []*bcMD    // function-local metadata
+	attach  [][]uint64 // the function's own attachments, [kind, md]
+	attMD   []*bcMD
+}
+
+// bcLocal is an argument or instruction result.
+type bcLocal struct {
+	name    string
+	named   bool
+	index   int // in the function's values (arguments first); -1 until defined
+	use     int // offset of the first use, for errors
+	defined bool
+}
+
+// bcField is one field of an instruction record, resolved when written.
+type bcField struct {
+	kind byte
+	v    uint64
+	op   *bcOp
+	md   *bcMD
+	bb   string
+	at   int
+}
+
+const (
+	fLit  = iota // v
+	fVal         // relative value
+	fVT          // relative value, and its type when a forward reference
+	fSVal        // signed relative value (phi)
+	fAbs         // absolute value number
+	fBB          // block index
+	fMD          // metadata number
+	fMD1         // metadata number + 1 (0 for none)
+)
+
+// bcOp is an operand: a local, a constant or metadata.
+type bcOp struct {
+	t  *Type
+	l  *bcLocal
+	c  *bcConst
+	md *bcMD
+}
+
+// bcInst is one instruction: its record, what precedes it (operand
+// bundles), what follows it (debug location, debug records) and its
+// attachments.
+type bcInst struct {
+	code    uint64
+	fields  []bcField
+	result  *bcLocal
+	bundles [][]bcField
+	loc     *bcMD
+	records []bcDbgRecord
+	attach  []bcAttach
+}
+
+type bcAttach struct {
+	kind uint64
+	md   *bcMD
+}
+
+type bcDbgRecord struct {
+	code   uint64
+	fields []*bcMD
+}
+
+func (f *bcFunc) local(a *bcw, tok token) *bcLocal {
+	// The key is the token's text with its sigil ("%x", "%3", "%\"a b\""):
+	// a slice of the source, no copy. Names are decoded once, for new
+	// values.
+	key := str(a.p.src[tok.start:tok.end])
+	l := f.locals[key]
+	if l == nil {
+		named := tok.kind == tLocal
+		name := key[1:]
+		if named {
+			name = a.p.name(tok)
+			// The same name written another way (quoted or not).
+			if l = f.byName[name]; l != nil {
+				f.locals[key] = l
+				return l
+			}
+		}
+		l = &bcLocal{name: name, named: named, index: -1, use: tok.start}
+		f.locals[key] = l
+		if named {
+			f.byName[name] = l
+		}
+	}
+	return l
+}
+
+// bcLocalKey is the token text that names a local value: %name, quoted
+// when the name needs it.
+func bcLocalKey(name string) string {
+	for i := 0; i < len(name); i++ {
+		if !isIdent(name[i]) {
+			return "%" + quoteString(name)
+		}
+	}
+	if len(name) > 0 && isDigit(name[0]) {
+		return "%" + quoteString(name)
+	}
+	return "%" + name
+}
+
+// define makes l the next value of the function.
+func (f *bcFunc) define(a *bcw, l *bcLocal, at int) {
+	if l.defined {
+		a.p.fail(at, "multiple definition of local value named '"+l.name+"'")
+	}
+	if !l.named {
+		if n, err := strconv.Atoi(l.name); err != nil || n != f.nextNum {
+			a.p.fail(at, "instruction expected to be numbered '%"+strconv.Itoa(f.nextNum)+"'")
+		}
+		f.nextNum++
+	}
+	l.defined = true
+	l.index = len(f.order)
+	f.order = append(f.order, l)
+}
+
+func bcLabelName(a *bcw, tok token) string {
+	b := a.p.src[tok.start : tok.end-1]
+	if len(b) > 0 && b[0] == '"' {
+		return unescape(b[1 : len(b)-1])
+	}
+	return string(b)
+}
+
+func (f *bcFunc) blockRef(a *bcw) bcField {
+	p := a.p
+	p.expectIdent("label")
+	tok := p.tok
+	if tok.kind != tLocal && tok.kind != tLocalN {
+		p.failTok("expected a basic block")
+	}
+	p.next()
+	name := a.p.text(tok)[1:]
+	if tok.kind == tLocal {
+		name = "%" + p.name(tok)
+	}
+	return bcField{kind: fBB, bb: name, at: tok.start}
+}
+
+// blockIndex returns the index of a block of fn named by tok (for
+// blockaddress).
+func (a *bcw) blockIndex(fn *Entity, tok token) int {
+	for _, f := range a.funcs {
+		if f.e == fn {
+			name := a.p.text(tok)[1:]
+			if tok.kind == tLocal {
+				name = "%" + a.p.name(tok)
+			}
+			if i, ok := f.blocks[name]; ok {
+				return i
+			}
+		}
+	}
+	a.p.fail(tok.start, "blockaddress of an unknown block")
+	return 0
+}
+
+// operand parses a value of type t.
+func (f *bcFunc) operand(a *bcw, t *Type) *bcOp {
+	p := a.p
+	if t.Kind == MetadataType {
+		return &bcOp{t: t, md: a.md.operand(f)}
+	}
+	switch p.tok.kind {
+	case tLocal, tLocalN:
+		// The type is in the table before it is written: a forward
+		// reference writes it.
+		a.tys.id(t, p.tok.start)
+		l := f.local(a, p.tok)
+		p.next()
+		return &bcOp{t: t, l: l}
+	}
+	return &bcOp{t: t, c: a.consts.parse(t)}
+}
+
+func (f *bcFunc) typedOperand(a *bcw) *bcOp {
+	t := a.p.parseType()
+	return f.operand(a, t)
+}
+
+func vt(op *bcOp) bcField  { return bcField{kind: fVT, op: op} }
+func val(op *bcOp) bcField { return bcField{kind: fVal, op: op} }
+func lit(v uint64) bcField { return bcField{kind: fLit, v: v} }
+
+// parseBody reads a function's body into instructions.
+func (a *bcw) parseBody(f *bcFunc) {
+	p := a.p
+	fn := f.e.Func
+	f.locals = map[string]*bcLocal{}
+	f.byName = map[string]*bcLocal{}
+	f.blocks = map[string]int{}
+	for i, prm := range fn.Params {
+		var l *bcLocal
+		if prm.Name == "" || isDigits(prm.Name) {
+			l = &bcLocal{name: strconv.Itoa(f.nextNum), index: -1}
+			f.locals["%"+l.name] = l
+		} else {
+			l = &bcLocal{name: prm.Name, named: true, index: -1}
+			f.locals[bcLocalKey(prm.Name)] = l
+			f.byName[prm.Name] = l
+		}
+		_ = i
+		f.define(a, l, f.e.Off)
+	}
+	f.nargs = len(fn.Params)
+	for _, at := range fn.Attachments {
+		f.attach = append(f.attach, nil)
+		f.attMD = append(f.attMD, a.md.attachment(at, f.e.Off))
+		f.attach[len(f.attach)-1] = []uint64{a.md.kind(at.Kind)}
+	}
+	p.reset(int(fn.body.Start))
+	p.expectPunct('{')
+	var pending []bcDbgRecord
+	for !p.isPunct('}') {
+		if p.tok.kind == tLabel {
+			name := bcLabelName(a, p.tok)
+			key := "%" + name
+			if isDigits(name) {
+				if n, _ := strconv.Atoi(name); n != f.nextNum {
+					p.fail(p.tok.start, "label expected to be numbered '"+strconv.Itoa(f.nextNum)+"'")
+				}
+				f.nextNum++
+				key = name
+				name = ""
+			}
+			f.newBlock(a, key, name, p.tok.start)
+			p.next()
+			continue
+		}
+		if len(f.bnames) == 0 {
+			f.newBlock(a, strconv.Itoa(f.nextNum), "", p.tok.start)
+			f.nextNum++
+		}
+		if p.tok.kind == tHashIdent {
+			pending = append(pending, a.debugRecord(f))
+			continue
+		}
+		if p.isIdent("uselistorder") || p.isIdent("uselistorder_bb") {
+			// Left out, as at module level.
+			bb := p.isIdent("uselistorder_bb")
+			p.next()
+			if bb {
+				p.next()
+				p.expectPunct(',')
+				p.next()
+			} else {
+				p.parseType()
+				p.skipValue()
+			}
+			p.expectPunct(',')
+			if !p.isPunct('{') {
+				p.failTok("expected '{'")
+			}
+			p.skipBalanced()
+			continue
+		}
+		in := a.instruction(f)
+		in.records = pending
+		pending = nil
+		f.insts = append(f.insts, in)
+	}
+	if len(pending) > 0 {
+		p.fail(p.tok.start, "debug records must precede an instruction")
+	}
+	for key, l := range f.locals {
+		if !l.defined {
+			if _, ok := f.blocks[key]; ok {
+				continue
+			}
+			p.fail(l.use, "use of undefined value '%"+l.name+"'")
+		}
+	}
+}
+
+func (f *bcFunc) newBlock(a *bcw, key, name string, at int) {
+	if _, dup := f.blocks[key]; dup {
+		a.p.fail(at, "redefinition of basic block")
+	}
+	f.blocks[key] = len(f.bnames)
+	f.bnames = append(f.bnames, name)
+}
+
+var bcOrderings = map[string]uint64{"unordered": 1, "monotonic": 2, "acquire": 3, "release": 4, "acq_rel": 5, "seq_cst": 6}
+
+var bcRMWOps = map[string]uint64{
+	"xchg": 0, "add": 1, "sub": 2, "and": 3, "nand": 4, "or": 5, "xor": 6, "max": 7, "min": 8, "umax": 9,
+	"umin": 10, "fadd": 11, "fsub": 12, "fmax": 13, "fmin": 14, "uinc_wrap": 15, "udec_wrap": 16,
+	"usub_cond": 17, "usub_sat": 18, "fmaximum": 19, "fminimum": 20,
+}
+
+// scope parses an optional syncscope("name") and returns its id.
+func (a *bcw) scope() uint64 {
+	p := a.p
+	if !p.acceptIdent("syncscope") {
+		return 1 // system
+	}
+	p.expectPunct('(')
+	s := p.expectString()
+	p.expectPunct(')')
+	return uint64(a.scopes.id(s))
+}
+
+func (a *bcw) ordering() uint64 {
+	p := a.p
+	o, ok := bcOrderings[p.text(p.tok)]
+	if !ok || p.tok.kind != tIdent {
+		p.failTok("expected an atomic ordering")
+	}
+	p.next()
+	return o
+}
+
+// alignTail parses ", align N" at the current token, if present.
+func (a *bcw) alignTail(in *bcInst) uint64 {
+	p := a.p
+	if p.isPunct(',') {
+		st := p.save()
+		p.next()
+		if p.acceptIdent("align") {
+			at := p.tok.start
+			return bcAlign(at, a, p.expectUint("alignment"))
+		}
+		p.restore(st)
+	}
+	return 0
+}
+
+// instruction parses one instruction and its trailing attachments.
+func (a *bcw) instruction(f *bcFunc) *bcInst {
+	p := a.p
+	in := &bcInst{}
+	start := p.tok.start
+	if p.tok.kind == tLocal || p.tok.kind == tLocalN {
+		in.result = f.local(a, p.tok)
+		p.next()
+		p.expectPunct('=')
+	}
+	if p.tok.kind != tIdent {
+		p.failTok("expected an instruction opcode")
+	}
+	op := p.text(p.tok)
+	opAt := p.tok.start
+	p.next()
+	switch op {
+	case "ret":
+		in.code = bitcode.FuncCodeInstRet
+		if !p.acceptIdent("void") {
+			in.fields = []bcField{vt(f.typedOperand(a))}
+		}
+	case "br":
+		in.code = bitcode.FuncCodeInstBr
+		if p.isIdent("label") {
+			in.fields = []bcField{f.blockRef(a)}
+			break
+		}
+		c := f.typedOperand(a)
+		p.expectPunct(',')
+		t := f.blockRef(a)
+		p.expectPunct(',')
+		e := f.blockRef(a)
+		in.fields = []bcField{t, e, val(c)}
+	case "switch":
+		in.code = bitcode.FuncCodeInstSwitch
+		c := f.typedOperand(a)
+		p.expectPunct(',')
+		d := f.blockRef(a)
+		in.fields = []bcField{lit(uint64(a.tys.id(c.t, opAt))), val(c), d}
+		p.expectPunct('[')
+		for !p.isPunct(']') {
+			v := f.typedOperand(a)
+			if v.c == nil {
+				p.fail(opAt, "switch case values must be constants")
+			}
+			p.expectPunct(',')
+			in.fields = append(in.fields, bcField{kind: fAbs, op: v}, f.blockRef(a))
+		}
+		p.expectPunct(']')
+	case "indirectbr":
+		in.code = bitcode.FuncCodeInstIndirectBr
+		addr := f.typedOperand(a)
+		in.fields = []bcField{lit(uint64(a.tys.id(addr.t, opAt))), val(addr)}
+		p.expectPunct(',')
+		p.expectPunct('[')
+		for !p.isPunct(']') {
+			in.fields = append(in.fields, f.blockRef(a))
+			if !p.acceptPunct(',') {
+				break
+			}
+		}
+		p.expectPunct(']')
+	case "unreachable":
+		in.code = bitcode.FuncCodeInstUnreachable
+	case "resume":
+		in.code = bitcode.FuncCodeInstResume
+		in.fields = []bcField{vt(f.typedOperand(a))}
+	case "fneg":
+		in.code = bitcode.FuncCodeInstUnop
+		fl := a.parseFlags()
+		v := f.typedOperand(a)
+		in.fields = []bcField{vt(v), lit(0)}
+		if fl.fmf != 0 {
+			in.fields = append(in.fields, lit(fl.fmf))
+		}
+	case "add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor",
+		"fadd", "fsub", "fmul", "fdiv", "frem":
+		in.code = bitcode.FuncCodeInstBinop
+		fl := a.parseFlags()
+		l := f.typedOperand(a)
+		p.expectPunct(',')
+		r := f.operand(a, l.t)
+		in.fields = []bcField{vt(l), val(r), lit(bcBinOps[op])}
+		if v := fl.binop(op); v != 0 {
+			in.fields = append(in.fields, lit(v))
+		}
+	case "extractelement":
+		in.code = bitcode.FuncCodeInstExtractElt
+		v := f.typedOperand(a)
+		p.expectPunct(',')
+		ix := f.typedOperand(a)
+		in.fields = []bcField{vt(v), vt(ix)}
+	case "insertelement":
+		in.code = bitcode.FuncCodeInstInsertElt
+		v := f.typedOperand(a)
+		p.expectPunct(',')
+		el := f.typedOperand(a)
+		p.expectPunct(',')
+		ix := f.typedOperand(a)
+		in.fields = []bcField{vt(v), val(el), vt(ix)}
+	case "shufflevector":
+		in.code = bitcode.FuncCodeInstShuffleVec
+		v1 := f.typedOperand(a)
+		p.expectPunct(',')
+		v2 := f.typedOperand(a)
+		p.expectPunct(',')
+		m := f.typedOperand(a)
+		in.fields = []bcField{vt(v1), val(v2), val(m)}
+	case "extractvalue":
+		in.code = bitcode.FuncCodeInstExtractVal
+		v := f.typedOperand(a)
+		in.fields = []bcField{vt(v)}
+		for p.isPunct(',') {
+			st := p.save()
+			p.next()
+			if p.tok.kind != tInt {
+				p.restore(st)
+				break
+			}
+			in.fields = append(in.fields, lit(p.expectUint("index")))
+		}
+	case "insertvalue":
+		in.code = bitcode.FuncCodeInstInsertVal
+		v := f.typedOperand(a)
+		p.expectPunct(',')
+		el := f.typedOperand(a)
+		in.fields = []bcField{vt(v), vt(el)}
+		for p.isPunct(',') {
+			st := p.save()
+			p.next()
+			if p.tok.kind != tInt {
+				p.restore(st)
+				break
+			}
+			in.fields = append(in.fields, lit(p.expectUint("index")))
+		}
+	case "alloca":
+		in.code = bitcode.FuncCodeInstAlloca
+		var inalloca, swifterr uint64
+		if p.acceptIdent("inalloca") {
+			inalloca = 1
+		}
+		if p.acceptIdent("swifterror") {
+			swifterr = 1
+		}
+		t := p.parseType()
+		var size *bcOp
+		var align, as uint64
+		hasAS := false
+		for p.acceptPunct(',') {
+			switch {
+			case p.acceptIdent("align"):
+				align = bcAlign(p.tok.start, a, p.expectUint("alignment"))
+			case p.isIdent("addrspace"):
+				as = uint64(p.parseAddrSpace())
+				hasAS = true
+			case p.tok.kind == tMetaVar:
+				a.attachmentTail(f, in)
+			default:
+				if size != nil {
+					p.failTok("expected align or addrspace")
+				}
+				size = f.typedOperand(a)
+			}
+		}
+		if size == nil {
+			size = &bcOp{t: typeI32, c: a.consts.intConst(typeI32, big.NewInt(1))}
+		}
+		rec := align&31 | inalloca<<5 | 1<<6 | swifterr<<7 | (align>>5)<<8
+		in.fields = []bcField{lit(uint64(a.tys.id(t, opAt))), lit(uint64(a.tys.id(size.t, opAt))), {kind: fAbs, op: size}, lit(rec)}
+		if hasAS {
+			in.fields = append(in.fields, lit(as))
+		}
+		return a.finishInst(f, in, start)
+	case "load":
+		atomic := p.acceptIdent("atomic")
+		vol := uint64(0)
+		if p.acceptIdent("volatile") {
+			vol = 1
+		}
+		t := p.parseType()
+		p.expectPunct(',')
+		ptr := f.typedOperand(a)
+		in.code = bitcode.FuncCodeInstLoad
+		var ord, ss uint64
+		if atomic {
+			in.code = bitcode.FuncCodeInstLoadAtomic
+			ss = a.scope()
+			ord = a.ordering()
+		}
+		align := a.alignTail(in)
+		in.fields = []bcField{vt(ptr), lit(uint64(a.tys.id(t, opAt))), lit(align), lit(vol)}
+		if atomic {
+			in.fields = append(in.fields, lit(ord), lit(ss))
+		}
+	case "store":
+		atomic := p.acceptIdent("atomic")
+		vol := uint64(0)
+		if p.acceptIdent("volatile") {
+			vol = 1
+		}
+		v := f.typedOperand(a)
+		p.expectPunct(',')
+		ptr := f.typedOperand(a)
+		in.code = bitcode.FuncCodeInstStore
+		var ord, ss uint64
+		if atomic {
+			in.code = bitcode.FuncCodeInstStoreAtomic
+			ss = a.scope()
+			ord = a.ordering()
+		}
+		align := a.alignTail(in)
+		in.fields = []bcField{vt(ptr), vt(v), lit(align), lit(vol)}
+		if atomic {
+			in.fields = append(in.fields, lit(ord), lit(ss))
+		}
+	case "fence":
+		in.code = bitcode.FuncCodeInstFence
+		ss := a.scope()
+		in.fields = []bcField{lit(a.ordering()), lit(ss)}
+	case "cmpxchg":
+		in.code = bitcode.FuncCodeInstCmpXchg
+		var weak, vol uint64
+		if p.acceptIdent("weak") {
+			weak = 1
+		}
+		if p.acceptIdent("volatile") {
+			vol = 1
+		}
+		ptr := f.typedOperand(a)
+		p.expectPunct(',')
+		c := f.typedOperand(a)
+		p.expectPunct(',')
+		n := f.typedOperand(a)
+		ss := a.scope()
+		succ := a.ordering()
+		fail := a.ordering()
+		align := a.alignTail(in)
+		in.fields = []bcField{vt(ptr), vt(c), val(n), lit(vol), lit(succ), lit(ss), lit(fail), lit(weak), lit(align)}
+	case "atomicrmw":
+		in.code = bitcode.FuncCodeInstAtomicRMW
+		vol := uint64(0)
+		if p.acceptIdent("volatile") {
+			vol = 1
+		}
+		rop, ok := bcRMWOps[p.text(p.tok)]
+		if !ok {
+			p.failTok("expected an atomicrmw operation")
+		}
+		p.next()
+		ptr := f.typedOperand(a)
+		p.expectPunct(',')
+		v := f.typedOperand(a)
+		ss := a.scope()
+		ord := a.ordering()
+		align := a.alignTail(in)
+		in.fields = []bcField{vt(ptr), vt(v), lit(rop), lit(vol), lit(ord), lit(ss), lit(align)}
+	case "getelementptr":
+		in.code = bitcode.FuncCodeInstGEP
+		fl := a.parseFlags()
+		if p.isIdent("inrange") {
+			a.unsupported(p.tok.start, "inrange on an instruction")
+		}
+		t := p.parseType()
+		in.fields = []bcField{lit(fl.gep()), lit(uint64(a.tys.id(t, opAt)))}
+		if a.gen < 19 && fl.gep() > 1 {
+			a.unsupported(opAt, "nusw/nuw on getelementptr before LLVM 19")
+		}
+		for p.isPunct(',') {
+			st := p.save()
+			p.next()
+			if p.tok.kind == tMetaVar {
+				p.restore(st)
+				break
+			}
+			in.fields = append(in.fields, vt(f.typedOperand(a)))
+		}
+	case "trunc", "zext", "sext", "fptoui", "fptosi", "uitofp", "sitofp", "fptrunc", "fpext", "ptrtoint",
+		"inttoptr", "bitcast", "addrspacecast":
+		in.code = bitcode.FuncCodeInstCast
+		fl := a.parseFlags()
+		v := f.typedOperand(a)
+		p.expectIdent("to")
+		to := p.parseType()
+		in.fields = []bcField{vt(v), lit(uint64(a.tys.id(to, opAt))), lit(bcCastOps[op])}
+		var flags uint64
+		switch op {
+		case "zext", "uitofp":
+			if fl.nneg {
+				flags = 1
+			}
+		case "trunc":
+			if fl.nuw {
+				flags |= 1
+			}
+			if fl.nsw {
+				flags |= 2
+			}
+		default:
+			flags = fl.fmf
+		}
+		if flags != 0 {
+			in.fields = append(in.fields, lit(flags))
+		}
+	case "icmp", "fcmp":
+		in.code = bitcode.FuncCodeInstCmp2
+		fl := a.parseFlags()
+		w := p.text(p.tok)
+		pred, ok := bcPreds[w]
+		if op == "icmp" {
+			if v, ok2 := bcIPreds[w]; ok2 {
+				pred, ok = v, true
+			}
+		}
+		if !ok || p.tok.kind != tIdent {
+			p.failTok("expected a comparison predicate")
+		}
+		p.next()
+		l := f.typedOperand(a)
+		p.expectPunct(',')
+		r := f.operand(a, l.t)
+		in.fields = []bcField{vt(l), val(r), lit(pred)}
+		if fl.samesign {
+			in.fields = append(in.fields, lit(1))
+		} else if fl.fmf != 0 {
+			in.fields = append(in.fields, lit(fl.fmf))
+		}
+	case "phi":
+		in.code = bitcode.FuncCodeInstPhi
+		fl := a.parseFlags()
+		t := p.parseType()
+		in.fields = []bcField{lit(uint64(a.tys.id(t, opAt)))}
+		for {
+			p.expectPunct('[')
+			v := f.operand(a, t)
+			p.expectPunct(',')
+			bt := p.tok
+			if bt.kind != tLocal && bt.kind != tLocalN {
+				p.failTok("expected a basic block")
+			}
+			p.next()
+			name := p.text(bt)[1:]
+			if bt.kind == tLocal {
+				name = "%" + p.name(bt)
+			}
+			p.expectPunct(']')
+			in.fields = append(in.fields, bcField{kind: fSVal, op: v}, bcField{kind: fBB, bb: name, at: bt.start})
+			st := p.save()
+			if !p.acceptPunct(',') {
+				break
+			}
+			if !p.isPunct('[') {
+				p.restore(st)
+				break
+			}
+		}
+		if fl.fmf != 0 {
+			in.fields = append(in.fields, lit(fl.fmf))
+		}
+	case "select":
+		in.code = bitcode.FuncCodeInstVSelect
+		fl := a.parseFlags()
+		c := f.typedOperand(a)
+		p.expectPunct(',')
+		t := f.typedOperand(a)
+		p.expectPunct(',')
+		e := f.typedOperand(a)
+		in.fields = []bcField{vt(t), val(e), vt(c)}
+		if fl.fmf != 0 {
+			in.fields = append(in.fields, lit(fl.fmf))
+		}
+	case "freeze":
+		in.code = bitcode.FuncCodeInstFreeze
+		in.fields = []bcField{vt(f.typedOperand(a))}
+	case "va_arg":
+		in.code = bitcode.FuncCodeInstVAArg
+		v := f.typedOperand(a)
+		p.expectPunct(',')
+		t := p.parseType()
+		in.fields = []bcField{lit(uint64(a.tys.id(v.t, opAt))), val(v), lit(uint64(a.tys.id(t, opAt)))}
+	case "landingpad":
+		in.code = bitcode.FuncCodeInstLandingPad
+		t := p.parseType()
+		cleanup := uint64(0)
+		if p.acceptIdent("cleanup") {
+			cleanup = 1
+		}
+		var clauses []bcField
+		n := uint64(0)
+		for p.isIdent("catch") || p.isIdent("filter") {
+			k := uint64(0)
+			if p.isIdent("filter") {
+				k = 1
+			}
+			p.next()
+			clauses = append(clauses, lit(k), vt(f.typedOperand(a)))
+			n++
+		}
+		in.fields = append([]bcField{lit(uint64(a.tys.id(t, opAt))), lit(cleanup), lit(n)}, clauses...)
+	case "tail", "musttail", "notail", "call":
+		var marker uint64
+		switch op {
+		case "tail":
+			marker = 1
+		case "musttail":
+			marker = 1 | 1<<14
+		case "notail":
+			marker = 1 << 16
+		}
+		if op != "call" {
+			p.expectIdent("call")
+		}
+		a.call(f, in, marker, opAt)
+	case "invoke":
+		a.invoke(f, in, opAt)
+	case "cleanuppad", "catchpad":
+		in.code = bitcode.FuncCodeInstCleanupPad
+		if op == "catchpad" {
+			in.code = bitcode.FuncCodeInstCatchPad
+		}
+		p.expectIdent("within")
+		parent := f.operand(a, typeToken)
+		in.fields = []bcField{val(parent), lit(0)}
+		p.expectPunct('[')
+		n := uint64(0)
+		for !p.isPunct(']') {
+			in.fields = append(in.fields, vt(f.typedOperand(a)))
+			n++
+			if !p.acceptPunct(',') {
+				break
+			}
+		}
+		p.expectPunct(']')
+		in.fields[1] = lit(n)
+	case "catchswitch":
+		in.code = bitcode.FuncCodeInstCatchSwitch
+		p.expectIdent("within")
+		parent := f.operand(a, typeToken)
+		in.fields = []bcField{val(parent), lit(0)}
+		p.expectPunct('[')
+		n := uint64(0)
+		for !p.isPunct(']') {
+			in.fields = append(in.fields, f.blockRef(a))
+			n++
+			if !p.acceptPunct(',') {
+				break
+			}
+		}
+		p.expectPunct(']')
+		in.fields[1] = lit(n)
+		p.expectIdent("unwind")
+		if !p.acceptIdent("to") {
+			in.fields = append(in.fields, f.blockRef(a))
+		} else {
+			p.expectIdent("caller")
+		}
+	case "catchret":
+		in.code = bitcode.FuncCodeInstCatchRet
+		p.expectIdent("from")
+		pad := f.operand(a, typeToken)
+		p.expectIdent("to")
+		in.fields = []bcField{val(pad), f.blockRef(a)}
+	case "cleanupret":
+		in.code = bitcode.FuncCodeInstCleanupRet
+		p.expectIdent("from")
+		pad := f.operand(a, typeToken)
+		in.fields = []bcField{val(pad)}
+		p.expectIdent("unwind")
+		if !p.acceptIdent("to") {
+			in.fields = append(in.fields, f.blockRef(a))
+		} else {
+			p.expectIdent("caller")
+		}
+	default:
+		a.unsupported(opAt, "the instruction "+op)
+	}
+	return a.finishInst(f, in, start)
+}
+
+// finishInst parses the attachments after an instruction and defines its
+// result.
+func (a *bcw) finishInst(f *bcFunc, in *bcInst, start int) *bcInst {
+	p := a.p
+	for p.isPunct(',') {
+		p.next()
+		if p.tok.kind != tMetaVar {
+			p.failTok("expected a metadata attachment")
+		}
+		a.attachmentTail(f, in)
+	}
+	if in.result != nil {
+		f.define(a, in.result, start)
+	}
+	return in
+}
+
+// attachmentTail parses one "!kind !N" of an instruction.
+func (a *bcw) attachmentTail(f *bcFunc, in *bcInst) {
+	p := a.p
+	at := p.tok.start
+	att := p.parseAttachment()
+	if att.Kind == "dbg" {
+		in.loc = a.md.attachment(att, at)
+		return
+	}
+	in.attach = append(in.attach, bcAttach{kind: a.md.kind(att.Kind), md: a.md.attachment(att, at)})
+}
+
+// callee parses the return attributes, type and callee of a call or
+// invoke and returns the function type, the callee and the return
+// attributes.
+func (a *bcw) calleeAndArgs(f *bcFunc, opAt int) (*Type, *bcOp, Attrs, []*bcOp, []bcSlot) {
+	p := a.p
+	var ret Attrs
+	for (p.tok.kind == tIdent && !isTypeKeyword(p.bytes(p.tok)) && !p.isIdent("addrspace")) || p.tok.kind == tString {
+		ret = append(ret, p.parseAttr())
+	}
+	as := 0
+	if p.isIdent("addrspace") {
+		as = int(p.parseAddrSpace())
+	}
+	t := p.parseType()
+	var ft *Type
+	if t.Kind == FuncType {
+		ft = t
+	}
+	// The callee's type may depend on the arguments (a typed pointer to
+	// the function type, inline assembly's function type): read them
+	// first, then come back to the callee.
+	save := p.save()
+	p.skipValue()
+	p.expectPunct('(')
+	var args []*bcOp
+	var types []*Type
+	slots := []bcSlot{{0, ret}}
+	for !p.isPunct(')') {
+		at := p.parseType()
+		var attrs Attrs
+		for (p.tok.kind == tIdent && paramAttrKeywords[p.text(p.tok)]) || p.tok.kind == tString {
+			attrs = append(attrs, p.parseAttr())
+		}
+		args = append(args, f.operand(a, at))
+		types = append(types, at)
+		slots = append(slots, bcSlot{uint64(len(args)), attrs})
+		if !p.acceptPunct(',') {
+			break
+		}
+	}
+	p.expectPunct(')')
+	if ft == nil {
+		ft = &Type{Kind: FuncType, Ret: t, Fields: types}
+	}
+	ct := bcPtr(as)
+	if !a.opq {
+		ct = &Type{Kind: PtrType, Elem: ft, AddrSpace: uint32(as)}
+	}
+	end := p.save()
+	p.restore(save)
+	a.consts.asmFnTy = ft
+	callee := f.operand(a, ct)
+	a.consts.asmFnTy = nil
+	p.restore(end)
+	_ = opAt
+	return ft, callee, ret, args, slots
+}
+
+// fnAttrsAndBundles parses the call-site function attributes and operand
+// bundles after the arguments.
+func (a *bcw) fnAttrsAndBundles(f *bcFunc, in *bcInst, opAt int) Attrs {
+	p := a.p
+	var fn Attrs
+	for {
+		switch {
+		case p.tok.kind == tAttrID:
+			fn = append(fn, a.attr.groupAttrs(p.tok.start, []int{p.number(p.tok)})...)
+			p.next()
+			continue
+		case p.tok.kind == tString:
+			fn = append(fn, p.parseAttr())
+			continue
+		case p.tok.kind == tIdent && bcIsAttr(p.text(p.tok)):
+			fn = append(fn, p.parseAttr())
+			continue
+		}
+		break
+	}
+	if p.isPunct('[') {
+		p.next()
+		for !p.isPunct(']') {
+			tag := p.expectString()
+			rec := []bcField{lit(uint64(a.bundles.id(tag)))}
+			p.expectPunct('(')
+			for !p.isPunct(')') {
+				rec = append(rec, vt(f.typedOperand(a)))
+				if !p.acceptPunct(',') {
+					break
+				}
+			}
+			p.expectPunct(')')
+			in.bundles = append(in.bundles, rec)
+			if !p.acceptPunct(',') {
+				break
+			}
+		}
+		p.expectPunct(']')
+	}
+	return fn
+}
+
+func (a *bcw) argFields(ft *Type, args []*bcOp, opAt int) []bcField {
+	var out []bcField
+	if len(args) < len(ft.Fields) || (!ft.VarArg && len(args) != len(ft.Fields)) {
+		a.p.fail(opAt, "wrong number of arguments for the function type")
+	}
+	for i, arg := range args {
+		switch {
+		case i >= len(ft.Fields):
+			out = append(out, vt(arg))
+		case arg.md != nil:
+			out = append(out, bcField{kind: fMD, md: arg.md, op: arg})
+		case ft.Fields[i].Kind == LabelType:
+			out = append(out, bcField{kind: fAbs, op: arg})
+		default:
+			out = append(out, val(arg))
+		}
+	}
+	return out
+}
+
+func (a *bcw) call(f *bcFunc, in *bcInst, marker uint64, opAt int) {
+	p := a.p
+	in.code = bitcode.FuncCodeInstCall
+	fl := a.parseFlags()
+	cc := a.callingConv(opAt, a.p.parseCallingConv())
+	ft, callee, _, args, slots := a.calleeAndArgs(f, opAt)
+	fn := a.fnAttrsAndBundles(f, in, opAt)
+	attrs := a.attr.list(opAt, append([]bcSlot{{bcFnIndex, fn}}, slots...))
+	flags := cc<<1 | marker | 1<<15
+	in.fields = []bcField{lit(attrs)}
+	if fl.fmf != 0 {
+		flags |= 1 << 17
+		in.fields = append(in.fields, lit(flags), lit(fl.fmf))
+	} else {
+		in.fields = append(in.fields, lit(flags))
+	}
+	in.fields = append(in.fields, lit(uint64(a.tys.id(ft, opAt))), vt(callee))
+	in.fields = append(in.fields, a.argFields(ft, args, opAt)...)
+	_ = p
+}
+
+func (a *bcw) invoke(f *bcFunc, in *bcInst, opAt int) {
+	p := a.p
+	in.code = bitcode.FuncCodeInstInvoke
+	cc := a.callingConv(opAt, p.parseCallingConv())
+	ft, callee, _, args, slots := a.calleeAndArgs(f, opAt)
+	fn := a.fnAttrsAndBundles(f, in, opAt)
+	attrs := a.attr.list(opAt, append([]bcSlot{{bcFnIndex, fn}}, slots...))
+	p.expectIdent("to")
+	normal := f.blockRef(a)
+	p.expectIdent("unwind")
+	unwind := f.blockRef(a)
+	in.fields = []bcField{lit(attrs), lit(cc | 1<<13), normal, unwind, lit(uint64(a.tys.id(ft, opAt))), vt(callee)}
+	in.fields = append(in.fields, a.argFields(ft, args, opAt)...)
+}
+
+// writeBody writes a function block.
+func (a *bcw) writeBody(f *bcFunc) {
+	s := a.s
+	s.EnterBlock(bitcode.FunctionBlockID, 4)
+	s.Record(bitcode.FuncCodeDeclareBlocks, uint64(len(f.bnames)))
+	base := a.consts.base + len(a.consts.list) // the first argument's number
+	a.md.writeFunction(f, base)
+	instID := uint64(base + f.nargs)
+	absOf := func(op *bcOp) uint64 {
+		if op.l != nil {
+			return uint64(base + op.l.index)
+		}
+		return uint64(a.consts.id(op.c))
+	}
+	var vals []uint64
+	encode := func(fields []bcField) []uint64 {
+		vals = vals[:0]
+		for _, fd := range fields {
+			switch fd.kind {
+			case fLit:
+				vals = append(vals, fd.v)
+			case fVal:
+				vals = append(vals, uint64(uint32(instID-absOf(fd.op))))
+			case fVT:
+				id := absOf(fd.op)
+				vals = append(vals, uint64(uint32(instID-id)))
+				if id >= instID {
+					vals = append(vals, a.tys.ref(fd.op.t))
+				}
+			case fSVal:
+				vals = append(vals, bcSignRotate(instID-absOf(fd.op), 64))
+			case fAbs:
+				vals = append(vals, absOf(fd.op))
+			case fBB:
+				i, ok := f.blocks[fd.bb]
+				if !ok {
+					a.p.fail(fd.at, "use of undefined basic block")
+				}
+				vals = append(vals, uint64(i))
+			case fMD:
+				vals = append(vals, uint64(uint32(instID-uint64(fd.md.id))))
+			}
+		}
+		return vals
+	}
+	var attach [][]uint64
+	for i, in := range f.insts {
+		for _, b := range in.bundles {
+			s.Record(bitcode.FuncCodeOperandBundle, encode(b)...)
+		}
+		s.Record(in.code, encode(in.fields)...)
+		if in.loc != nil {
+			l := a.md.loc(in.loc)
+			s.Record(bitcode.FuncCodeDebugLoc, l...)
+		}
+		for _, r := range in.records {
+			ops := make([]uint64, len(r.fields))
+			for j, m := range r.fields {
+				ops[j] = uint64(m.id)
+			}
+			s.Record(r.code, ops...)
+		}
+		if len(in.attach) > 0 {
+			rec := []uint64{uint64(i)}
+			for _, at := range in.attach {
+				rec = append(rec, at.kind, uint64(at.md.id))
+			}
+			attach = append(attach, rec)
+		}
+		if in.result != nil {
+			instID++
+		}
+	}
+	// Function attachments and instruction attachments.
+	if len(f.attach) > 0 || len(attach) > 0 {
+		s.EnterBlock(bitcode.MetadataAttachmentID, 3)
+		if len(f.attach) > 0 {
+			var rec []uint64
+			for i, k := range f.attach {
+				rec = append(rec, k[0], uint64(f.attMD[i].id))
+			}
+			s.Record(bitcode.MetadataAttachment, rec...)
+		}
+		for _, r := range attach {
+			s.Record(bitcode.MetadataAttachment, r...)
+		}
+		s.ExitBlock()
+	}
+	// The names of arguments, values and blocks.
+	hasNames := false
+	for _, l := range f.order {
+		hasNames = hasNames || l.named
+	}
+	for _, n := range f.bnames {
+		hasNames = hasNames || n != ""
+	}
+	if hasNames {
+		s.EnterBlock(bitcode.ValueSymtabBlockID, 4)
+		for _, l := range f.order {
+			if l.named {
+				s.Record(bitcode.VSTCodeEntry, append([]uint64{uint64(base + l.index)}, bcChars(l.name)...)...)
+			}
+		}
+		for i, n := range f.bnames {
+			if n != "" {
+				s.Record(bitcode.VSTCodeBBEntry, append([]uint64{uint64(i)}, bcChars(n)...)...)
+			}
+		}
+		s.ExitBlock()
+	}
+	s.ExitBlock()
+}
+
+// bcIsAttr reports whether a word is a built-in attribute.
+func bcIsAttr(w string) bool {
+	_, ok := bitcode.AttrKind(w)
+	return ok
+}
