@@ -213,6 +213,17 @@ func (m *bcMeta) finish() {
 	for len(m.queue) > 0 {
 		x := m.queue[0]
 		m.queue = m.queue[1:]
+		if x.ent == nil { // an inline attachment
+			p.reset(x.off) // at its '!'
+			if p.tok.kind == tExcl {
+				p.next()
+				m.tuple(x, nil)
+			} else {
+				m.special(x, nil)
+			}
+			x.done = true
+			continue
+		}
 		p.reset(x.ent.Off)
 		p.next() // !N
 		p.expectPunct('=')
@@ -271,14 +282,17 @@ func (m *bcMeta) named(e *Entity) {
 	m.nameds = append(m.nameds, n)
 }
 
-// attachment returns the node an attachment names.
+// attachment returns the node an attachment names. An inline node
+// (!kind !{…}) is a node of its own, read from its text with the numbered
+// nodes (finish).
 func (m *bcMeta) attachment(at Attachment, off int) *bcMD {
 	if at.refID >= 0 {
 		return m.numbered(off, int(at.refID))
 	}
-	// An inline node: parse it again from its text.
-	m.a.unsupported(off, "an inline metadata attachment")
-	return nil
+	x := &bcMD{kind: mdNode, off: int(at.at)}
+	m.all = append(m.all, x)
+	m.queue = append(m.queue, x)
+	return x
 }
 
 func (m *bcMeta) globalAttachments(e *Entity, atts []Attachment) {

@@ -267,7 +267,7 @@ func (p *parser) parseAttachment() Attachment {
 		a.refID = int32(p.number(p.tok))
 		p.next()
 	case tExcl, tMetaVar:
-		a.refID = -1
+		a.refID, a.at = -1, int32(p.tok.start)
 		a.Node = p.parseInlineNode()
 	default:
 		p.failTok("expected a metadata node")

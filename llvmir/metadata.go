@@ -10,6 +10,7 @@ type Attachment struct {
 	Node *MDNode // the node (Ref.Node for a numbered one)
 
 	refID int32 // !N before resolution, -1 for an inline node
+	at    int32 // where an inline node's text starts
 }
 
 // MDNode is a metadata node: a tuple !{…} or a specialized node

@@ -2,15 +2,15 @@ package syclpostlink
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"github.com/sycbuild/sycbuild/internal/basedir"
 	"io"
-	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
+	"github.com/sycbuild/sycbuild/internal/basedir"
+	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/llvmir"
 	"github.com/sycbuild/sycbuild/tools"
 )
@@ -82,12 +82,21 @@ func externalAssembler(dir, input string, stdout io.Writer) func(text []byte, pa
 			return err
 		}
 		run := func(w io.Writer) error {
+			// The text goes in through a pipe; llvm-as runs as the build's
+			// commands do (jobs: its own process group, killed with
+			// sycl-post-link).
+			in, feed, err := jobs.Pipe()
+			if err != nil {
+				return err
+			}
+			go func() {
+				feed.Write(text)
+				feed.Close()
+			}()
+			defer in.Close()
 			var stderr bytes.Buffer
-			cmd := exec.Command(as, "-", "-o", "-")
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(text), w, &stderr
-			// It dies with sycl-post-link, as the build's commands do.
-			cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-			if err := cmd.Run(); err != nil {
+			cmd := &jobs.Command{Argv: []string{as, "-", "-o", "-"}, Stdin: in, Stdout: w, Stderr: &stderr}
+			if _, err := cmd.Run(context.Background()); err != nil {
 				return fmt.Errorf("%s - -o - (writing %s): %v\n%s", as, path, err, strings.TrimSpace(stderr.String()))
 			}
 			return nil
