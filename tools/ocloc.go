@@ -74,10 +74,8 @@ func queryOclocDevices(exe string) []string {
 		return nil
 	}
 	defer os.RemoveAll(dir)
-	cmd := exec.CommandContext(ctx, exe, "compile", "--help")
-	cmd.Dir = dir // ocloc may write files into its working directory
-	dieWithParent(cmd)
-	out, _ := cmd.CombinedOutput()
+	// ocloc may write files into its working directory.
+	out, _ := combinedOutput(ctx, dir, exe, "compile", "--help")
 	return parseOclocDevices(string(out))
 }
 

@@ -254,7 +254,7 @@ var spaces = regexp.MustCompile(`\s+`)
 func queryVersion(role configs.Tool, exe string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	var cmd *exec.Cmd
+	argv := []string{exe, "--version"}
 	var dir string
 	if role == configs.ToolOcloc {
 		var err error
@@ -266,13 +266,9 @@ func queryVersion(role configs.Tool, exe string) string {
 		if exe, err = filepath.Abs(exe); err != nil {
 			return ""
 		}
-		cmd = exec.CommandContext(ctx, exe, "query", "OCL_DRIVER_VERSION")
-		cmd.Dir = dir
-	} else {
-		cmd = exec.CommandContext(ctx, exe, "--version")
+		argv = []string{exe, "query", "OCL_DRIVER_VERSION"}
 	}
-	dieWithParent(cmd)
-	out, err := cmd.CombinedOutput()
+	out, err := combinedOutput(ctx, dir, argv...)
 	if err != nil {
 		return ""
 	}
