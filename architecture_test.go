@@ -10,6 +10,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"strconv"
@@ -145,4 +148,51 @@ func TestMapFindsProblems(t *testing.T) {
 	if l, ok := layerOf(layers, "bench/cmd/genll"); !ok || l != 9 {
 		t.Errorf("bench/cmd/genll: layer %d, %v; want 9 through bench/*", l, ok)
 	}
+}
+
+// TestImportGroups: each file's imports are grouped as goimports groups
+// them: the standard library's first, then the rest, a blank line between,
+// never one group holding both.
+func TestImportGroups(t *testing.T) {
+	out, err := exec.Command("git", "ls-files", "*.go").Output()
+	if err != nil {
+		t.Skipf("git ls-files: %v", err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range strings.Fields(string(out)) {
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if msg := importGroups(fset, f); msg != "" {
+			t.Errorf("%s: %s", name, msg)
+		}
+	}
+}
+
+// importGroups says what is wrong with a file's import groups, or "".
+func importGroups(fset *token.FileSet, f *ast.File) string {
+	lastLine, group, sawOther := 0, -1, false
+	groupStd := map[int]bool{}
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		std := !strings.Contains(strings.SplitN(path, "/", 2)[0], ".")
+		line := fset.Position(imp.Pos()).Line
+		if imp.Doc != nil {
+			line = fset.Position(imp.Doc.Pos()).Line
+		}
+		if group < 0 || line > lastLine+1 {
+			group++
+			groupStd[group] = std
+		} else if groupStd[group] != std {
+			return fmt.Sprintf("%s shares a group with imports of the other kind (the standard library's first, then the rest, a blank line between)", path)
+		}
+		if std && sawOther {
+			return fmt.Sprintf("%s comes after imports from outside the standard library", path)
+		}
+		sawOther = sawOther || !std
+		lastLine = fset.Position(imp.End()).Line
+	}
+	return ""
 }

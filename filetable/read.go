@@ -2,11 +2,11 @@ package filetable
 
 import (
 	"fmt"
-	"github.com/sycbuild/sycbuild/internal/basedir"
 	"os"
 	"strings"
 
 	"github.com/sycbuild/sycbuild/diag"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 )
 
 // SyntaxError is a malformed table, with the position of the problem

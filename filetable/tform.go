@@ -2,11 +2,12 @@ package filetable
 
 import (
 	"fmt"
-	"github.com/sycbuild/sycbuild/internal/basedir"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/internal/basedir"
 )
 
 // OpKind is a file-table-tform command.

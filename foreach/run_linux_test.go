@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sycbuild/sycbuild/jobs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sycbuild/sycbuild/jobs"
 )
 
 // TestRunWaitDoesNotSpin checks that Run waits for its children by

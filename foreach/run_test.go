@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/sycbuild/sycbuild/jobs"
-	"github.com/sycbuild/sycbuild/jobs/jobstest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/sycbuild/sycbuild/jobs"
+	"github.com/sycbuild/sycbuild/jobs/jobstest"
 )
 
 // shList is a one-list spec running `sh -c script <item> <output>`.

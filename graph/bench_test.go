@@ -3,13 +3,14 @@ package graph
 import (
 	"context"
 	"fmt"
-	"github.com/sycbuild/sycbuild/jobs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sycbuild/sycbuild/jobs"
 )
 
 // BenchmarkFanoutOverhead measures what sycbuild itself spends per fan-out

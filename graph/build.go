@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sycbuild/sycbuild/cache"
-	"github.com/sycbuild/sycbuild/internal/basedir"
-	"github.com/sycbuild/sycbuild/jobs"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +11,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sycbuild/sycbuild/cache"
+	"github.com/sycbuild/sycbuild/internal/basedir"
+	"github.com/sycbuild/sycbuild/jobs"
 )
 
 // Options say how Build runs a graph.

@@ -3,10 +3,11 @@ package graph
 import (
 	"cmp"
 	"fmt"
-	"github.com/sycbuild/sycbuild/foreach"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/foreach"
 )
 
 // Fanout runs a chain of external commands once per item of a file list,

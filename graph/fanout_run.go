@@ -5,16 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sycbuild/sycbuild/filetable"
-	"github.com/sycbuild/sycbuild/internal/basedir"
-	"github.com/sycbuild/sycbuild/jobs"
 	"io"
 	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/sycbuild/sycbuild/filetable"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
+	"github.com/sycbuild/sycbuild/internal/basedir"
+	"github.com/sycbuild/sycbuild/jobs"
 )
 
 // fanoutLane+action id is the trace lane of a fan-out's overall span.

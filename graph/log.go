@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/sycbuild/sycbuild/internal/basedir"
 	"hash"
 	"io"
 	"io/fs"
@@ -22,6 +21,7 @@ import (
 	"time"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 )
 
 // The build log remembers how every action (and every fan-out job) was last

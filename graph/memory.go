@@ -2,11 +2,11 @@ package graph
 
 import (
 	"context"
-
-	"github.com/sycbuild/sycbuild/jobs"
 	"math/bits"
 	"strings"
 	"sync"
+
+	"github.com/sycbuild/sycbuild/jobs"
 )
 
 // Memory-aware scheduling. Each external command's peak memory (wait4's

@@ -1,8 +1,9 @@
 package graph
 
 import (
-	"github.com/sycbuild/sycbuild/jobs"
 	"time"
+
+	"github.com/sycbuild/sycbuild/jobs"
 )
 
 // An Observer is told what a build does, as it does it: the progress line,

@@ -3,13 +3,13 @@ package graph
 import (
 	"context"
 	"fmt"
-	"github.com/sycbuild/sycbuild/jobs"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 

@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sycbuild/sycbuild/internal/basedir"
-	"github.com/sycbuild/sycbuild/jobs"
 	"io"
 	"io/fs"
 	"os"
@@ -19,6 +17,8 @@ import (
 	"time"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
+	"github.com/sycbuild/sycbuild/internal/basedir"
+	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 

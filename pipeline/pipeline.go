@@ -23,7 +23,6 @@ package pipeline
 import (
 	"cmp"
 	"fmt"
-	"github.com/sycbuild/sycbuild/internal/basedir"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -31,6 +30,7 @@ import (
 	"github.com/sycbuild/sycbuild/configs"
 	"github.com/sycbuild/sycbuild/diag"
 	"github.com/sycbuild/sycbuild/graph"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"github.com/sycbuild/sycbuild/tools"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 )

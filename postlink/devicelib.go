@@ -1,11 +1,11 @@
 package postlink
 
 import (
-	"github.com/sycbuild/sycbuild/internal/basedir"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"github.com/sycbuild/sycbuild/llvmir"
 	"github.com/sycbuild/sycbuild/split"
 )

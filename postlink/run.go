@@ -2,7 +2,6 @@ package postlink
 
 import (
 	"errors"
-	"github.com/sycbuild/sycbuild/internal/basedir"
 	"io"
 	"os"
 	"runtime"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/sycbuild/sycbuild/bitcode"
 	"github.com/sycbuild/sycbuild/esimd"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"github.com/sycbuild/sycbuild/llvmir"
 	"github.com/sycbuild/sycbuild/split"
 )

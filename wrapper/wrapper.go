@@ -48,11 +48,11 @@ package wrapper
 
 import (
 	"fmt"
-	"github.com/sycbuild/sycbuild/internal/basedir"
 	"io"
 	"os"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 )
 
 // Image is one device image to wrap, with what the runtime is told about it.

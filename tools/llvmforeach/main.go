@@ -7,14 +7,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sycbuild/sycbuild/filetable"
-	"github.com/sycbuild/sycbuild/jobs"
 	"os"
 	"os/signal"
 	"strconv"
 	"syscall"
 
+	"github.com/sycbuild/sycbuild/filetable"
 	"github.com/sycbuild/sycbuild/foreach"
+	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 

@@ -17,11 +17,11 @@ package moduleid
 import (
 	"bufio"
 	"fmt"
-	"github.com/sycbuild/sycbuild/internal/basedir"
 	"io"
 	"os"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
+	"github.com/sycbuild/sycbuild/internal/basedir"
 	"github.com/sycbuild/sycbuild/llvmir"
 	"github.com/sycbuild/sycbuild/tools/clopt"
 )
