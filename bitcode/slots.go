@@ -340,8 +340,7 @@ func (d *decoder) typeOrder(text []byte) []*typ {
 	}
 	seen := map[*typ]bool{}
 	var order []*typ
-	var visit func(t *typ)
-	visit = func(root *typ) {
+	visit := func(root *typ) {
 		stack := []*typ{root}
 		for len(stack) > 0 {
 			t := stack[len(stack)-1]

@@ -208,10 +208,6 @@ func (f *Fanout) checkFallback() error {
 	return nil
 }
 
-// output returns item i's output of step k: llvm-foreach's deterministic
-// name.
-func (f *Fanout) output(k, i int) string { return f.outputIn(f.Dir, k, i) }
-
 func (f *Fanout) outputIn(dir string, k, i int) string {
 	o := f.Steps[k].Out
 	return foreach.OutputName(dir, o.Placeholder, o.Ext, i)

@@ -8,7 +8,10 @@ import (
 )
 
 // setGroup starts the child in a process group of its own, so that
-// stopping it also stops whatever it started.
+// stopping it also stops whatever it started. (Linux's setProcAttr does
+// more; this is the other Unix systems'.)
+//
+//lint:ignore U1000 used on Unix systems other than Linux (proc_other.go)
 func setGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
 
 // stopGroup asks the child's process group to stop: SIGTERM when gentle,

@@ -228,10 +228,7 @@ targets:
 	if ptx := p.read("out/nvptx64/module_1.ptx"); !strings.Contains(string(ptx), ".target sm_90") {
 		t.Errorf("module_1.ptx is not PTX for sm_90:\n%s", ptx)
 	}
-	var got []string
-	for _, l := range p.images() {
-		got = append(got, l)
-	}
+	got := p.images()
 	if len(got) != 4 || !strings.HasPrefix(got[0], "image 0: target nvptx64, format native, ") || !strings.HasPrefix(got[2], "image 1: target nvptx64, format native, ") {
 		t.Errorf("images:\n%s", strings.Join(got, "\n"))
 	}

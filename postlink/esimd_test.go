@@ -26,22 +26,6 @@ attributes #0 = { "sycl-module-id"="a.cpp" }
 attributes #1 = { "sycl-module-id"="b.cpp" }
 `
 
-const esimdFuncOnly = `target triple = "spir64-unknown-unknown"
-
-define spir_kernel void @k() #0 {
-  call spir_func void @esimdHelper()
-  ret void
-}
-
-define spir_func void @esimdHelper() #0 !sycl_explicit_simd !0 {
-  ret void
-}
-
-attributes #0 = { "sycl-module-id"="a.cpp" }
-
-!0 = !{}
-`
-
 // runLowerESIMD runs the tool on src in a fresh directory, with
 // -lower-esimd when lower is set, and returns the files written.
 func runLowerESIMD(t *testing.T, src string, lower bool) (map[string]string, error) {

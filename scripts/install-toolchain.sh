@@ -65,6 +65,28 @@ build_bazel_remote() {
   echo "install-toolchain: built bazel-remote $ver into .cache/bin"
 }
 
+# staticcheck, the linter of make lint, built from the Go module proxy into
+# the git-ignored .cache/bin.
+build_staticcheck() {
+  local root bin ver=v0.8.2
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  bin=$root/.cache/bin/staticcheck
+  [ -x "$bin" ] && return 0
+  if ! command -v go >/dev/null 2>&1; then
+    echo "install-toolchain: go is missing; staticcheck is built on the next run" >&2
+    return 0
+  fi
+  local tmp
+  tmp=$(mktemp -d)
+  (cd "$tmp" && go mod init tmp/staticcheck >/dev/null 2>&1 &&
+    GOFLAGS=-mod=mod go get "honnef.co/go/tools/cmd/staticcheck@$ver" >/dev/null 2>&1 &&
+    mkdir -p "$(dirname "$bin")" &&
+    CGO_ENABLED=0 go build -o "$bin.tmp" honnef.co/go/tools/cmd/staticcheck) || { rm -rf "$tmp" "$bin.tmp"; echo "install-toolchain: building staticcheck $ver failed" >&2; return 1; }
+  mv "$bin.tmp" "$bin"
+  rm -rf "$tmp"
+  echo "install-toolchain: built staticcheck $ver into .cache/bin"
+}
+
 missing=()
 for p in "${packages[@]}"; do
   [[ $p == \#* ]] && continue
@@ -76,6 +98,7 @@ if [ ${#missing[@]} -eq 0 ]; then
   echo "install-toolchain: all ${#packages[@]} packages already installed"
   fetch_sqlite
   build_bazel_remote
+  build_staticcheck
   exit 0
 fi
 
@@ -97,3 +120,4 @@ if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"; th
 fi
 fetch_sqlite
 build_bazel_remote
+build_staticcheck

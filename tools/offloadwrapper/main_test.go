@@ -155,7 +155,7 @@ func TestCommandLines(t *testing.T) {
 			// Any other name gets bitcode, which llc compiles into an
 			// object that gives the same program; "-o -" writes the same
 			// bitcode.
-			rc, stdout, stderr = run(t, dir, append(c.args, "-o", "w.bc")...)
+			rc, _, stderr = run(t, dir, append(c.args, "-o", "w.bc")...)
 			if rc != 0 {
 				t.Fatalf("-o w.bc: exit %d\n%s", rc, stderr)
 			}
