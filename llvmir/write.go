@@ -44,6 +44,9 @@ type WriteOptions struct {
 	// StripComments leaves out the comment lines (first non-blank
 	// character ';'; see strip.go) of the text written.
 	StripComments bool
+	// GlobalsFirst writes the global variables, aliases and ifuncs before
+	// the functions, as LLVM's printer does (see globalsFirst).
+	GlobalsFirst bool
 }
 
 // writer is the state of one Plan.Write. Writing is a few steps over it:
@@ -139,6 +142,9 @@ func (p *Plan) write(dst []byte, w io.Writer, g *Gathered, o WriteOptions) ([]by
 		return dst, err
 	}
 	order := wr.ordered()
+	if o.GlobalsFirst {
+		order = globalsFirst(order)
+	}
 	s := &streamer{buf: dst, w: w, g: g, renum: renumberGlobals(order), strip: o.StripComments}
 	if s.strip {
 		s.comments = p.m.commentLines()
@@ -682,6 +688,43 @@ func (wr *writer) ordered() []item {
 		idx = idx[1:]
 	}
 	wr.order = out
+	return out
+}
+
+// globalsFirst puts the global variables, aliases and ifuncs written
+// before the first function, as LLVM prints a module (its global values
+// lists come before its functions): text that defines a global after a
+// function (hand-written, or a front end's) is written as LLVM would
+// write it. The order of each kind is kept; order is returned as it is
+// when nothing comes after a function.
+func globalsFirst(order []item) []item {
+	first := -1
+	late := false
+	for i, it := range order {
+		switch k := it.e.Kind; {
+		case k == KindFunction && first < 0:
+			first = i
+		case first >= 0 && (k == KindGlobalVar || k == KindAlias || k == KindIFunc):
+			late = true
+		}
+	}
+	if !late {
+		return order
+	}
+	out := make([]item, 0, len(order))
+	out = append(out, order[:first]...)
+	for _, k := range []Kind{KindGlobalVar, KindAlias, KindIFunc} {
+		for _, it := range order[first:] {
+			if it.e.Kind == k {
+				out = append(out, it)
+			}
+		}
+	}
+	for _, it := range order[first:] {
+		if k := it.e.Kind; k != KindGlobalVar && k != KindAlias && k != KindIFunc {
+			out = append(out, it)
+		}
+	}
 	return out
 }
 

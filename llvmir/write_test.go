@@ -3,6 +3,7 @@ package llvmir
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -405,4 +406,34 @@ attributes #0 = { "indirectly-callable"="set" }
 		t.Errorf("the old body or its attachment was kept:\n%s", s)
 	}
 	assemble(t, "llvm-as-19", "body.ll", out)
+}
+
+// TestGlobalsFirst: with WriteOptions.GlobalsFirst a global defined after a
+// function is written before the functions, as LLVM prints it; without it,
+// where the text has it.
+func TestGlobalsFirst(t *testing.T) {
+	src := "define void @f() {\n  ret void\n}\n\n@g = global i32 0\n@a = alias i32, ptr @g\n\ndefine void @h() {\n  ret void\n}\n"
+	m, err := Parse("g.ll", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		first bool
+		want  string
+	}{{false, "@f @g @a @h"}, {true, "@g @a @f @h"}} {
+		out, err := m.NewPlan().Append(nil, WriteOptions{GlobalsFirst: c.first})
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := []string{"@f(", "@g =", "@a =", "@h("}
+		slices.SortFunc(names, func(x, y string) int {
+			return bytes.Index(out, []byte(x)) - bytes.Index(out, []byte(y))
+		})
+		for i, n := range names {
+			names[i] = strings.TrimRight(n, " =(")
+		}
+		if got := strings.Join(names, " "); got != c.want {
+			t.Errorf("GlobalsFirst %v: written in the order %s, want %s:\n%s", c.first, got, c.want, out)
+		}
+	}
 }

@@ -82,7 +82,9 @@ func (o *outputs) putBuffer(b *moduleBuf) {
 func (o *outputs) writeModule(path string, plan *llvmir.Plan) error {
 	b := o.buffer()
 	defer o.putBuffer(b)
-	opts := llvmir.WriteOptions{StripComments: true}
+	// Written as LLVM's printer writes a module: no comment lines, the
+	// global variables before the functions.
+	opts := llvmir.WriteOptions{StripComments: true, GlobalsFirst: true}
 	if o.assemble == nil {
 		if err := plan.Gather(&b.g, opts); err != nil {
 			return err
