@@ -22,7 +22,15 @@ func TestMain(m *testing.M) {
 	}
 	if dir := os.Getenv(parentEnv); dir != "" {
 		UseGuard()
-		(&Command{Argv: []string{"sh", "-c", "sleep 1000 & echo $! > pid; wait"}, Dir: dir}).Run(context.Background())
+		c := &Command{Argv: []string{"sh", "-c", "sleep 1000 & echo $! > pid; wait"}, Dir: dir}
+		wait, err := c.Start(context.Background())
+		if err != nil {
+			os.Exit(1)
+		}
+		// Start has named the command's group to the guard: from now on a
+		// kill of this process cannot leave the group behind.
+		os.WriteFile(filepath.Join(dir, "told"), []byte("1\n"), 0o666)
+		wait()
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -99,6 +107,7 @@ func TestGuardKillsGroupsOfKilledParent(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := readPid(t, filepath.Join(dir, "pid"))
+	readPid(t, filepath.Join(dir, "told"))
 	parent.Process.Kill()
 	parent.Wait()
 	awaitGone(t, pid, "after SIGKILL of its parent")

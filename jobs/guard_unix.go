@@ -22,6 +22,10 @@ import (
 // guard reads from a pipe whose only writer is sycbuild; when sycbuild
 // dies, however it dies, the pipe ends and the guard kills every group
 // still named.
+//
+// A group is named just after its command started (its id is the
+// command's pid, known only then): were sycbuild killed in the instant
+// between the two, what the command started in that instant would be left.
 
 // guardEnv, set to "1" in its environment, makes this program the guard.
 const guardEnv = "SYCBUILD_PROCESS_GUARD"
