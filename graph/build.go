@@ -60,6 +60,9 @@ type Options struct {
 	// In-process tools resolve paths against the process's working
 	// directory, so with them Dir must be that directory.
 	Dir string
+	// Runner runs the external commands; nil runs them on this machine
+	// (jobs.Local).
+	Runner jobs.Runner
 }
 
 // Result counts what a build did.
@@ -116,6 +119,7 @@ type builder struct {
 	stopAll  func()           // stops the starting of new work
 	warnOnce sync.Once        // the cache's warning
 	pool     jobs.Pool        // the job tokens
+	runner   jobs.Runner      // runs the external commands
 	mem      *memBudget       // nil without a budget
 	model    memModel         // recorded peaks, for the budget
 	tools    atomic.Int32     // in-process tools running
@@ -155,6 +159,9 @@ func (g *Graph) Build(ctx context.Context, opt Options) (*Result, error) {
 	b := &builder{g: g, opt: opt, log: log, obs: opt.Observer, state: make([]state, len(g.actions)), workDir: workDir,
 		captures: map[int]*os.File{}, swept: map[string]bool{}, stopAll: func() {}, cmds: loadCommandWords(opt.StateDir)}
 	defer b.closeCaptures()
+	if b.runner = opt.Runner; b.runner == nil {
+		b.runner = jobs.Local{}
+	}
 	if opt.Memory > 0 {
 		b.mem = newMemBudget(opt.Memory)
 		for _, rec := range log.records {

@@ -124,7 +124,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 			cmds = append(cmds, command{desc: c.Desc, tool: u.tools[s], argv: u.argvs[s]})
 			evs = append(evs, c)
 		}
-		usages, f, err := b.runCommand(ctx, cmds, u.outs[m], out, b.log.wrote)
+		usages, f, err := b.runCommand(ctx, cmds, u.outs[m], jobs.Request{Memory: u.reserved}, out, b.log.wrote)
 		failed := k + f // the step whose failure err is
 		for i, c := range evs {
 			if cu := usages[i]; cu != nil {

@@ -273,7 +273,7 @@ type command struct {
 // wrote (if not nil) is given each output with its size, time and hash,
 // taken before its rename into place, which keeps them: each output is
 // opened once, to check and hash it (inspect).
-func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string, output capture, wrote func(string, fileState)) (usages []*Usage, failed int, err error) {
+func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string, req jobs.Request, output capture, wrote func(string, fileState)) (usages []*Usage, failed int, err error) {
 	last := cmds[len(cmds)-1]
 	run, temps := withTempOutputs(last.argv, outs)
 	at := func(p string) string { return basedir.Resolve(b.opt.Dir, p) }
@@ -322,16 +322,8 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errTimedOut)
 		defer cancel()
 	}
-	failed = len(cmds) - 1
-	if len(jcmds) == 1 {
-		var u *Usage
-		u, err = jcmds[0].Run(ctx)
-		usages = []*Usage{u}
-	} else {
-		var errs []error
-		usages, errs = jobs.RunPipeline(ctx, jcmds)
-		failed, err = firstFailure(errs)
-	}
+	usages, errs, _ := b.runner.Run(ctx, jcmds, req)
+	failed, err = firstFailure(errs)
 	if err != nil {
 		removeOutputs()
 		status := err.Error()
