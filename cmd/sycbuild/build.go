@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/sycbuild/sycbuild/configs"
 	"github.com/sycbuild/sycbuild/graph"
@@ -131,10 +130,9 @@ func build(args []string, stdio clopt.Stdio) int {
 	if f.trace != "" {
 		// sycbuild's own CPU time (its children's is not included): what
 		// coordinating the build cost.
-		var ru syscall.Rusage
-		if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-			trace.SetMeta("sycbuild_user_seconds", seconds(time.Duration(ru.Utime.Nano())))
-			trace.SetMeta("sycbuild_system_seconds", seconds(time.Duration(ru.Stime.Nano())))
+		if user, sys, ok := jobs.SelfCPU(); ok {
+			trace.SetMeta("sycbuild_user_seconds", seconds(user))
+			trace.SetMeta("sycbuild_system_seconds", seconds(sys))
 		}
 		fanouts.record(trace)
 		if terr := trace.WriteFile(f.trace); terr != nil {
