@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strconv"
@@ -85,22 +86,8 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 		OutFileList:   *outList,
 		Deterministic: *deterministic,
 	}
-	stdinUsed := false
-	for i, l := range *inLists {
-		var items []string
-		if l.Value == "-" {
-			if stdinUsed {
-				return fail("standard input (\"-\") can be only one of the input file lists")
-			}
-			stdinUsed = true
-			items, err = filetable.ReadList(stdio.In)
-		} else {
-			items, err = filetable.ReadListFile(l.Value)
-		}
-		if err != nil {
-			return fail("cannot read the input file list: %v", err)
-		}
-		spec.Lists = append(spec.Lists, foreach.List{Replace: (*inReplace)[i].Value, Items: items, Name: l.Value})
+	if spec.Lists, err = readLists(*inLists, *inReplace, stdio.In); err != nil {
+		return fail("%v", err)
 	}
 
 	ctx, stop := context.WithCancelCause(context.Background())
@@ -129,6 +116,31 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 		return fail("%v", err)
 	}
 	return res.ExitCode
+}
+
+// readLists reads the --in-file-list lists ("-" is standard input, which
+// only one may be), each with the --in-replace placeholder of its rank.
+func readLists(names, replaces []clopt.Arg, stdin io.Reader) ([]foreach.List, error) {
+	var lists []foreach.List
+	stdinUsed := false
+	for i, l := range names {
+		var items []string
+		var err error
+		if l.Value == "-" {
+			if stdinUsed {
+				return nil, errors.New("standard input (\"-\") can be only one of the input file lists")
+			}
+			stdinUsed = true
+			items, err = filetable.ReadList(stdin)
+		} else {
+			items, err = filetable.ReadListFile(l.Value)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("cannot read the input file list: %w", err)
+		}
+		lists = append(lists, foreach.List{Replace: replaces[i].Value, Items: items, Name: l.Value})
+	}
+	return lists, nil
 }
 
 // interrupted is the cancellation cause when a signal stops the run.
