@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/sycbuild/sycbuild/jobs"
-	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
 // barrier holds the actions of peakConcurrency until the pool's size is
@@ -86,7 +85,7 @@ func peakConcurrency(t *testing.T, pool jobs.Pool, n, want int) int {
 	for i := range n {
 		name := filepath.Join(dir, fmt.Sprintf("o%d", i))
 		g.Add(&Action{Desc: name, Tool: shTool, Argv: []string{"sycbuild", "w"}, Out: []*Node{g.File(name, Plain)},
-			Main: func(Env, []string, clopt.Stdio) int {
+			Main: func(Env, []string, Stdio) int {
 				b.run()
 				os.WriteFile(name, nil, 0o644)
 				return 0

@@ -19,7 +19,6 @@ import (
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/internal/basedir"
 	"github.com/sycbuild/sycbuild/jobs"
-	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
 // CommandError is a failed command: what ran, how it ended, and the tail of
@@ -466,7 +465,7 @@ func runMain(desc string, env Env, argv []string, main MainFunc, output *tailBuf
 			err = &CommandError{Desc: desc, Argv: argv, Status: "panic (a bug in sycbuild)", Output: output.Bytes()}
 		}
 	}()
-	code := main(env, argv[2:], clopt.Stdio{In: strings.NewReader(""), Out: output, Err: output})
+	code := main(env, argv[2:], Stdio{In: strings.NewReader(""), Out: output, Err: output})
 	if code != 0 {
 		return &CommandError{Desc: desc, Argv: argv, Status: fmt.Sprintf("exit status %d", code), Output: output.Bytes()}
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/sycbuild/sycbuild/configs"
 	"github.com/sycbuild/sycbuild/internal/suggest"
-	"github.com/sycbuild/sycbuild/tools"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // The checks here need what configs cannot know when it loads the file:
@@ -15,17 +15,17 @@ import (
 // reported at the config's line:col before anything runs.
 
 // checkDevices checks a spir64_gen target's devices against the ones its
-// ocloc lists (tools.VersionCache.OclocDevices): a device ocloc does not
+// ocloc lists (toolchain.VersionCache.OclocDevices): a device ocloc does not
 // know would fail every module's compile, and isolation and fallback could
 // only hide that.
-func (p *planner) checkDevices(tc *configs.Target, ocloc *tools.Tool) errorList {
+func (p *planner) checkDevices(tc *configs.Target, ocloc *toolchain.Tool) errorList {
 	known, err := p.opt.Versions.OclocDevices(p.toolPath(ocloc.Path))
 	if err != nil || len(known) == 0 {
 		return nil // an ocloc whose help lists no devices: ocloc decides
 	}
 	var errs errorList
 	for j, d := range tc.Devices {
-		if tools.OclocDevice(d, known) {
+		if toolchain.OclocDevice(d, known) {
 			continue
 		}
 		path := fmt.Sprintf("targets[%d].devices[%d]", tc.Index, j)

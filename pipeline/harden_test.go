@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/sycbuild/sycbuild/internal/testenv"
-	"github.com/sycbuild/sycbuild/tools"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // TestDiskFull: a compiler that hits ENOSPC on a full disk and still exits
@@ -54,7 +54,7 @@ func TestDiskFull(t *testing.T) {
 	}
 	bins, _ := filepath.Glob(filepath.Join(out, "spir64_gen", "module_*.bin"))
 	for _, b := range bins {
-		if err := tools.CheckFile(tools.OutputCheck("ocloc"), b); err != nil {
+		if err := toolchain.CheckFile(toolchain.OutputCheck("ocloc"), b); err != nil {
 			t.Errorf("after the rebuild: %v", err)
 		}
 	}

@@ -9,14 +9,14 @@ import (
 
 	"github.com/sycbuild/sycbuild/diag"
 	"github.com/sycbuild/sycbuild/graph"
-	"github.com/sycbuild/sycbuild/tools"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // inputSet is the device inputs that hold device code, and what they say
 // about the LLVM that must process them.
 type inputSet struct {
 	files  []string
-	infos  []*tools.IRInfo
+	infos  []*toolchain.IRInfo
 	llvm   int    // LLVM generation of the IR; 0: LLVM 15 and 19 both read it
 	why    string // the input and reason that decided llvm
 	triple string // the first known target triple
@@ -37,7 +37,7 @@ func (p *planner) inputs() (*inputSet, error) {
 		info, err := p.opt.Versions.ScanIR(p.path(path))
 		if err != nil {
 			var pe *fs.PathError
-			var se *tools.ScanError
+			var se *toolchain.ScanError
 			switch {
 			case errors.As(err, &se):
 				// The input's own position, named as the config names it;
@@ -102,7 +102,7 @@ func (p *planner) linkLLVM(in *inputSet, targets []*target) int {
 
 // link adds the action that makes one textual module of the inputs, if
 // one is needed, and returns the module's node.
-func (p *planner) link(in *inputSet, link *tools.Tool) *graph.Node {
+func (p *planner) link(in *inputSet, link *toolchain.Tool) *graph.Node {
 	if !in.needs {
 		return p.g.File(in.files[0], graph.Plain)
 	}
@@ -115,7 +115,7 @@ func (p *planner) link(in *inputSet, link *tools.Tool) *graph.Node {
 	p.add(&graph.Action{
 		Desc: string(link.Role) + " " + out.Path,
 		Tool: graphTool(link),
-		Argv: append([]string{link.Path}, tools.LLVMLinkArgs(out.Path, files, nil)...),
+		Argv: append([]string{link.Path}, toolchain.LLVMLinkArgs(out.Path, files, nil)...),
 		In:   ins,
 		Out:  []*graph.Node{out},
 	})

@@ -3,7 +3,7 @@ package pipeline
 import (
 	"github.com/sycbuild/sycbuild/configs"
 	"github.com/sycbuild/sycbuild/graph"
-	"github.com/sycbuild/sycbuild/tools"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // spirvRoute is how target tc makes SPIR-V from the inputs: what its
@@ -22,7 +22,7 @@ func spirvRoute(tc *configs.Target, in *inputSet) configs.SPIRVRoute {
 // backendNeed lists the tools of a SPIR-V kind on the backend route, with
 // their LLVM generation (spirv-val, optional, is found separately).
 func backendNeed(k configs.Kind) (roles []configs.Tool, llvm map[configs.Tool]int) {
-	llvm = map[configs.Tool]int{configs.ToolLLC: tools.SPIRVBackendLLVM}
+	llvm = map[configs.Tool]int{configs.ToolLLC: toolchain.SPIRVBackendLLVM}
 	if k == configs.SPIR64Gen {
 		return []configs.Tool{configs.ToolLLC, configs.ToolOcloc}, llvm
 	}
@@ -34,10 +34,10 @@ func backendNeed(k configs.Kind) (roles []configs.Tool, llvm map[configs.Tool]in
 // SPIR-V (llc's usual check is for PTX).
 func (p *planner) backendStep(t *target, at func(string) string) *graph.Step {
 	gt := graphTool(t.tools[configs.ToolLLC])
-	gt.Check = tools.CheckSPIRV
+	gt.Check = toolchain.CheckSPIRV
 	return &graph.Step{
 		Tool: gt,
-		Args: tools.LLCSPIRVArgs(ph("ll"), ph("spv"), t.cfg.Options[configs.ToolLLC]),
+		Args: toolchain.LLCSPIRVArgs(ph("ll"), ph("spv"), t.cfg.Options[configs.ToolLLC]),
 		In:   []graph.StepInput{{Placeholder: ph("ll"), From: -1}},
 		Out:  &graph.StepOutput{Placeholder: ph("spv"), Ext: "spv", List: p.g.File(at("spv.list"), graph.List)},
 	}

@@ -7,20 +7,20 @@ import (
 	"strings"
 
 	"github.com/sycbuild/sycbuild/configs"
+	"github.com/sycbuild/sycbuild/dpcpp/filetabletform"
+	"github.com/sycbuild/sycbuild/dpcpp/offloadwrapper"
+	"github.com/sycbuild/sycbuild/dpcpp/syclpostlink"
 	"github.com/sycbuild/sycbuild/filetable"
 	"github.com/sycbuild/sycbuild/graph"
+	"github.com/sycbuild/sycbuild/internal/clopt"
 	"github.com/sycbuild/sycbuild/postlink"
-	"github.com/sycbuild/sycbuild/tools"
-	"github.com/sycbuild/sycbuild/tools/clopt"
-	"github.com/sycbuild/sycbuild/tools/filetabletform"
-	"github.com/sycbuild/sycbuild/tools/offloadwrapper"
-	"github.com/sycbuild/sycbuild/tools/syclpostlink"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // target is a config target with the tools found for it.
 type target struct {
 	cfg   *configs.Target
-	tools map[configs.Tool]*tools.Tool
+	tools map[configs.Tool]*toolchain.Tool
 	route configs.SPIRVRoute // spir64 and spir64_gen: how SPIR-V is made
 }
 
@@ -48,12 +48,12 @@ func need(k configs.Kind) (roles []configs.Tool, llvm map[configs.Tool]int) {
 // target can read the IR. Everything missing is reported at once, naming
 // the target that needs it; optional targets with missing tools are left
 // out with a warning instead.
-func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
+func (p *planner) resolveTools(in *inputSet) ([]*target, *toolchain.Tool, error) {
 	var errs errorList
 	var out []*target
 	for _, tc := range p.cfg.Targets {
 		tpath := fmt.Sprintf("targets[%d]", tc.Index)
-		t := &target{cfg: tc, tools: map[configs.Tool]*tools.Tool{}}
+		t := &target{cfg: tc, tools: map[configs.Tool]*toolchain.Tool{}}
 		var problems []string
 		// Each problem completes "target <name> …".
 		if t.spirv() {
@@ -109,7 +109,7 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 			}
 		}
 	}
-	var link *tools.Tool
+	var link *toolchain.Tool
 	if in.needs {
 		tool, err := p.finder.Find(configs.ToolLLVMLink, p.linkLLVM(in, out))
 		if err != nil {
@@ -211,9 +211,9 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 		t0 = p.g.File(at(Stem+".table"), graph.Table)
 		post.Outputs = []postlink.Output{{File: t0.Path}}
 		post.Input = linked.Path
-		a := p.inProcess(label+"sycl-post-link", "sycl-post-link", syclpostlink.Args(post),
+		a := p.inProcess(label+syclpostlink.Name, syclpostlink.Name, syclpostlink.Args(post),
 			func(env graph.Env, stdio clopt.Stdio) int {
-				return syclpostlink.Run("sycl-post-link", env.Dir, post, env.Tokens, stdio)
+				return syclpostlink.Run(syclpostlink.Name, env.Dir, post, env.Tokens, stdio)
 			},
 			[]*graph.Node{linked}, []*graph.Node{t0})
 		a.OwnsNamed = true
@@ -266,25 +266,25 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 		} else {
 			// llvm-as pipes the bitcode into llvm-spirv: the same SPIR-V as
 			// through a file, with no file per module to write and keep.
-			step(configs.ToolLLVMAs, tools.LLVMAsArgs(ph("ll"), "-", opts(configs.ToolLLVMAs)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "")
+			step(configs.ToolLLVMAs, toolchain.LLVMAsArgs(ph("ll"), "-", opts(configs.ToolLLVMAs)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "")
 			f.Steps[len(f.Steps)-1].Pipe = true
-			step(configs.ToolLLVMSPIRV, tools.LLVMSPIRVArgs("-", ph("spv"), opts(configs.ToolLLVMSPIRV)), nil, "spv")
+			step(configs.ToolLLVMSPIRV, toolchain.LLVMSPIRVArgs("-", ph("spv"), opts(configs.ToolLLVMSPIRV)), nil, "spv")
 		}
 		if t.tools[configs.ToolSPIRVVal] != nil {
-			step(configs.ToolSPIRVVal, tools.SPIRVValArgs(ph("spv"), opts(configs.ToolSPIRVVal)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "")
+			step(configs.ToolSPIRVVal, toolchain.SPIRVValArgs(ph("spv"), opts(configs.ToolSPIRVVal)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "")
 		}
 		targetName, format = "spir64", "spirv"
 		if tc.Kind == configs.SPIR64Gen {
-			step(configs.ToolOcloc, tools.OclocArgs(ph("spv"), ph("bin"), tc.Devices, opts(configs.ToolOcloc)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "bin")
+			step(configs.ToolOcloc, toolchain.OclocArgs(ph("spv"), ph("bin"), tc.Devices, opts(configs.ToolOcloc)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "bin")
 			targetName, format = "spir64_gen", "native"
 			if desc = "ocloc"; t.route == configs.SPIRVBackend {
 				desc = "llc (SPIR-V backend) → ocloc"
 			}
 		}
 	case configs.NVPTX64:
-		step(configs.ToolLLC, tools.LLCArgs(ph("ll"), ph("ptx"), tc.Arch, opts(configs.ToolLLC)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "ptx")
-		step(configs.ToolPtxas, tools.PtxasArgs(ph("ptx"), ph("cubin"), tc.Arch, opts(configs.ToolPtxas)), []graph.StepInput{{Placeholder: ph("ptx"), From: from("ptx")}}, "cubin")
-		step(configs.ToolFatbinary, tools.FatbinaryArgs(ph("ptx"), ph("cubin"), ph("fatbin"), tc.Arch, opts(configs.ToolFatbinary)),
+		step(configs.ToolLLC, toolchain.LLCArgs(ph("ll"), ph("ptx"), tc.Arch, opts(configs.ToolLLC)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "ptx")
+		step(configs.ToolPtxas, toolchain.PtxasArgs(ph("ptx"), ph("cubin"), tc.Arch, opts(configs.ToolPtxas)), []graph.StepInput{{Placeholder: ph("ptx"), From: from("ptx")}}, "cubin")
+		step(configs.ToolFatbinary, toolchain.FatbinaryArgs(ph("ptx"), ph("cubin"), ph("fatbin"), tc.Arch, opts(configs.ToolFatbinary)),
 			[]graph.StepInput{{Placeholder: ph("ptx"), From: from("ptx")}, {Placeholder: ph("cubin"), From: from("cubin")}}, "fatbin")
 		desc, targetName, format = "ptxas", "nvptx64", "native"
 	case configs.AMDGCN:
@@ -311,9 +311,9 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 
 // tform makes a file-table-tform action.
 func (p *planner) tform(desc string, t filetable.Tform, in, out []*graph.Node) *graph.Action {
-	return p.inProcess(desc, "file-table-tform", filetabletform.Args(t),
+	return p.inProcess(desc, filetabletform.Name, filetabletform.Args(t),
 		func(env graph.Env, stdio clopt.Stdio) int {
-			return filetabletform.Run("file-table-tform", env.Dir, t, stdio)
+			return filetabletform.Run(filetabletform.Name, env.Dir, t, stdio)
 		},
 		in, out)
 }
@@ -338,9 +338,9 @@ func (p *planner) wrap(in []wrapInput) {
 			Files:      []string{w.table.Path}})
 		ins = append(ins, w.table)
 	}
-	p.add(p.inProcess("clang-offload-wrapper "+out.Path, "clang-offload-wrapper", offloadwrapper.Args(o),
+	p.add(p.inProcess(offloadwrapper.Name+" "+out.Path, offloadwrapper.Name, offloadwrapper.Args(o),
 		func(env graph.Env, stdio clopt.Stdio) int {
-			return offloadwrapper.Run("clang-offload-wrapper", env.Dir, o, stdio)
+			return offloadwrapper.Run(offloadwrapper.Name, env.Dir, o, stdio)
 		},
 		ins, []*graph.Node{out}))
 }

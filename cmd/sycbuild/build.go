@@ -16,12 +16,12 @@ import (
 	"github.com/sycbuild/sycbuild/configs"
 	"github.com/sycbuild/sycbuild/graph"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
+	"github.com/sycbuild/sycbuild/internal/clopt"
 	"github.com/sycbuild/sycbuild/internal/heapfloor"
 	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/pipeline"
 	"github.com/sycbuild/sycbuild/report"
-	"github.com/sycbuild/sycbuild/tools"
-	"github.com/sycbuild/sycbuild/tools/clopt"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // Exit statuses of the build mode.
@@ -212,7 +212,7 @@ type session struct {
 	plan     *pipeline.Plan
 	opt      graph.Options
 	progress *graph.Progress
-	versions *tools.VersionCache
+	versions *toolchain.VersionCache
 	restore  func()
 }
 
@@ -266,7 +266,7 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 	if f.host.noCache {
 		stateDir = "" // nothing cached, no state kept: the host caches
 	}
-	versions := tools.LoadVersionCache(stateFile(stateDir, "tools"))
+	versions := toolchain.LoadVersionCache(stateFile(stateDir, "tools"))
 	warn := func(msg string) { fmt.Fprintln(stdio.Err, "sycbuild: "+msg) }
 	var written []pipeline.Written
 	for _, w := range []struct{ path, flag string }{{f.host.depfile, "-M"}, {f.trace, "-trace"}, {f.dotOut, "-o"}, {f.run.report, "-report"}} {
