@@ -28,13 +28,13 @@ func (p *planner) checkDevices(tc *configs.Target, ocloc *toolchain.Tool) errorL
 		if toolchain.OclocDevice(d, known) {
 			continue
 		}
-		path := fmt.Sprintf("targets[%d].devices[%d]", tc.Index, j)
+		loc := p.cfg.DeviceLoc(tc, j)
 		hint := ""
 		if m := suggest.Closest(d, known); m != "" {
 			hint = fmt.Sprintf("; did you mean %q?", m)
 		}
-		errs = append(errs, p.cfg.ErrorAt(path, "%s: %s (%s) does not know the device %q%s (it knows %s, an IP version such as 12.60.7, or a PCI id such as 0x0bd5)",
-			path, ocloc.Path, strings.TrimSpace(strings.Trim(ocloc.Version, "\x00")), d, hint, strings.Join(known, ", ")))
+		errs = append(errs, loc.Error("%s: %s (%s) does not know the device %q%s (it knows %s, an IP version such as 12.60.7, or a PCI id such as 0x0bd5)",
+			loc.Path, ocloc.Path, strings.TrimSpace(strings.Trim(ocloc.Version, "\x00")), d, hint, strings.Join(known, ", ")))
 	}
 	return errs
 }
@@ -71,9 +71,9 @@ func (p *planner) checkRouteOptions(t *target, why string) errorList {
 		if _, given := t.cfg.Options[tool]; !given {
 			continue
 		}
-		path := fmt.Sprintf("targets[%d].options.%s", t.cfg.Index, tool)
-		errs = append(errs, p.cfg.ErrorAt(path, "%s: target %s does not run %s: it makes SPIR-V with %s%s; remove these options, or set spirv: to the route that runs %s",
-			path, t.cfg.Name, tool, routeName(t.route), why, tool))
+		loc := p.cfg.OptionsLoc(t.cfg, tool)
+		errs = append(errs, loc.Error("%s: target %s does not run %s: it makes SPIR-V with %s%s; remove these options, or set spirv: to the route that runs %s",
+			loc.Path, t.cfg.Name, tool, routeName(t.route), why, tool))
 	}
 	return errs
 }

@@ -33,7 +33,7 @@ func (p *planner) inputs() (*inputSet, error) {
 	set := &inputSet{}
 	var errs errorList
 	for i, path := range p.cfg.Inputs {
-		ipath := fmt.Sprintf("inputs[%d]", i)
+		loc := p.cfg.Input(i)
 		info, err := p.opt.Versions.ScanIR(p.path(path))
 		if err != nil {
 			var pe *fs.PathError
@@ -47,12 +47,12 @@ func (p *planner) inputs() (*inputSet, error) {
 					file = path
 				}
 				errs = append(errs, &diag.Error{File: file, Line: se.Line, Col: se.Col,
-					Msg: fmt.Sprintf("%s (%s: %s)", se.Msg, p.cfg.Position(ipath), ipath)})
+					Msg: fmt.Sprintf("%s (%s: %s)", se.Msg, loc.Position(), loc.Path)})
 				continue
 			case errors.As(err, &pe):
 				err = fmt.Errorf("cannot read %s: %v", path, pe.Err)
 			}
-			errs = append(errs, p.cfg.ErrorAt(ipath, "%s: %v", ipath, err))
+			errs = append(errs, loc.Error("%s: %v", loc.Path, err))
 			continue
 		}
 		if !info.HasDeviceCode() {
@@ -61,8 +61,8 @@ func (p *planner) inputs() (*inputSet, error) {
 		}
 		if info.LLVM != 0 {
 			if set.llvm != 0 && set.llvm != info.LLVM {
-				errs = append(errs, p.cfg.ErrorAt(ipath, "%s: %s needs LLVM %d (%s), but %s; no one llvm-link reads both",
-					ipath, path, info.LLVM, info.Why, set.why))
+				errs = append(errs, loc.Error("%s: %s needs LLVM %d (%s), but %s; no one llvm-link reads both",
+					loc.Path, path, info.LLVM, info.Why, set.why))
 				continue
 			}
 			if set.llvm == 0 {
@@ -79,7 +79,7 @@ func (p *planner) inputs() (*inputSet, error) {
 		return nil, errs
 	}
 	if len(set.files) == 0 {
-		return nil, fmt.Errorf("%s: no input holds device code (every input was skipped)", p.cfg.Position("inputs"))
+		return nil, fmt.Errorf("%s: no input holds device code (every input was skipped)", p.cfg.InputList().Position())
 	}
 	set.needs = len(set.files) > 1
 	return set, nil

@@ -68,26 +68,26 @@ func (p *planner) checkPaths() error {
 	}
 	for i, in := range p.cfg.Inputs {
 		a := abs(in)
-		ipath := fmt.Sprintf("inputs[%d]", i)
+		loc := p.cfg.Input(i)
 		if what := ownedBy(a); what != "" {
-			errs = append(errs, p.cfg.Errorf(ipath, "input %q is %s", in, inside(a, what, own)))
+			errs = append(errs, loc.Errorf("input %q is %s", in, inside(a, what, own)))
 		} else if a == abs(bd) {
-			errs = append(errs, p.cfg.Errorf(ipath, "input %q is the build directory", in))
+			errs = append(errs, loc.Errorf("input %q is the build directory", in))
 		}
-		reads = append(reads, read{a, fmt.Sprintf("an input (inputs[%d])", i)})
+		reads = append(reads, read{a, "an input (" + loc.Path + ")"})
 	}
 	if a := abs(filepath.Join(bd, "linked.ll")); ownedBy(a) != "the linked module the build writes" {
 		// A target named linked.ll: its directory would be the linked module.
 		for _, t := range p.cfg.Targets {
 			if t.Name == "linked.ll" {
-				errs = append(errs, p.cfg.Errorf(fmt.Sprintf("targets[%d].name", t.Index), "target name %q is the file %s the build links the inputs into", t.Name, filepath.Join(bd, "linked.ll")))
+				errs = append(errs, p.cfg.NameLoc(t).Errorf("target name %q is the file %s the build links the inputs into", t.Name, filepath.Join(bd, "linked.ll")))
 			}
 		}
 	}
 	out := Written{Path: p.cfg.Output, Where: "output", field: "output"}
-	if flag := p.cfg.Flag("output"); flag != "" {
+	if flag := p.cfg.Field("output").Flag(); flag != "" {
 		out.Where, out.field = "command line: "+flag, ""
-	} else if !p.cfg.Given("output") {
+	} else if !p.cfg.Field("output").Given() {
 		out.Where += " (the default, in build_dir)"
 	}
 	writes := append([]Written{out}, p.opt.Written...)
@@ -100,7 +100,7 @@ func (p *planner) checkPaths() error {
 		}
 		report := func(msg string) {
 			if w.field != "" {
-				errs = append(errs, p.cfg.ErrorAt(w.field, "%s: %s", w.Where, msg))
+				errs = append(errs, p.cfg.Field(w.field).Error("%s: %s", w.Where, msg))
 			} else {
 				errs = append(errs, errors.New(w.Where+": "+msg))
 			}

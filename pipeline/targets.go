@@ -52,7 +52,7 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *toolchain.Tool, error)
 	var errs errorList
 	var out []*target
 	for _, tc := range p.cfg.Targets {
-		tpath := fmt.Sprintf("targets[%d]", tc.Index)
+		loc := p.cfg.TargetLoc(tc)
 		t := &target{cfg: tc, tools: map[configs.Tool]*toolchain.Tool{}}
 		var problems []string
 		// Each problem completes "target <name> …".
@@ -102,10 +102,10 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *toolchain.Tool, error)
 		case len(problems) == 0:
 			out = append(out, t)
 		case tc.Optional:
-			p.warn(fmt.Sprintf("warning: %s: skipping optional target %s, which %s", p.cfg.Position(tpath), tc.Name, strings.Join(problems, "; ")))
+			p.warn(fmt.Sprintf("warning: %s: skipping optional target %s, which %s", loc.Position(), tc.Name, strings.Join(problems, "; ")))
 		default:
 			for _, pr := range problems {
-				errs = append(errs, p.cfg.ErrorAt(tpath, "target %s %s", tc.Name, pr))
+				errs = append(errs, loc.Error("target %s %s", tc.Name, pr))
 			}
 		}
 	}
@@ -113,7 +113,7 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *toolchain.Tool, error)
 	if in.needs {
 		tool, err := p.finder.Find(configs.ToolLLVMLink, p.linkLLVM(in, out))
 		if err != nil {
-			errs = append(errs, p.cfg.ErrorAt("inputs", "the inputs need %s: %v", configs.ToolLLVMLink, err))
+			errs = append(errs, p.cfg.InputList().Error("the inputs need %s: %v", configs.ToolLLVMLink, err))
 		}
 		link = tool
 	}
@@ -181,16 +181,16 @@ func postLinkOptions(cfg *configs.Config, t *configs.Target) (postlink.Options, 
 	if len(extra) == 0 {
 		return o, nil
 	}
-	key := fmt.Sprintf("targets[%d].options.%s", t.Index, configs.ToolPostLink)
+	loc := cfg.OptionsLoc(t, configs.ToolPostLink)
 	var help strings.Builder
 	parsed, err := syclpostlink.Parse(string(configs.ToolPostLink), append(syclpostlink.Args(o), extra...), &help)
 	switch {
 	case errors.Is(err, clopt.ErrHelp):
-		return o, cfg.ErrorAt(key, "%s: --help and --version are not options for a build", key)
+		return o, loc.Error("%s: --help and --version are not options for a build", loc.Path)
 	case err != nil:
-		return o, cfg.ErrorAt(key, "%s: %v", key, err)
+		return o, loc.Error("%s: %v", loc.Path, err)
 	case len(parsed.Outputs) > 0 || parsed.Input != "-":
-		return o, cfg.ErrorAt(key, "%s: the build names sycl-post-link's outputs (-o) and input itself", key)
+		return o, loc.Error("%s: the build names sycl-post-link's outputs (-o) and input itself", loc.Path)
 	}
 	return parsed, nil
 }
