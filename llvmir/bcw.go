@@ -156,7 +156,23 @@ func hasTypedPointers(m *Module) bool {
 			}
 		}
 	}
-	return bytes.Contains(m.Src, []byte("* ")) && !bytes.Contains(m.Src, []byte(" ptr"))
+	return bytes.Contains(m.Src, []byte("* ")) && !hasPtrWord(m.Src)
+}
+
+// hasPtrWord reports whether src holds the word "ptr" (the opaque pointer
+// type), not a part of a longer word such as ptrtoint nor a name (%ptr).
+func hasPtrWord(src []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte("ptr"))
+		if j < 0 {
+			return false
+		}
+		j += i
+		if (j == 0 || !isIdent(src[j-1]) && src[j-1] != '%' && src[j-1] != '@' && src[j-1] != '!') && (j+3 == len(src) || !isIdent(src[j+3])) {
+			return true
+		}
+		i = j + 3
+	}
 }
 
 func typedIn(t *Type, depth int) bool {
@@ -451,6 +467,9 @@ var bcCallingConvs = map[string]uint64{
 	"amdgpu_vs": 87, "amdgpu_gs": 88, "amdgpu_ps": 89, "amdgpu_cs": 90, "amdgpu_kernel": 91,
 	"x86_regcallcc": 92, "amdgpu_hs": 93, "amdgpu_ls": 95, "amdgpu_es": 96, "aarch64_vector_pcs": 97,
 	"aarch64_sve_vector_pcs": 98, "amdgpu_gfx": 100, "m68k_intrcc": 101,
+	"aarch64_sme_preservemost_from_x0": 102, "aarch64_sme_preservemost_from_x2": 103, "amdgpu_cs_chain": 104,
+	"amdgpu_cs_chain_preserve": 105, "m68k_rtdcc": 106, "graalcc": 107, "riscv_vector_cc": 110,
+	"aarch64_sme_preservemost_from_x1": 111,
 }
 
 func (a *bcw) callingConv(off int, cc string) uint64 {

@@ -19,6 +19,7 @@ type diField struct {
 	isMD bool   // the value is metadata
 	text string // an integer, a keyword, or flags joined by '|'
 	str  *string
+	list []*bcMD // GenericDINode's operands (nil for null)
 }
 
 type diNode struct {
@@ -91,7 +92,20 @@ func (m *bcMeta) special(x *bcMD, f *bcFunc) {
 			}
 			fd.text = strings.Join(parts, "|")
 		case tPunct:
-			if n.name == "DIExpression" || n.name == "GenericDINode" {
+			if n.name == "GenericDINode" && p.isPunct('{') {
+				// operands: {!1, null, …}
+				p.next()
+				for !p.isPunct('}') {
+					if p.acceptIdent("null") {
+						fd.list = append(fd.list, nil)
+					} else {
+						fd.list = append(fd.list, m.parse(f))
+					}
+					if !p.acceptPunct(',') {
+						break
+					}
+				}
+				p.expectPunct('}')
 				break
 			}
 			p.failTok("expected a field value")
@@ -389,6 +403,45 @@ func (n *diNode) build(x *bcMD, a *bcw) {
 	case "DIAssignID":
 		code = bitcode.MetadataAssignID
 		fs = []bcMDF{lit0(1)}
+	case "DIModule":
+		code = bitcode.MetadataModule
+		fs = []bcMDF{lit0(d), n.md("file"), n.md("scope"), n.md("name"), n.md("configMacros"), n.md("includePath"),
+			n.md("apinotes"), n.num("line", 0, nil), lit0(n.boolean("isDecl"))}
+	case "DIMacro":
+		code = bitcode.MetadataMacro
+		fs = []bcMDF{lit0(d), n.num("type", 0, dwMacinfo), n.num("line", 0, nil), n.md("name"), n.md("value")}
+	case "DIMacroFile":
+		code = bitcode.MetadataMacroFile
+		fs = []bcMDF{lit0(d), n.num("type", 3, dwMacinfo), n.num("line", 0, nil), n.md("file"), n.md("nodes")}
+	case "DICommonBlock":
+		code = bitcode.MetadataCommonBlock
+		fs = []bcMDF{lit0(d), n.md("scope"), n.md("declaration"), n.md("name"), n.md("file"), n.num("line", 0, nil)}
+	case "DIStringType":
+		code = bitcode.MetadataStringType
+		fs = []bcMDF{lit0(d), n.num("tag", 0x12, dwTags), n.md("name"), n.md("stringLength"),
+			n.md("stringLengthExpression"), n.md("stringLocationExpression"), n.num("size", 0, nil),
+			n.num("align", 0, nil), n.num("encoding", 0, dwATE)}
+	case "DIGenericSubrange":
+		code = bitcode.MetadataGenericSubrange
+		fs = []bcMDF{lit0(d), n.md("count"), n.md("lowerBound"), n.md("upperBound"), n.md("stride")}
+	case "DIObjCProperty":
+		code = bitcode.MetadataObjCProperty
+		// LLVM 22's reader takes the setter first (checked against
+		// llvm-dis-22; 20 and 21 not checked), older ones the getter.
+		gs, ss := n.md("getter"), n.md("setter")
+		if a.gen >= 22 {
+			gs, ss = ss, gs
+		}
+		fs = []bcMDF{lit0(d), n.md("name"), n.md("file"), n.num("line", 0, nil), gs, ss,
+			n.num("attributes", 0, nil), n.md("type")}
+	case "GenericDINode":
+		code = bitcode.MetadataGenericDebug
+		fs = []bcMDF{lit0(d), n.num("tag", 0, dwTags), lit0(0), n.md("header")}
+		if ops := n.get("operands"); ops != nil {
+			for _, o := range ops.list {
+				fs = append(fs, bcMDF{isMD: true, ref1: true, ref: o})
+			}
+		}
 	default:
 		a.unsupported(n.at, "!"+n.name)
 	}
@@ -396,6 +449,11 @@ func (n *diNode) build(x *bcMD, a *bcw) {
 }
 
 var diKeywords = map[string]uint64{}
+
+var dwMacinfo = map[string]uint64{
+	"DW_MACINFO_define": 1, "DW_MACINFO_undef": 2, "DW_MACINFO_start_file": 3, "DW_MACINFO_end_file": 4,
+	"DW_MACINFO_vendor_ext": 0xff,
+}
 
 var diChecksums = map[string]uint64{"CSK_MD5": 1, "CSK_SHA1": 2, "CSK_SHA256": 3}
 var diEmission = map[string]uint64{"NoDebug": 0, "FullDebug": 1, "LineTablesOnly": 2, "DebugDirectivesOnly": 3}

@@ -769,6 +769,8 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		a.call(f, in, marker, opAt)
 	case "invoke":
 		a.invoke(f, in, opAt)
+	case "callbr":
+		a.callbr(f, in, opAt)
 	case "cleanuppad", "catchpad":
 		in.code = bitcode.FuncCodeInstCleanupPad
 		if op == "catchpad" {
@@ -1016,6 +1018,32 @@ func (a *bcw) invoke(f *bcFunc, in *bcInst, opAt int) {
 	p.expectIdent("unwind")
 	unwind := f.blockRef(a)
 	in.fields = []bcField{lit(attrs), lit(cc | 1<<13), normal, unwind, lit(uint64(a.tys.id(ft, opAt))), vt(callee)}
+	in.fields = append(in.fields, a.argFields(ft, args, opAt)...)
+}
+
+// callbr parses "callbr … to label %d [label %i, …]": the record is
+// [attrs, cc, default, n, indirect…, fnty, callee, args…].
+func (a *bcw) callbr(f *bcFunc, in *bcInst, opAt int) {
+	p := a.p
+	in.code = bitcode.FuncCodeInstCallBr
+	cc := a.callingConv(opAt, p.parseCallingConv())
+	ft, callee, _, args, slots := a.calleeAndArgs(f, opAt)
+	fn := a.fnAttrsAndBundles(f, in, opAt)
+	attrs := a.attr.list(opAt, append([]bcSlot{{bcFnIndex, fn}}, slots...))
+	p.expectIdent("to")
+	normal := f.blockRef(a)
+	p.expectPunct('[')
+	var indirect []bcField
+	for !p.isPunct(']') {
+		indirect = append(indirect, f.blockRef(a))
+		if !p.acceptPunct(',') {
+			break
+		}
+	}
+	p.expectPunct(']')
+	in.fields = []bcField{lit(attrs), lit(cc<<1 | 1<<15), normal, lit(uint64(len(indirect)))}
+	in.fields = append(in.fields, indirect...)
+	in.fields = append(in.fields, lit(uint64(a.tys.id(ft, opAt))), vt(callee))
 	in.fields = append(in.fields, a.argFields(ft, args, opAt)...)
 }
 
