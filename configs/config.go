@@ -34,9 +34,9 @@ const (
 	// LLVMIR embeds the post-linked LLVM IR itself; it needs no external tool.
 	LLVMIR Kind = "llvm_ir"
 	// SPIR64 is a SPIR-V image compiled just in time by the runtime
-	// (llvm-as → llvm-spirv), with native specialization constants.
+	// (llvm-spirv), with native specialization constants.
 	SPIR64 Kind = "spir64"
-	// SPIR64Gen is ahead-of-time code for Intel GPUs (llvm-as → llvm-spirv →
+	// SPIR64Gen is ahead-of-time code for Intel GPUs (llvm-spirv →
 	// ocloc -device …), with emulated specialization constants.
 	SPIR64Gen Kind = "spir64_gen"
 	// NVPTX64 is ahead-of-time code for NVIDIA GPUs (llc → ptxas →
@@ -82,7 +82,7 @@ type Tool string
 // The tool roles.
 const (
 	ToolLLVMLink  Tool = "llvm-link"
-	ToolLLVMAs    Tool = "llvm-as"
+	ToolLLVMAs    Tool = "llvm-as" // accepted for older configs: no build runs it (sycl-post-link writes bitcode)
 	ToolLLVMSPIRV Tool = "llvm-spirv"
 	ToolSPIRVVal  Tool = "spirv-val"
 	ToolOcloc     Tool = "ocloc"

@@ -57,16 +57,23 @@ func (p *planner) toolPath(name string) string {
 
 // checkRouteOptions refuses options for a tool that the target's SPIR-V
 // route does not run: dropping them silently would build something other
-// than what the config asks for.
+// than what the config asks for. No route runs llvm-as any more
+// (sycl-post-link writes the bitcode itself); its options, which older
+// configs may hold, are refused on either route.
 func (p *planner) checkRouteOptions(t *target, why string) errorList {
+	var errs errorList
+	if _, given := t.cfg.Options[configs.ToolLLVMAs]; given {
+		loc := p.cfg.OptionsLoc(t.cfg, configs.ToolLLVMAs)
+		errs = append(errs, loc.Error("%s: target %s does not run llvm-as: sycl-post-link writes the modules' bitcode itself; remove these options",
+			loc.Path, t.cfg.Name))
+	}
 	var unused []configs.Tool
 	switch t.route {
 	case configs.SPIRVBackend:
-		unused = []configs.Tool{configs.ToolLLVMAs, configs.ToolLLVMSPIRV}
+		unused = []configs.Tool{configs.ToolLLVMSPIRV}
 	case configs.SPIRVTranslator:
 		unused = []configs.Tool{configs.ToolLLC}
 	}
-	var errs errorList
 	for _, tool := range unused {
 		if _, given := t.cfg.Options[tool]; !given {
 			continue
@@ -82,5 +89,5 @@ func routeName(r configs.SPIRVRoute) string {
 	if r == configs.SPIRVBackend {
 		return "LLVM's SPIR-V backend (spirv: llvm-backend)"
 	}
-	return "llvm-as and llvm-spirv (spirv: translator)"
+	return "llvm-spirv (spirv: translator)"
 }

@@ -29,7 +29,7 @@ func backendNeed(k configs.Kind) (roles []configs.Tool, llvm map[configs.Tool]in
 	return []configs.Tool{configs.ToolLLC}, llvm
 }
 
-// backendStep is the fan-out step compiling module_<i>.ll to
+// backendStep is the fan-out step compiling module_<i>.bc to
 // module_<i>.spv with LLVM's SPIR-V backend. Its output is checked as
 // SPIR-V (llc's usual check is for PTX).
 func (p *planner) backendStep(t *target, at func(string) string) *graph.Step {
@@ -37,8 +37,8 @@ func (p *planner) backendStep(t *target, at func(string) string) *graph.Step {
 	gt.Check = toolchain.CheckSPIRV
 	return &graph.Step{
 		Tool: gt,
-		Args: toolchain.LLCSPIRVArgs(ph("ll"), ph("spv"), t.cfg.Options[configs.ToolLLC]),
-		In:   []graph.StepInput{{Placeholder: ph("ll"), From: -1}},
+		Args: toolchain.LLCSPIRVArgs(ph("bc"), ph("spv"), t.cfg.Options[configs.ToolLLC]),
+		In:   []graph.StepInput{{Placeholder: ph("bc"), From: -1}},
 		Out:  &graph.StepOutput{Placeholder: ph("spv"), Ext: "spv", List: p.g.File(at("spv.list"), graph.List)},
 	}
 }

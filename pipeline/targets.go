@@ -28,14 +28,15 @@ func (t *target) spirv() bool { return t.cfg.Kind == configs.SPIR64 || t.cfg.Kin
 
 // need lists the tools a kind runs, with the LLVM generation of the LLVM
 // ones (llvm-spirv-15 is the only translator there is, and it reads LLVM 15
-// bitcode; NVPTX code generation uses LLVM 19, or the input's generation
-// when it is newer: see nvptxLLVM). spirv-val is optional.
+// bitcode, which sycl-post-link writes itself: no llvm-as runs; NVPTX code
+// generation uses LLVM 19, or the input's generation when it is newer: see
+// nvptxLLVM). spirv-val is optional.
 func need(k configs.Kind) (roles []configs.Tool, llvm map[configs.Tool]int) {
 	switch k {
 	case configs.SPIR64:
-		return []configs.Tool{configs.ToolLLVMAs, configs.ToolLLVMSPIRV}, map[configs.Tool]int{configs.ToolLLVMAs: 15, configs.ToolLLVMSPIRV: 15}
+		return []configs.Tool{configs.ToolLLVMSPIRV}, map[configs.Tool]int{configs.ToolLLVMSPIRV: 15}
 	case configs.SPIR64Gen:
-		return []configs.Tool{configs.ToolLLVMAs, configs.ToolLLVMSPIRV, configs.ToolOcloc}, map[configs.Tool]int{configs.ToolLLVMAs: 15, configs.ToolLLVMSPIRV: 15}
+		return []configs.Tool{configs.ToolLLVMSPIRV, configs.ToolOcloc}, map[configs.Tool]int{configs.ToolLLVMSPIRV: 15}
 	case configs.NVPTX64:
 		return []configs.Tool{configs.ToolLLC, configs.ToolPtxas, configs.ToolFatbinary}, map[configs.Tool]int{configs.ToolLLC: 19}
 	case configs.AMDGCN:
@@ -146,6 +147,9 @@ func (p *planner) postLinkOptions(targets []*target) ([]postlink.Options, error)
 		o, err := postLinkOptions(p.cfg, t.cfg)
 		if err != nil {
 			errs = append(errs, err)
+		} else if o.Assembly && t.spirv() && t.route == configs.SPIRVTranslator {
+			loc := p.cfg.OptionsLoc(t.cfg, configs.ToolPostLink)
+			errs = append(errs, loc.Error("%s: -S: target %s makes SPIR-V with llvm-spirv, which reads only bitcode; remove -S", loc.Path, t.cfg.Name))
 		}
 		out[i] = o
 	}
@@ -157,8 +161,12 @@ func (p *planner) postLinkOptions(targets []*target) ([]postlink.Options, error)
 
 // postLinkOptions are the sycl-post-link options the DPC++ driver passes
 // (clang/test/Driver/sycl-post-link-options.cpp), except the ESIMD
-// lowering sycbuild does not have, with text output (-S): the external
-// tools read it, and the modules stay readable. The target's extra options
+// lowering sycbuild does not have. The modules are bitcode, as the
+// driver's are, which sycl-post-link writes itself for the input's LLVM
+// generation: llvm-spirv reads nothing else, llc-22's SPIR-V backend reads
+// it as well as text, and the runtime takes an llvm_ir image for LLVM IR
+// by the bitcode's magic. Only the llc of nvptx64 and amdgcn targets reads
+// text (-S), which also keeps their modules readable. The target's extra options
 // (options: sycl-post-link:) are read by sycl-post-link's own parser, as
 // if they followed the driver's on its command line; outputs and the input
 // are the build's to name.
@@ -176,7 +184,8 @@ func postLinkOptions(cfg *configs.Config, t *configs.Target) (postlink.Options, 
 	}
 	o.EmitOnlyKernelsAsEPs, o.EmitParamInfo, o.Symbols = true, true, true
 	o.EmitExportedSymbols, o.EmitImportedSymbols = true, true
-	o.SplitESIMD, o.Assembly = true, true
+	o.SplitESIMD = true
+	o.Assembly = t.Kind == configs.NVPTX64 || t.Kind == configs.AMDGCN
 	extra := t.Options[configs.ToolPostLink]
 	if len(extra) == 0 {
 		return o, nil
@@ -264,11 +273,8 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 			f.Steps = append(f.Steps, p.backendStep(t, at))
 			desc = "llc (SPIR-V backend)"
 		} else {
-			// llvm-as pipes the bitcode into llvm-spirv: the same SPIR-V as
-			// through a file, with no file per module to write and keep.
-			step(configs.ToolLLVMAs, toolchain.LLVMAsArgs(ph("ll"), "-", opts(configs.ToolLLVMAs)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "")
-			f.Steps[len(f.Steps)-1].Pipe = true
-			step(configs.ToolLLVMSPIRV, toolchain.LLVMSPIRVArgs("-", ph("spv"), opts(configs.ToolLLVMSPIRV)), nil, "spv")
+			// llvm-spirv reads the bitcode sycl-post-link wrote.
+			step(configs.ToolLLVMSPIRV, toolchain.LLVMSPIRVArgs(ph("bc"), ph("spv"), opts(configs.ToolLLVMSPIRV)), []graph.StepInput{{Placeholder: ph("bc"), From: -1}}, "spv")
 		}
 		if t.tools[configs.ToolSPIRVVal] != nil {
 			step(configs.ToolSPIRVVal, toolchain.SPIRVValArgs(ph("spv"), opts(configs.ToolSPIRVVal)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "")

@@ -53,11 +53,6 @@ func LLVMLinkArgs(out string, inputs []string, extra []string) []string {
 	return append(args, extra...)
 }
 
-// LLVMAsArgs assembles text into bitcode (llvm-spirv reads only bitcode).
-func LLVMAsArgs(in, out string, extra []string) []string {
-	return append([]string{in, "-o", out}, extra...)
-}
-
 // LLVMSPIRVArgs translates bitcode to SPIR-V with the DPC++ options.
 func LLVMSPIRVArgs(in, out string, extra []string) []string {
 	args := []string{

@@ -1,5 +1,5 @@
 // Package tools holds sycbuild's adapters for the external tools of the
-// device-link stage (llvm-link, llvm-as, llvm-spirv, spirv-val,
+// device-link stage (llvm-link, llvm-spirv, spirv-val,
 // ocloc, llc, ptxas, fatbinary, ld.lld, clang-offload-bundler): finding
 // them (the config's explicit path, then PATH, including LLVM's versioned
 // names such as llvm-spirv-15 and llc-19), capturing their versions for

@@ -24,13 +24,14 @@ import (
 // llvm-as would write bitcode the input's own tools cannot read; an older
 // one cannot read the text).
 
-// assembler returns the function that writes a module's text to a path as
-// bitcode ("-" is standard output). The input's LLVM generation is read
+// Assembler returns the function that writes a module's text to a path as
+// bitcode ("-" is standard output), as sycl-post-link without -S does
+// (postlink.IO.Assemble). The input's LLVM generation is read
 // from it once, when the first module is written ("-", standard input, is
 // not looked at: the text decides). Relative paths, the input's and the
 // modules', are relative to dir ("" is the working directory); notices go
 // to stderr, naming the tool argv0.
-func assembler(argv0, dir, input string, stdout, stderr io.Writer) func(text []byte, path string) error {
+func Assembler(argv0, dir, input string, stdout, stderr io.Writer) func(text []byte, path string) error {
 	gen := sync.OnceValue(func() int {
 		if input == "-" {
 			return 0
@@ -38,6 +39,11 @@ func assembler(argv0, dir, input string, stdout, stderr io.Writer) func(text []b
 		info, err := toolchain.ScanIR(basedir.Resolve(dir, input))
 		if err != nil {
 			return 0
+		}
+		if info.LLVM == 0 {
+			// Text every LLVM since 15 reads: LLVM 15's bitcode is read by
+			// all of them too (llvm-spirv-15 among them), a newer one's is not.
+			return 15
 		}
 		return info.LLVM
 	})
