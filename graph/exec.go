@@ -124,7 +124,10 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 			cmds = append(cmds, command{desc: c.Desc, tool: u.tools[s], argv: u.argvs[s]})
 			evs = append(evs, c)
 		}
-		usages, f, err := b.runCommand(ctx, cmds, u.outs[m], jobs.Request{Memory: u.reserved}, out, b.log.wrote)
+		usages, where, f, err := b.runCommand(ctx, cmds, u.outs[m], jobs.Request{Memory: u.reserved}, out, b.log.wrote)
+		if where != (Where{}) {
+			e.Where = where // a chain's last node that is not this one
+		}
 		failed := k + f // the step whose failure err is
 		for i, c := range evs {
 			if cu := usages[i]; cu != nil {
@@ -134,7 +137,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 				e.Usage.Add(cu)
 			}
 			if u.steps {
-				c.Usage = usages[i]
+				c.Usage, c.Where = usages[i], where
 				c.End, c.Outcome = time.Now(), Ran
 				if err != nil && k+i == failed {
 					c.Outcome, c.Err = Failed, err

@@ -268,12 +268,13 @@ type command struct {
 // ctx kills the groups. Every output must be non-empty and pass the last
 // tool's Check. On any failure no output is left: the temporary files are
 // removed, and so are outputs written under their own names. The usages
-// are the children's, nil for one that did not start; failed is the index
+// are the children's, nil for one that did not start; where is where
+// Options.Runner ran them; failed is the index
 // of the command an error is about. When all succeeded,
 // wrote (if not nil) is given each output with its size, time and hash,
 // taken before its rename into place, which keeps them: each output is
 // opened once, to check and hash it (inspect).
-func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string, req jobs.Request, output capture, wrote func(string, fileState)) (usages []*Usage, failed int, err error) {
+func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string, req jobs.Request, output capture, wrote func(string, fileState)) (usages []*Usage, where Where, failed int, err error) {
 	last := cmds[len(cmds)-1]
 	run, temps := withTempOutputs(last.argv, outs)
 	at := func(p string) string { return basedir.Resolve(b.opt.Dir, p) }
@@ -304,7 +305,7 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 			rsp, err := writeResponseFile(at(outs[0]), args)
 			defer os.Remove(rsp)
 			if err != nil {
-				return nil, i, err
+				return nil, where, i, err
 			}
 			args = []string{"@" + rsp}
 		}
@@ -322,7 +323,7 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errTimedOut)
 		defer cancel()
 	}
-	usages, errs, _ := b.runner.Run(ctx, jcmds, req)
+	usages, errs, where := b.runner.Run(ctx, jcmds, req)
 	failed, err = firstFailure(errs)
 	if err != nil {
 		removeOutputs()
@@ -332,13 +333,13 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 			status = "cannot run: " + status
 		}
 		if parent.Err() != nil {
-			return usages, failed, err
+			return usages, where, failed, err
 		}
 		timedOut := errors.Is(context.Cause(ctx), errTimedOut)
 		if timedOut {
 			status = fmt.Sprintf("timed out after %v, stopped", timeout)
 		}
-		return usages, failed, &CommandError{Desc: cmds[failed].desc, Argv: cmds[failed].argv, Status: status, Output: output.tail(), TimedOut: timedOut}
+		return usages, where, failed, &CommandError{Desc: cmds[failed].desc, Argv: cmds[failed].argv, Status: status, Output: output.tail(), TimedOut: timedOut}
 	}
 	var check func([]byte, int64, io.ReaderAt) error
 	if tool := last.tool; tool != nil {
@@ -364,7 +365,7 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 	}
 	if len(missing) > 0 || len(invalid) > 0 {
 		removeOutputs()
-		return usages, failed, &CommandError{Desc: last.desc, Argv: last.argv, Status: "exit status 0", Output: output.tail(), Missing: missing, Invalid: invalid}
+		return usages, where, failed, &CommandError{Desc: last.desc, Argv: last.argv, Status: "exit status 0", Output: output.tail(), Missing: missing, Invalid: invalid}
 	}
 	// An output in place leaves temps, so that a later failure removes it
 	// by its name (and an output named twice is placed once).
@@ -386,7 +387,7 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		if atomicfile.Special(at(o)) {
 			if err := atomicfile.Place(at(t), at(o)); err != nil {
 				removeTemps()
-				return usages, failed, err
+				return usages, where, failed, err
 			}
 			delete(temps, o)
 			continue
@@ -399,12 +400,12 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		// calls leaves no output, which the next build makes again.
 		if err := syscall.Unlink(at(o)); err != nil && err != syscall.ENOENT {
 			removeOutputs()
-			return usages, failed, &os.PathError{Op: "remove", Path: o, Err: err}
+			return usages, where, failed, &os.PathError{Op: "remove", Path: o, Err: err}
 		}
 		// rename(2) itself: os.Rename would first lstat the output.
 		if err := syscall.Rename(at(t), at(o)); err != nil {
 			removeOutputs()
-			return usages, failed, &os.LinkError{Op: "rename", Old: t, New: o, Err: err}
+			return usages, where, failed, &os.LinkError{Op: "rename", Old: t, New: o, Err: err}
 		}
 		delete(temps, o)
 	}
@@ -413,7 +414,7 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 			wrote(o, states[i])
 		}
 	}
-	return usages, failed, nil
+	return usages, where, failed, nil
 }
 
 // unchanged says whether the output o (at path) still is the file the

@@ -1,5 +1,5 @@
 // Package jobstest holds a job pool for tests that counts what is done
-// with its tokens.
+// with its tokens, and a runner for tests that starts no process.
 package jobstest
 
 import (
