@@ -164,9 +164,11 @@ func (g *Graph) Build(ctx context.Context, opt Options) (*Result, error) {
 	}
 	if opt.Memory > 0 {
 		b.mem = newMemBudget(opt.Memory)
-		for _, rec := range log.records {
-			b.model.add(rec.tools, rec.inputSize(), rec.maxRSS)
-		}
+	}
+	// The recorded peaks predict each unit's memory, for the budget and
+	// for the runner (which may hand it to a cluster's scheduler).
+	for _, rec := range log.records {
+		b.model.add(rec.tools, rec.inputSize(), rec.maxRSS)
 	}
 	b.res.Actions = len(g.actions)
 	if opt.DryRun {

@@ -41,8 +41,9 @@ type Call struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	// Wall is the time the command's usage reports: how long Do took,
-	// unless Do sets it.
-	Wall time.Duration
+	// unless Do sets it. MaxRSS is its peak memory, 0 unless Do sets it.
+	Wall   time.Duration
+	MaxRSS int64
 }
 
 // Run is what a Run was given: the command lines and the request.
@@ -58,7 +59,7 @@ func (r *Runner) Runs() []Run {
 	return append([]Run(nil), r.runs...)
 }
 
-// Run does cmds' work. A command's usage reports Call.Wall and exit code
+// Run does cmds' work. A command's usage reports Call.Wall, Call.MaxRSS and exit code
 // 0 or 1; one after a failed command of the pipeline is not done, and its
 // usage is nil.
 func (r *Runner) Run(ctx context.Context, cmds []*jobs.Command, req jobs.Request) ([]*jobs.Usage, []error, jobs.Where) {
@@ -101,7 +102,7 @@ func (r *Runner) Run(ctx context.Context, cmds []*jobs.Command, req jobs.Request
 		if call.Wall == 0 {
 			call.Wall = time.Since(start)
 		}
-		usages[i], errs[i] = &jobs.Usage{Wall: call.Wall}, err
+		usages[i], errs[i] = &jobs.Usage{Wall: call.Wall, MaxRSS: call.MaxRSS}, err
 		if err != nil {
 			usages[i].ExitCode = 1
 			break
