@@ -172,11 +172,12 @@ func (m *memBudget) release(n int64) {
 }
 
 // acquire gets what a unit needs to run: its memory reservation (external
-// commands only, under a budget), then a job token. release gives both
+// commands only, under a budget), then a job token, in its turn (see
+// readyQueue). release gives both
 // back and learns the unit's peak. The unit's runner is told its memory:
 // what it reserved, or without a budget its predicted peak when its
 // tools' history or their Tool.Memory predicts one.
-func (b *builder) acquire(ctx context.Context, pool jobs.Pool, u *unit) (jobs.Token, error) {
+func (b *builder) acquire(ctx context.Context, u *unit) (jobs.Token, error) {
 	if u.main == nil {
 		need, known := b.model.predict(u)
 		if b.mem != nil {
@@ -189,7 +190,7 @@ func (b *builder) acquire(ctx context.Context, pool jobs.Pool, u *unit) (jobs.To
 			u.memory = need
 		}
 	}
-	tok, err := pool.Acquire(ctx)
+	tok, err := b.ready.acquire(ctx, unitRank(u))
 	if err != nil && u.reserved > 0 {
 		b.mem.release(u.reserved)
 		u.reserved = 0
