@@ -29,6 +29,8 @@ type testBuild struct {
 	dir string
 	g   *Graph
 	log bytes.Buffer
+	// runner, if set, is opts' Runner (a fake's builds spawn nothing).
+	runner jobs.Runner
 }
 
 func newTestBuild(t *testing.T) *testBuild {
@@ -89,6 +91,7 @@ func (tb *testBuild) opts() Options {
 		Observer: Observers{p, Explain(p)},
 		StateDir: filepath.Join(tb.dir, ".state"),
 		Dir:      tb.dir,
+		Runner:   tb.runner,
 	}
 }
 
