@@ -342,7 +342,18 @@ func (a *bcw) globalVar(e *Entity) []uint64 {
 		init = uint64(a.consts.id(c)) + 1
 	}
 	tls := bcTLS[g.ThreadLocal]
+	// Sanitizer properties are bits of one field, the code model (LLVM
+	// 18 and newer) one more.
+	var sanitizer, codeModel uint64
 	for _, o := range g.Other {
+		if b, ok := bcSanitizer[o]; ok {
+			sanitizer |= b
+			continue
+		}
+		if m, ok := bcCodeModels[o]; ok {
+			codeModel = m
+			continue
+		}
 		a.unsupported(e.Off, "the global variable property '"+o+"'")
 	}
 	var attrs uint64
@@ -361,7 +372,16 @@ func (a *bcw) globalVar(e *Entity) []uint64 {
 	return []uint64{bitcode.ModuleCodeGlobalVar, off, size, uint64(a.tys.id(g.Type, e.Off)), flags, init,
 		bcLinkages[g.Linkage], bcAlign(e.Off, a, g.Align), a.section(g.Section), bcVisibility[g.Visibility],
 		tls, bcUnnamed[g.UnnamedAddr], ext, bcDLL[g.DLLStorage], a.comdatID(e, g.Comdat), attrs,
-		dsoLocal(&g.GlobalHeader), partOff, partSize}
+		dsoLocal(&g.GlobalHeader), partOff, partSize, sanitizer, codeModel}
+}
+
+var bcSanitizer = map[string]uint64{
+	"no_sanitize_address": 1, "no_sanitize_hwaddress": 2, "sanitize_memtag": 4, "sanitize_address_dyninit": 8,
+}
+
+var bcCodeModels = map[string]uint64{
+	`code_model "tiny"`: 1, `code_model "small"`: 2, `code_model "kernel"`: 3, `code_model "medium"`: 4,
+	`code_model "large"`: 5,
 }
 
 // function reads a function header into its FUNCTION record and queues
