@@ -54,6 +54,7 @@ func (m *Module) AssembleBitcode(opt BitcodeOptions) (out []byte, err error) {
 		return nil, e
 	}
 	var buf bytes.Buffer
+	buf.Grow(int(a.s.Size()))
 	if _, err := a.s.WriteTo(&buf); err != nil {
 		return nil, err
 	}
@@ -90,6 +91,14 @@ type bcw struct {
 	comdats bcNames
 	bundles bcNames
 	scopes  bcNames
+
+	// Scratch and slabs for function bodies (bcw_func.go).
+	byName    map[string]*bcLocal
+	nums      []*bcLocal
+	localSlab []bcLocal
+	instSlab  []bcInst
+	opSlab    []bcOp
+	fieldSlab []bcField
 }
 
 // bcNames numbers names in order of first use (sections, GC names,
