@@ -54,6 +54,7 @@ func (m *Module) AssembleBitcode(opt BitcodeOptions) (out []byte, err error) {
 		return nil, e
 	}
 	var buf bytes.Buffer
+	buf.Grow(int(a.s.Size()))
 	if _, err := a.s.WriteTo(&buf); err != nil {
 		return nil, err
 	}
@@ -90,6 +91,14 @@ type bcw struct {
 	comdats bcNames
 	bundles bcNames
 	scopes  bcNames
+
+	// Scratch and slabs for function bodies (bcw_func.go).
+	byName    map[string]*bcLocal
+	nums      []*bcLocal
+	localSlab []bcLocal
+	instSlab  []bcInst
+	opSlab    []bcOp
+	fieldSlab []bcField
 }
 
 // bcNames numbers names in order of first use (sections, GC names,
@@ -342,7 +351,18 @@ func (a *bcw) globalVar(e *Entity) []uint64 {
 		init = uint64(a.consts.id(c)) + 1
 	}
 	tls := bcTLS[g.ThreadLocal]
+	// Sanitizer properties are bits of one field, the code model (LLVM
+	// 18 and newer) one more.
+	var sanitizer, codeModel uint64
 	for _, o := range g.Other {
+		if b, ok := bcSanitizer[o]; ok {
+			sanitizer |= b
+			continue
+		}
+		if m, ok := bcCodeModels[o]; ok {
+			codeModel = m
+			continue
+		}
 		a.unsupported(e.Off, "the global variable property '"+o+"'")
 	}
 	var attrs uint64
@@ -361,7 +381,16 @@ func (a *bcw) globalVar(e *Entity) []uint64 {
 	return []uint64{bitcode.ModuleCodeGlobalVar, off, size, uint64(a.tys.id(g.Type, e.Off)), flags, init,
 		bcLinkages[g.Linkage], bcAlign(e.Off, a, g.Align), a.section(g.Section), bcVisibility[g.Visibility],
 		tls, bcUnnamed[g.UnnamedAddr], ext, bcDLL[g.DLLStorage], a.comdatID(e, g.Comdat), attrs,
-		dsoLocal(&g.GlobalHeader), partOff, partSize}
+		dsoLocal(&g.GlobalHeader), partOff, partSize, sanitizer, codeModel}
+}
+
+var bcSanitizer = map[string]uint64{
+	"no_sanitize_address": 1, "no_sanitize_hwaddress": 2, "sanitize_memtag": 4, "sanitize_address_dyninit": 8,
+}
+
+var bcCodeModels = map[string]uint64{
+	`code_model "tiny"`: 1, `code_model "small"`: 2, `code_model "kernel"`: 3, `code_model "medium"`: 4,
+	`code_model "large"`: 5,
 }
 
 // function reads a function header into its FUNCTION record and queues

@@ -284,6 +284,14 @@ func (cs *bcConsts) floatConst(tok token, t *Type, s string) *bcConst {
 			if math.IsNaN(f) {
 				words = []uint64{bcNaN32(math.Float64bits(f))}
 			}
+		case HalfType, BFloatType:
+			// A decimal or double-hexadecimal value LLVM converts when it
+			// is exact.
+			b, ok := bcHalfBits(f, t.Kind == BFloatType)
+			if !ok {
+				a.p.fail(tok.start, "floating point constant invalid for type")
+			}
+			words = []uint64{b}
 		default:
 			a.unsupported(tok.start, "this floating-point constant for "+t.String())
 		}
@@ -951,4 +959,42 @@ func (cs *bcConsts) scalableSplat(t *Type, el *bcConst) *bcConst {
 	ins := cs.add(t, bitcode.CstCodeCEInsertElt, []uint64{cs.vid(poison), cs.vid(el), uint64(cs.a.tys.id(typeI64, at)), cs.vid(zero)}, false)
 	mask := cs.add(&Type{Kind: VectorType, Len: t.Len, Scalable: true, Elem: typeI32}, bitcode.CstCodeNull, nil, false)
 	return cs.add(t, bitcode.CstCodeCEShuffleVec, []uint64{cs.vid(ins), cs.vid(poison), cs.vid(mask)}, false)
+}
+
+// bcHalfBits converts f to IEEE half (or bfloat) bits, reporting whether
+// the conversion is exact.
+func bcHalfBits(f float64, bf bool) (uint64, bool) {
+	if bf {
+		g := float32(f)
+		b := math.Float32bits(g)
+		if math.IsNaN(f) {
+			return uint64(bcNaN32(math.Float64bits(f)) >> 16), true
+		}
+		return uint64(b >> 16), float64(g) == f && b&0xffff == 0
+	}
+	var sign uint64
+	if math.Signbit(f) {
+		sign = 1 << 15
+		f = -f
+	}
+	switch {
+	case math.IsNaN(f):
+		return sign | 0x7c00 | 0x200 | (math.Float64bits(f)>>42)&0x3ff, true
+	case math.IsInf(f, 0):
+		return sign | 0x7c00, true
+	case f == 0:
+		return sign, true
+	}
+	frac, exp := math.Frexp(f) // f = frac·2^exp, frac in [0.5, 1)
+	e := exp - 1
+	if e > 15 {
+		return 0, false
+	}
+	if e < -14 {
+		// Subnormal: a multiple of 2^-24 below 2^-14.
+		m := math.Ldexp(f, 24)
+		return sign | uint64(m), m == math.Trunc(m)
+	}
+	m := math.Ldexp(frac*2-1, 10)
+	return sign | uint64(e+15)<<10 | uint64(m), m == math.Trunc(m)
 }
