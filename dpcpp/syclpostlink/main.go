@@ -53,8 +53,9 @@ translation.
 --ir-output-only option is not compatible with split modes other
 than 'auto'.
 -lower-esimd lowers the ESIMD builtins __esimd_barrier,
-__esimd_nbarrier_init and __esimd_slm_init and gives ESIMD
-functions their vector-compute attributes; a module calling another
+__esimd_nbarrier_init and __esimd_slm_init and the loads of the
+sub-group SPIR-V variables, and gives ESIMD functions their
+vector-compute attributes; a module calling another
 __esimd_* builtin is refused, naming it. invoke_simd calls of a
 target known at compile time are lowered. Not part of this
 implementation: the other ESIMD builtins, invoke_simd calls of
