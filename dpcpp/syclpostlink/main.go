@@ -64,8 +64,11 @@ transformation. The input
 is textual LLVM IR or bitcode (LLVM 14 to 22). Module files are
 textual IR (.ll) with -S and bitcode (.bc) without it, as the
 tools that read them next need: llvm-spirv reads only bitcode.
-sycbuild makes the bitcode with the llvm-as of the LLVM that wrote
-the input (llvm-as-<N> on PATH, or llvm-as of that version).`
+sycbuild writes the bitcode itself, for the LLVM that wrote the
+input (its producer; for text, LLVM 15 unless the text needs a
+newer one), with no LLVM tool and no verifier; a module holding a
+construct it cannot write is an error naming its line, and -S
+writes it as text.`
 
 // flags holds the parsed option values until they are copied into
 // postlink.Options.
@@ -92,7 +95,7 @@ func newFlags(argv0 string) *flags {
 	f.deviceLibDir = s.String("device-lib-dir", "dirname", "", "Directory where sycl fallback device libraries reside")
 	f.force = s.Bool("f", "Enable binary output on terminals")
 	f.irOnly = s.Bool("ir-output-only", "Output single IR file")
-	f.assembly = s.Bool("S", "Write output as LLVM assembly (module files end in .ll); without it, modules are LLVM bitcode (.bc) that sycbuild writes itself for the input's LLVM generation")
+	f.assembly = s.Bool("S", "Write output as LLVM assembly (module files end in .ll); without it, modules are LLVM bitcode (.bc) that sycbuild writes itself, with no LLVM tool, for the input's LLVM generation")
 	s.Lookup("S").Hidden = true
 	f.splitESIMD = s.Bool("split-esimd", "Split SYCL and ESIMD entry points")
 	f.lowerESIMD = s.Bool("lower-esimd", "Lower ESIMD constructs")
@@ -245,7 +248,7 @@ func Run(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdio cl
 func runWith(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdio clopt.Stdio, read func(string) ([]byte, error)) int {
 	rio := postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0, Dir: dir, Tokens: tokens, ReadFile: read}
 	if !o.Assembly {
-		rio.Assemble = Assembler(argv0, dir, o.Input, stdio.Out, stdio.Err)
+		rio.Assemble = Assembler(dir, o.Input, stdio.Out)
 	}
 	if err := postlink.Run(&o, rio); err != nil {
 		return clopt.Report(stdio.Err, err)
