@@ -37,9 +37,10 @@ type Runner struct {
 	// Dir holds the steps' result files while they run: a directory of
 	// the build that the nodes share.
 	Dir string
-	// Steps, when not nil, is given the id of every step that ran a
-	// command (tests compare them with Slurm's own records).
-	Steps func(jobs.Where)
+	// Steps, when not nil, is given where each step ran (its id and node)
+	// and its commands, once it ran: a log of the build's steps, to find
+	// them in Slurm's own records.
+	Steps func(jobs.Where, []*jobs.Command)
 
 	seq   sync.Mutex
 	count int
@@ -75,7 +76,7 @@ func (r *Runner) Run(ctx context.Context, cmds []*jobs.Command, req jobs.Request
 	start, end, rerr := readResult(result)
 	where := jobs.Where{ID: start.ID, Node: start.Node}
 	if where.ID != "" && r.Steps != nil {
-		r.Steps(where)
+		r.Steps(where, cmds)
 	}
 	if ctx.Err() != nil {
 		// srun, stopped, ends its step; scancel makes sure of it when srun
@@ -249,13 +250,16 @@ func (f *lineFilter) Bytes() []byte { return f.kept.Bytes() }
 
 func (f *lineFilter) String() string { return f.kept.String() }
 
-// stepMemory is a step's --mem: the work's predicted memory, else the
-// allocation's memory per CPU for its CPUs (a step asking for none would be
-// given all of its node's and run alone), at most a node's memory.
+// stepMemory is a step's --mem. A prediction is made for scheduling (a
+// peak recorded on inputs of similar size), and Slurm kills a step that
+// passes its --mem: so a step is given half as much again as predicted,
+// and never less than its CPUs' share of the allocation's memory (a step
+// asking for none would be given all of its node's and run alone); at
+// most a node's memory.
 func (c *Cluster) stepMemory(predicted int64, cpus int) int64 {
-	m := predicted
-	if m <= 0 && c.memory > 0 && c.cpus > 0 {
-		m = c.memory / int64(c.cpus) * int64(cpus)
+	m := predicted + predicted/2
+	if c.memory > 0 && c.cpus > 0 {
+		m = max(m, c.memory/int64(c.cpus)*int64(cpus))
 	}
 	if node := c.NodeMemory(); node > 0 && m > node {
 		m = node

@@ -25,7 +25,7 @@ func newRunner(t *testing.T, k *slurmtest.Cluster) (*Runner, *[]jobs.Where) {
 	var mu sync.Mutex
 	var steps []jobs.Where
 	r := &Runner{Cluster: c, Self: []string{os.Args[0], StepCommand}, Dir: t.TempDir(),
-		Steps: func(w jobs.Where) { mu.Lock(); steps = append(steps, w); mu.Unlock() }}
+		Steps: func(w jobs.Where, _ []*jobs.Command) { mu.Lock(); steps = append(steps, w); mu.Unlock() }}
 	return r, &steps
 }
 
