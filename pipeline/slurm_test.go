@@ -137,7 +137,7 @@ func testSlurmQuickstart(t *testing.T, k *slurmtest.Cluster) {
 
 // standInProject is the 240-module build of bench/dagbench with its
 // stand-in compilers (bench/dagbench/standin, each taking 5 ms).
-func standInProject(t *testing.T, name string) *project {
+func standInProject(t testing.TB, name string) *project {
 	cc := testenv.Tool(t, "cc")
 	dir := t.TempDir()
 	standin := filepath.Join(dir, "standin")
@@ -290,4 +290,35 @@ func testSlurmToolsDiffer(t *testing.T, k *slurmtest.Cluster) {
 	// The same build here runs.
 	p.env = os.Environ()
 	p.build()
+}
+
+// BenchmarkSlurmBuild is the 240-module stand-in build (5 ms per stand-in
+// compile) from clean, here and through a one-machine Slurm cluster with
+// this machine's CPUs, one after the other in one run, each at -j the
+// CPUs: the makespan of each and the steps per second through Slurm:
+//
+//	go test -run '^$' -bench SlurmBuild -benchtime 1x ./pipeline
+func BenchmarkSlurmBuild(b *testing.B) {
+	k := slurmtest.Start(b)
+	j := strconv.Itoa(k.CPUs)
+	var local, slurm time.Duration
+	var steps int
+	for range b.N {
+		p := standInProject(b, "local")
+		t0 := time.Now()
+		p.build("-j", j)
+		local += time.Since(t0)
+		q := standInProject(b, "slurm")
+		q.env = slices.Concat(k.Env, q.env[len(os.Environ()):])
+		t0 = time.Now()
+		q.build("-j", j, "-executor", "slurm")
+		slurm += time.Since(t0)
+		steps += countLines(filepath.Join(q.dir, "out", pipeline.StateDirName, pipeline.StepsLog))
+	}
+	n := time.Duration(b.N)
+	b.ReportMetric((local / n).Seconds(), "s/local-build")
+	b.ReportMetric((slurm / n).Seconds(), "s/slurm-build")
+	b.ReportMetric(float64(steps)/slurm.Seconds(), "steps/s")
+	b.Logf("240 modules at -j %s: here %.2f s, through Slurm %.2f s (%.2fx), %d steps, %.1f steps/s",
+		j, (local / n).Seconds(), (slurm / n).Seconds(), float64(slurm)/float64(local), steps/b.N, float64(steps)/slurm.Seconds())
 }
