@@ -170,6 +170,13 @@ type Config struct {
 	RemoteCacheReadOnly bool     `yaml:"remote_cache_read_only"`
 	RemoteTimeout       string   `yaml:"remote_timeout"`
 	RemoteHeaders       []string `yaml:"remote_headers"`
+	// Executor is where the external commands run: local (the default)
+	// or slurm, as job steps of a Slurm allocation; the command line's
+	// -executor overrides it.
+	Executor Executor `yaml:"executor"`
+	// Slurm is what sycbuild asks Slurm for when it makes its own
+	// allocation.
+	Slurm *Slurm `yaml:"slurm"`
 	// Targets are the device targets to build, in the order their images
 	// appear in the output object.
 	Targets []*Target `yaml:"targets" cfg:"required"`
@@ -305,6 +312,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.Wrapper == "" {
 		c.Wrapper = WrapperDPCPP
+	}
+	if c.Executor == "" {
+		c.Executor = ExecutorLocal
 	}
 	for i, t := range c.Targets {
 		t.Index = i

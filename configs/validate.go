@@ -88,6 +88,7 @@ func (c *Config) validate() errorList {
 		v.target(i, t, names)
 	}
 	v.validateRun()
+	v.validateExecutor()
 	return v.errs
 }
 

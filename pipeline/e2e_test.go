@@ -26,14 +26,14 @@ import (
 
 // project is a temporary directory holding a targets.yaml and its inputs.
 type project struct {
-	t   *testing.T
+	t   testing.TB
 	dir string
 	env []string
 }
 
 // newProject copies testdata files (and the quickstart's device.ll) into a
 // new directory named name and writes config as its targets.yaml.
-func newProject(t *testing.T, name, config string, files ...string) *project {
+func newProject(t testing.TB, name, config string, files ...string) *project {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
 	p := &project{t: t, dir: dir, env: os.Environ()}
@@ -108,7 +108,7 @@ type summary struct{ ran, upToDate, jobsRan, jobsCached, localHits, remoteHits i
 
 var summaryRE = regexp.MustCompile(`sycbuild: \S+: (\d+) actions run, (\d+) up to date(?:; (\d+) module jobs run, (\d+) up to date)?(?:; (\d+) restored from the local cache, (\d+) from the remote cache)? \(`)
 
-func parseSummary(t *testing.T, stderr string) summary {
+func parseSummary(t testing.TB, stderr string) summary {
 	t.Helper()
 	m := summaryRE.FindStringSubmatch(stderr)
 	if m == nil {

@@ -40,7 +40,9 @@ type Settings struct {
 	Extra     []string // further salloc options, as given
 }
 
-// Args are salloc's options for s.
+// Args are salloc's options for s. Unless Extra says how many CPUs to
+// ask for (-n, -c, --exclusive, …), they ask for whole nodes: salloc's
+// default, one CPU, would run a build's steps one at a time.
 func (s Settings) Args() []string {
 	var args []string
 	if s.Partition != "" {
@@ -55,7 +57,24 @@ func (s Settings) Args() []string {
 	if s.Nodes > 0 {
 		args = append(args, "--nodes="+strconv.Itoa(s.Nodes))
 	}
+	if !namesCPUs(s.Extra) {
+		args = append(args, "--exclusive")
+	}
 	return append(args, s.Extra...)
+}
+
+// cpuOptions are salloc's options that say how many CPUs to allocate.
+var cpuOptions = []string{"-n", "--ntasks", "-c", "--cpus-per-task", "--exclusive", "--mincpus", "--ntasks-per-node", "--cpus-per-gpu"}
+
+func namesCPUs(extra []string) bool {
+	for _, a := range extra {
+		for _, o := range cpuOptions {
+			if a == o || strings.HasPrefix(a, o+"=") || len(o) == 2 && strings.HasPrefix(a, o) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Cluster is an allocation that steps run in.
@@ -65,6 +84,10 @@ type Cluster struct {
 	name  string   // the name of this process's steps, as squeue shows them
 	cpus  int      // the allocation's CPUs
 	nodes string   // its nodes, in Slurm's host-list form
+	// The allocation's memory in bytes, in all and the number of its
+	// nodes; 0 when Slurm does not say.
+	memory    int64
+	nodeCount int
 
 	// When this process made the allocation: the pipe whose closing gives
 	// it back, and the end of the salloc that holds it.
@@ -110,11 +133,64 @@ func Open(ctx context.Context, s Settings, env []string) (*Cluster, error) {
 			err = fmt.Errorf("squeue said %q", info)
 		}
 	}
+	if err == nil {
+		info, err = c.query(ctx, "scontrol", "show", "job", "-o", c.job)
+		if err == nil {
+			c.memory, c.nodeCount = jobMemory(info)
+		}
+	}
 	if err != nil {
 		c.Close()
 		return nil, fmt.Errorf("slurm: the allocation %s: %w", c.job, err)
 	}
 	return c, nil
+}
+
+// Memory is the allocation's memory in bytes, on all its nodes (0 when
+// Slurm does not say).
+func (c *Cluster) Memory() int64 { return c.memory }
+
+// NodeMemory is the allocation's memory on one of its nodes (0 when Slurm
+// does not say).
+func (c *Cluster) NodeMemory() int64 {
+	if c.nodeCount < 1 {
+		return 0
+	}
+	return c.memory / int64(c.nodeCount)
+}
+
+// jobMemory reads the memory and the node count of a job from scontrol's
+// one-line record of it ("NumNodes=2 … TRES=cpu=8,mem=16G,node=2").
+func jobMemory(record string) (memory int64, nodes int) {
+	for _, f := range strings.Fields(record) {
+		if v, ok := strings.CutPrefix(f, "NumNodes="); ok {
+			nodes, _ = strconv.Atoi(strings.SplitN(v, "-", 2)[0])
+		}
+		if v, ok := strings.CutPrefix(f, "TRES="); ok {
+			for _, t := range strings.Split(v, ",") {
+				if m, ok := strings.CutPrefix(t, "mem="); ok {
+					memory = parseMemory(m)
+				}
+			}
+		}
+	}
+	return memory, nodes
+}
+
+// parseMemory reads a memory size as Slurm writes it: a number of MiB, or
+// one with a unit (K, M, G, T, P); 0 when it is none.
+func parseMemory(s string) int64 {
+	shift := 20
+	if n := len(s); n > 0 {
+		if i := strings.IndexByte("KMGTP", s[n-1]); i >= 0 {
+			shift, s = 10*(i+1), s[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 {
+		return 0
+	}
+	return int64(v * float64(int64(1)<<shift))
 }
 
 // allocate has salloc make an allocation and hold it until c.release closes.

@@ -37,6 +37,9 @@ func TestCluster(t *testing.T) {
 		{"cancel", testCancel},
 		{"shared", testShared},
 		{"killed holder", testKilledHolder},
+		{"runner", testRunner},
+		{"runner memory killed", testRunnerMemoryKilled},
+		{"runner cancel", testRunnerCancel},
 	} {
 		t.Run(test.name, func(t *testing.T) { test.run(t, k) })
 	}

@@ -101,8 +101,14 @@ func build(args []string, stdio clopt.Stdio) int {
 	// the collector waits until the heap reaches 32 MiB, not the
 	// runtime's 4 MiB (an in-process split grows past that at once).
 	heapfloor.Set(32 << 20)
-	s, code := setUp(f, stdio)
+	ctx, stop := interruptible()
+	defer stop()
+	s, code := setUp(ctx, f, stdio)
 	if s == nil {
+		if ctx.Err() != nil {
+			fmt.Fprintln(stdio.Err, "sycbuild: interrupted")
+			return exitInterrupted
+		}
 		return code
 	}
 	defer s.restore()
@@ -118,8 +124,6 @@ func build(args []string, stdio clopt.Stdio) int {
 		rep = report.New(report.Options{Title: "sycbuild: " + s.plan.Output, Dir: s.opt.Dir, Budget: s.opt.Memory, Config: config, Tools: tools})
 		s.opt.Observer = graph.Observers{s.opt.Observer, rep}
 	}
-	ctx, stop := interruptible()
-	defer stop()
 	res, err := s.plan.Graph.Build(ctx, s.opt)
 	s.progress.Close()
 	if !f.dryRun {
@@ -172,7 +176,7 @@ func graphCommand(args []string, stdio clopt.Stdio) int {
 		return flagStatus(err, stdio.Err)
 	}
 	f.dryRun = true // nothing is built; tool versions are not saved
-	s, code := setUp(f, stdio)
+	s, code := setUp(context.Background(), f, stdio)
 	if s == nil {
 		return code
 	}
@@ -222,8 +226,10 @@ type session struct {
 // directory, in-process tools resolve their paths against it), so that
 // commands and outputs do not depend on where the project lives; the
 // process's own working directory never changes. On failure it has printed
-// why and returns the exit status.
-func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
+// why and returns the exit status. A build (not -n) opens its executor:
+// with the slurm one, the allocation; cancelling ctx gives up waiting for
+// it.
+func setUp(ctx context.Context, f *buildFlags, stdio clopt.Stdio) (*session, int) {
 	errf := func(format string, args ...any) { fmt.Fprintf(stdio.Err, "sycbuild: "+format+"\n", args...) }
 	cfg, err := configs.Load(f.config)
 	if err != nil {
@@ -238,6 +244,13 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 	if err := f.host.apply(cfg); err != nil {
 		errf("%v", err)
 		return nil, exitUsage
+	}
+	var executor configs.Executor
+	if f.run.executor != "" {
+		if executor, err = configs.ParseExecutor(f.run.executor); err != nil {
+			errf("-executor: %v", err)
+			return nil, exitUsage
+		}
 	}
 	self := selfCommand()
 	configFile, err := filepath.Abs(f.config)
@@ -306,14 +319,33 @@ func setUp(f *buildFlags, stdio clopt.Stdio) (*session, int) {
 			fmt.Fprintf(stdio.Out, "cd %s\n", graph.ShellQuote([]string{cfg.Dir}))
 		}
 	} else {
-		pool, err := choosePool(f.jobs, cfg.Jobs, warn)
+		// The executor first: on a cluster, the allocation's CPUs are the
+		// jobs and its memory the budget, unless told otherwise.
+		ex, err := pipeline.OpenExecutor(ctx, cfg, plan, pipeline.ExecutorOptions{Kind: executor, Self: selfExecutable()})
+		if err != nil {
+			errf("%v", err)
+			return fail(exitFailed)
+		}
+		restore = chain(restore, func() { ex.Close() })
+		opt.Runner = ex.Runner
+		cpus, available := runtime.NumCPU(), availableMemory()
+		if ex.Cluster != nil {
+			cpus = ex.Cluster.CPUs()
+			if m := ex.Cluster.Memory(); m > 0 {
+				available = m
+			}
+			if f.verbose {
+				warn(fmt.Sprintf("executor: slurm, allocation %s (%d CPUs on %s)", ex.Cluster.Job(), cpus, ex.Cluster.Nodes()))
+			}
+		}
+		pool, err := choosePool(f.jobs, cfg.Jobs, cpus, warn)
 		if err != nil {
 			errf("%v", err)
 			return fail(exitUsage)
 		}
 		opt.Pool = pool
 		restore = chain(restore, func() { pool.Close() })
-		if opt.Memory, err = f.run.memoryBudget(cfg); err != nil {
+		if opt.Memory, err = f.run.memoryBudget(cfg, available); err != nil {
 			errf("%v", err)
 			return fail(exitUsage)
 		}
@@ -347,8 +379,8 @@ func chain(a, b func()) func() { return func() { b(); a() } }
 
 // choosePool picks the job pool: -j on the command line; else make's
 // jobserver when sycbuild runs under make -jN; else the config's jobs;
-// else one job per CPU.
-func choosePool(flagJobs, cfgJobs int, warn func(string)) (jobs.Pool, error) {
+// else one job per CPU (cpus: this machine's, or the allocation's).
+func choosePool(flagJobs, cfgJobs, cpus int, warn func(string)) (jobs.Pool, error) {
 	if flagJobs > 0 {
 		return jobs.NewPool(flagJobs), nil
 	}
@@ -364,7 +396,16 @@ func choosePool(flagJobs, cfgJobs int, warn func(string)) (jobs.Pool, error) {
 	if cfgJobs > 0 {
 		return jobs.NewPool(cfgJobs), nil
 	}
-	return jobs.NewPool(runtime.NumCPU()), nil
+	return jobs.NewPool(max(cpus, 1)), nil
+}
+
+// selfExecutable is this executable's absolute path, which a cluster's
+// nodes run; Args[0] where the system does not say.
+func selfExecutable() string {
+	if exe, err := os.Executable(); err == nil {
+		return exe
+	}
+	return selfCommand()
 }
 
 // selfCommand is how printed commands name this executable: as typed when

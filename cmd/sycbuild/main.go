@@ -31,6 +31,8 @@ import (
 	"github.com/sycbuild/sycbuild/internal/clopt"
 	"github.com/sycbuild/sycbuild/internal/suggest"
 	"github.com/sycbuild/sycbuild/jobs"
+	"github.com/sycbuild/sycbuild/pipeline"
+	"github.com/sycbuild/sycbuild/slurm"
 )
 
 // toolMains are the in-process tools, by the name of the DPC++ tool each
@@ -49,6 +51,12 @@ func main() {
 	// groups (jobs.UseGuard) does that alone.
 	if jobs.ServeGuard() {
 		return
+	}
+	// A Slurm step's commands need no guard of their own: slurmstepd ends
+	// every process of a step it stops, and a guard would be one more
+	// process to start per step.
+	if len(os.Args) > 1 && os.Args[1] == slurm.StepCommand {
+		os.Exit(slurm.StepMain(os.Args[2:], os.Stderr))
 	}
 	jobs.UseGuard()
 	os.Exit(run(os.Args, clopt.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
@@ -72,6 +80,8 @@ func run(argv []string, stdio clopt.Stdio) int {
 			return graphCommand(args[1:], stdio)
 		case "cache":
 			return cacheCommand(args[1:], stdio)
+		case pipeline.ToolsCommand:
+			return pipeline.ToolsMain(args[1:], stdio.Out, stdio.Err)
 		default:
 			if m, ok := toolMains[name]; ok {
 				return m(name, args[1:], stdio)
@@ -168,6 +178,9 @@ Usage:
   sycbuild <tool> [tool args]                   run one in-process tool
   sycbuild version                              print the version
   sycbuild help                                 print this text
+
+Run on a cluster's nodes by the slurm executor (docs/slurm.md):
+  sycbuild slurm-step …, sycbuild slurm-tools …
 
 Tools (also selected by invoking sycbuild through a link with the tool's name):
   %s

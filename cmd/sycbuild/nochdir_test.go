@@ -101,7 +101,7 @@ func TestBuildFromAnotherDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, code := setUp(f, stdio)
+	s, code := setUp(context.Background(), f, stdio)
 	if s == nil {
 		t.Fatalf("setUp: exit %d\n%s", code, stderr.String())
 	}

@@ -15,19 +15,23 @@ import (
 //
 //	-m SIZE        the memory budget (default: the memory available)
 //	-report FILE   an HTML report of the build
+//	-executor E    where the external commands run: local or slurm
 type runFlags struct {
-	memory string
-	report string
+	memory   string
+	report   string
+	executor string
 }
 
 func (r *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&r.memory, "m", "", "keep the predicted peak memory of the commands running at once under `size` (e.g. 16G, 900M; 0: no budget; default: the memory available when the build starts)")
+	fs.StringVar(&r.executor, "executor", "", "run the external commands `where`: local (this machine) or slurm (as job steps of a Slurm allocation, docs/slurm.md); default: the config's executor, else local")
 	fs.StringVar(&r.report, "report", "", "write an HTML report of the build to `file.html` (timeline per job slot, slowest commands, image sizes, cache hits, memory per job, failures)")
 }
 
 // memoryBudget returns the memory budget in bytes (0: none): -m's, else
-// the config's memory:, else the memory available now.
-func (r *runFlags) memoryBudget(cfg *configs.Config) (int64, error) {
+// the config's memory:, else available (the memory available now, or the
+// allocation's where the commands run on a cluster).
+func (r *runFlags) memoryBudget(cfg *configs.Config, available int64) (int64, error) {
 	switch {
 	case r.memory != "":
 		n, err := configs.ParseSize(r.memory)
@@ -38,7 +42,7 @@ func (r *runFlags) memoryBudget(cfg *configs.Config) (int64, error) {
 	case cfg.Memory != "":
 		return configs.ParseSize(cfg.Memory) // checked when the config was loaded
 	}
-	return availableMemory(), nil
+	return available, nil
 }
 
 // availableMemory is MemAvailable from /proc/meminfo, or 0 (no budget)
