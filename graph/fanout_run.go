@@ -53,18 +53,18 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 	f := a.Fanout
 	e := Event{Kind: KindFanout, Action: a.id, Desc: a.Desc, Tool: f.Steps[0].Tool.Name, Outputs: paths(a.Out), Slot: -1}
 	if !b.mayStart(stop, a) {
-		b.finish(a, e, stateNotRun, nil)
+		b.finish(a, e, NotRun, nil)
 		return
 	}
 	items, err := readItems(b.opt.Dir, f.List.Path)
 	if err != nil {
-		b.finish(a, e, stateFailed, err)
+		b.finish(a, e, Failed, err)
 		return
 	}
 	e.Jobs = len(items)
 	parts, err := b.actionKey(a)
 	if err != nil {
-		b.finish(a, e, stateFailed, err)
+		b.finish(a, e, Failed, err)
 		return
 	}
 	whole := &unit{name: a.Out[0].Path, parts: parts}
@@ -73,19 +73,19 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		b.res.JobsCached += len(items)
 		b.mu.Unlock()
 		b.planJobs(f, 0)
-		b.finish(a, e, stateUpToDate, nil)
+		b.finish(a, e, UpToDate, nil)
 		return
 	}
 	b.planJobs(f, len(items))
 	// The fan-out as a whole holds no token; its span is its jobs'.
 	e.Start = time.Now()
 	b.obs.Started(e)
-	finish := func(s state, err error) {
+	finish := func(s Outcome, err error) {
 		e.End = time.Now()
 		b.finish(a, e, s, err)
 	}
 	if err := os.MkdirAll(b.path(f.Dir), 0o755); err != nil {
-		finish(stateFailed, err)
+		finish(Failed, err)
 		return
 	}
 	// Swept before any job runs, so that no sweep meets a running job's
@@ -162,16 +162,16 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 	}
 	switch {
 	case ctx.Err() != nil:
-		finish(stateNotRun, nil)
+		finish(NotRun, nil)
 		return
 	case failed > 0:
-		finish(stateFailed, nil)
+		finish(Failed, nil)
 		return
 	case notRun > 0:
-		finish(stateNotRun, nil)
+		finish(NotRun, nil)
 		return
 	case b.allFellBack(f, jobList):
-		finish(stateFailed, fmt.Errorf("%s: every one of its %d modules fell back to SPIR-V, so nothing is compiled ahead of time (a device or an option the compiler refuses does that); aot_fallback: spirv-all accepts it", a.Desc, len(items)))
+		finish(Failed, fmt.Errorf("%s: every one of its %d modules fell back to SPIR-V, so nothing is compiled ahead of time (a device or an option the compiler refuses does that); aot_fallback: spirv-all accepts it", a.Desc, len(items)))
 		return
 	}
 	// Every job succeeded: write the output lists, then record the whole.
@@ -186,7 +186,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		}
 		b.log.forget(s.Out.List.Path)
 		if err := atomicfile.Write(b.path(s.Out.List.Path), func(w io.Writer) error { _, err := w.Write(list.Bytes()); return err }); err != nil {
-			finish(stateFailed, err)
+			finish(Failed, err)
 			return
 		}
 	}
@@ -194,7 +194,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 	for _, n := range a.Out {
 		st, err := b.log.state(b.opt.Dir, n.Path)
 		if err != nil {
-			finish(stateFailed, err)
+			finish(Failed, err)
 			return
 		}
 		outs = append(outs, st)
@@ -203,7 +203,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		for _, o := range j.recordedOutputs(b.log) {
 			st, err := b.log.state(b.opt.Dir, o)
 			if err != nil {
-				finish(stateFailed, fmt.Errorf("output %s: %w", o, err))
+				finish(Failed, fmt.Errorf("output %s: %w", o, err))
 				return
 			}
 			outs = append(outs, st)
@@ -212,15 +212,15 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 	// A fan-out with a job saved by its fallback is built but not
 	// recorded: that job runs again next time.
 	if fellBack.Load() {
-		finish(stateBuilt, nil)
+		finish(Ran, nil)
 		return
 	}
 	// The jobs' outputs were made durable when each job was recorded.
 	if err := b.record(whole.name, whole.parts, outs, whole.prev, paths(a.Out), nil); err != nil {
-		finish(stateFailed, err)
+		finish(Failed, err)
 		return
 	}
-	finish(stateBuilt, nil)
+	finish(Ran, nil)
 }
 
 // longestFirst returns the order a fan-out's items are taken in: those
