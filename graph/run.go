@@ -352,27 +352,43 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		removeOutputs()
 		return usages, where, failed, &CommandError{Desc: last.desc, Argv: last.argv, Status: "exit status 0", Output: output.tail(), Missing: missing, Invalid: invalid}
 	}
-	// An output in place leaves temps, so that a later failure removes it
-	// by its name (and an output named twice is placed once).
+	if err := b.place(outs, temps, states, removeTemps, removeOutputs); err != nil {
+		return usages, where, failed, err
+	}
+	if wrote != nil {
+		for i, o := range outs {
+			wrote(o, states[i])
+		}
+	}
+	return usages, where, failed, nil
+}
+
+// place moves the outputs a command wrote under their temporary names
+// (temps) into place; states are what inspect saw of them, and become
+// what the log keeps (an output left in place keeps its own). An output
+// in place leaves temps, so that a later failure removes it by its name
+// (and an output named twice is placed once). On failure it removes what
+// runCommand would (removeTemps, or removeOutputs).
+func (b *builder) place(outs []string, temps map[string]string, states []fileState, removeTemps, removeOutputs func()) error {
 	for i, o := range outs {
 		t, ok := temps[o]
 		if !ok {
 			continue
 		}
-		if kept, ok := b.unchanged(o, at(o), states[i]); ok {
+		if kept, ok := b.unchanged(o, b.path(o), states[i]); ok {
 			// The file in place already holds these bytes: it stays, with
 			// its time, and the new copy goes before it reaches the disk.
-			syscall.Unlink(at(t))
+			syscall.Unlink(b.path(t))
 			states[i] = kept
 			delete(temps, o)
 			continue
 		}
 		// A device, FIFO or symlink in the output's place (-o /dev/null)
 		// is written into, never replaced.
-		if atomicfile.Special(at(o)) {
-			if err := atomicfile.Place(at(t), at(o)); err != nil {
+		if atomicfile.Special(b.path(o)) {
+			if err := atomicfile.Place(b.path(t), b.path(o)); err != nil {
 				removeTemps()
-				return usages, where, failed, err
+				return err
 			}
 			delete(temps, o)
 			continue
@@ -383,23 +399,18 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		// largest part of sycbuild's own CPU on a rebuild; the new data is
 		// written back with the log's sync instead. A crash between the two
 		// calls leaves no output, which the next build makes again.
-		if err := syscall.Unlink(at(o)); err != nil && err != syscall.ENOENT {
+		if err := syscall.Unlink(b.path(o)); err != nil && err != syscall.ENOENT {
 			removeOutputs()
-			return usages, where, failed, &os.PathError{Op: "remove", Path: o, Err: err}
+			return &os.PathError{Op: "remove", Path: o, Err: err}
 		}
 		// rename(2) itself: os.Rename would first lstat the output.
-		if err := syscall.Rename(at(t), at(o)); err != nil {
+		if err := syscall.Rename(b.path(t), b.path(o)); err != nil {
 			removeOutputs()
-			return usages, where, failed, &os.LinkError{Op: "rename", Old: t, New: o, Err: err}
+			return &os.LinkError{Op: "rename", Old: t, New: o, Err: err}
 		}
 		delete(temps, o)
 	}
-	if wrote != nil {
-		for i, o := range outs {
-			wrote(o, states[i])
-		}
-	}
-	return usages, where, failed, nil
+	return nil
 }
 
 // dispatch runs the commands of runCommand through the runner, each
