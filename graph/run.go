@@ -298,29 +298,14 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 			}
 		}
 	}
-	jcmds := make([]*jobs.Command, len(cmds))
-	var timeout time.Duration // the pipeline's: the sum of its tools', when each has one
-	for i, c := range cmds {
-		argv := c.argv
-		if i == len(cmds)-1 {
-			argv = run
+	jcmds, timeout, rsps, i, err := b.jobCommands(cmds, run, outs, output)
+	defer func() {
+		for _, rsp := range rsps {
+			os.Remove(rsp)
 		}
-		args := argv[1:]
-		if c.tool != nil && c.tool.ResponseFiles && argBytes(argv) > maxArgBytes && len(outs) > 0 {
-			rsp, err := writeResponseFile(at(outs[0]), args)
-			defer os.Remove(rsp)
-			if err != nil {
-				return nil, where, i, err
-			}
-			args = []string{"@" + rsp}
-		}
-		jcmds[i] = &jobs.Command{Argv: append([]string{argv[0]}, args...), Dir: b.workDir, Stdout: output.f, Stderr: output.f}
-		switch {
-		case c.tool == nil || c.tool.Timeout <= 0:
-			timeout = -1
-		case timeout >= 0:
-			timeout += c.tool.Timeout
-		}
+	}()
+	if err != nil {
+		return nil, where, i, err
 	}
 	usages, where, failed, err = b.dispatch(ctx, cmds, jcmds, req, timeout, output, removeOutputs)
 	if err != nil {
@@ -361,6 +346,40 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		}
 	}
 	return usages, where, failed, nil
+}
+
+// jobCommands makes the jobs.Commands of runCommand's commands, the last
+// one's command line being run (its outputs under temporary names); their
+// output goes to output. A command line too long for the system goes into
+// a response file where its tool reads one: rsps are those to remove once
+// the commands ran. timeout is the pipeline's, the sum of its tools', when
+// each has one (else -1). On failure, failed is the command that err is
+// about.
+func (b *builder) jobCommands(cmds []command, run, outs []string, output capture) (jcmds []*jobs.Command, timeout time.Duration, rsps []string, failed int, err error) {
+	jcmds = make([]*jobs.Command, len(cmds))
+	for i, c := range cmds {
+		argv := c.argv
+		if i == len(cmds)-1 {
+			argv = run
+		}
+		args := argv[1:]
+		if c.tool != nil && c.tool.ResponseFiles && argBytes(argv) > maxArgBytes && len(outs) > 0 {
+			rsp, err := writeResponseFile(b.path(outs[0]), args)
+			rsps = append(rsps, rsp)
+			if err != nil {
+				return nil, 0, rsps, i, err
+			}
+			args = []string{"@" + rsp}
+		}
+		jcmds[i] = &jobs.Command{Argv: append([]string{argv[0]}, args...), Dir: b.workDir, Stdout: output.f, Stderr: output.f}
+		switch {
+		case c.tool == nil || c.tool.Timeout <= 0:
+			timeout = -1
+		case timeout >= 0:
+			timeout += c.tool.Timeout
+		}
+	}
+	return jcmds, timeout, rsps, 0, nil
 }
 
 // place moves the outputs a command wrote under their temporary names
