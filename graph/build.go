@@ -93,17 +93,6 @@ type Result struct {
 // themselves have been printed.
 var ErrFailed = errors.New("build failed")
 
-type state int
-
-const (
-	statePending state = iota
-	stateBuilt
-	stateUpToDate
-	stateFailed
-	stateNotRun   // a dependency failed, or the build stopped
-	stateRestored // its outputs came from the shared cache
-)
-
 // builder runs one Build.
 type builder struct {
 	g   *Graph
@@ -116,7 +105,7 @@ type builder struct {
 	workDir string
 
 	mu       sync.Mutex
-	state    []state
+	state    []Outcome // each action's, once it finished
 	res      Result
 	captures map[int]*os.File // per job slot; see capture
 	swept    map[string]bool  // directories cleared of stale temporary files
@@ -161,7 +150,7 @@ func (g *Graph) Build(ctx context.Context, opt Options) (*Result, error) {
 			workDir = abs
 		}
 	}
-	b := &builder{g: g, opt: opt, log: log, obs: opt.Observer, state: make([]state, len(g.actions)), workDir: workDir,
+	b := &builder{g: g, opt: opt, log: log, obs: opt.Observer, state: make([]Outcome, len(g.actions)), workDir: workDir,
 		captures: map[int]*os.File{}, swept: map[string]bool{}, stopAll: func() {}, cmds: loadCommandWords(opt.StateDir)}
 	defer b.closeCaptures()
 	if b.runner = opt.Runner; b.runner == nil {
@@ -231,7 +220,7 @@ func (b *builder) run(ctx context.Context) error {
 	for running > 0 {
 		a := <-done
 		running--
-		if b.get(a) == stateFailed && !b.opt.KeepGoing {
+		if b.get(a) == Failed && !b.opt.KeepGoing {
 			b.stopAll()
 		}
 		for _, u := range a.users {
@@ -249,24 +238,24 @@ func (b *builder) run(ctx context.Context) error {
 	return nil
 }
 
-func (b *builder) get(a *Action) state {
+func (b *builder) get(a *Action) Outcome {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.state[a.id]
 }
 
-func (b *builder) set(a *Action, s state) {
+func (b *builder) set(a *Action, s Outcome) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.state[a.id] = s
 	switch s {
-	case stateBuilt:
+	case Ran:
 		b.res.Ran++
-	case stateUpToDate:
+	case UpToDate:
 		b.res.UpToDate++
-	case stateFailed:
+	case Failed:
 		b.res.Failed++
-	case stateNotRun:
+	case NotRun:
 		b.res.NotRun++
 	}
 }
@@ -280,34 +269,34 @@ func (b *builder) do(ctx, stop context.Context, pool jobs.Pool, a *Action) {
 	}
 	e := Event{Kind: KindAction, Action: a.id, Desc: a.Desc, Tool: a.Tool.Name, Argv: b.printed(a), Outputs: paths(a.Out), Slot: -1}
 	if !b.mayStart(stop, a) {
-		b.finish(a, e, stateNotRun, nil)
+		b.finish(a, e, NotRun, nil)
 		return
 	}
 	u, err := b.actionUnit(a, e)
 	if err != nil {
-		b.finish(a, e, stateFailed, err)
+		b.finish(a, e, Failed, err)
 		return
 	}
 	if !b.mustRun(u) {
-		b.finish(a, e, stateUpToDate, nil)
+		b.finish(a, e, UpToDate, nil)
 		return
 	}
 	tok, err := b.acquire(stop, u)
 	if err != nil {
-		b.finish(a, e, stateNotRun, nil)
+		b.finish(a, e, NotRun, nil)
 		return
 	}
 	e, err = b.runUnit(ctx, tok, u)
 	b.release(pool, tok, u)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		b.finish(a, e, stateNotRun, nil)
+		b.finish(a, e, NotRun, nil)
 	case err != nil:
-		b.finish(a, e, stateFailed, err)
+		b.finish(a, e, Failed, err)
 	case e.Outcome == Restored:
-		b.finish(a, e, stateRestored, nil)
+		b.finish(a, e, Restored, nil)
 	default:
-		b.finish(a, e, stateBuilt, nil)
+		b.finish(a, e, Ran, nil)
 	}
 }
 
@@ -315,7 +304,7 @@ func (b *builder) do(ctx, stop context.Context, pool jobs.Pool, a *Action) {
 // failed or did not run, and the build goes on.
 func (b *builder) mayStart(stop context.Context, a *Action) bool {
 	for _, d := range a.deps() {
-		if s := b.get(d); s == stateFailed || s == stateNotRun {
+		if s := b.get(d); s == Failed || s == NotRun {
 			return false
 		}
 	}
@@ -324,18 +313,15 @@ func (b *builder) mayStart(stop context.Context, a *Action) bool {
 
 // finish sets an action's state and tells the observer: e's outcome is s,
 // and err, if not nil, is why it failed.
-func (b *builder) finish(a *Action, e Event, s state, err error) {
+func (b *builder) finish(a *Action, e Event, s Outcome, err error) {
 	b.set(a, s)
-	e.Outcome = outcomes[s]
+	e.Outcome = s
 	e.Err = err
-	if s == stateBuilt || s == stateRestored {
+	if s == Ran || s == Restored {
 		b.countRows(a)
 	}
 	b.obs.Finished(e)
 }
-
-var outcomes = [...]Outcome{statePending: NotRun, stateBuilt: Ran, stateUpToDate: UpToDate, stateFailed: Failed, stateNotRun: NotRun,
-	stateRestored: Restored}
 
 func (b *builder) self() string {
 	if b.opt.Self == "" {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/sycbuild/sycbuild/jobs"
+	"github.com/sycbuild/sycbuild/jobs/jobstest"
 )
 
 var shTool = &Tool{Name: "sh", Path: "sh", Version: "test"}
@@ -124,8 +125,10 @@ func chain(t *testing.T) *testBuild {
 	return tb
 }
 
+// TestIncremental runs chain's graph with fake tools: what it tests is the
+// decisions, which need commands that write their outputs, not processes.
 func TestIncremental(t *testing.T) {
-	tb := chain(t)
+	tb, r := fakeChain(t)
 	res := tb.build(tb.opts())
 	if res.Ran != 3 || res.UpToDate != 0 {
 		t.Fatalf("first build: ran %d, up to date %d\n%s", res.Ran, res.UpToDate, tb.log.String())
@@ -183,19 +186,23 @@ func TestIncremental(t *testing.T) {
 	if got := tb.read("out/AB.txt"); got != "GAMMA\nb" {
 		t.Errorf("out/AB.txt = %q", got)
 	}
+	if n := len(r.Runs()); n != 3+2+1+1+1+3 {
+		t.Errorf("the fake runner ran %d commands, want the 11 the builds ran", n)
+	}
 }
 
 func TestCommandChangeAndNoCache(t *testing.T) {
 	tb := newTestBuild(t)
+	tb.runner = &jobstest.Runner{}
 	tb.write("a.txt", "x")
-	a := tb.sh("copy", `cp "$1" "$2"`, []string{"a.txt"}, []string{"b.txt"}, "a.txt", "b.txt")
+	a := tb.fake("copy", catTool, []string{"a.txt"}, "b.txt")
 	tb.build(tb.opts())
-	a.Argv[2] = `cat "$1" > "$2"`
+	a.Argv[0] = "upper"
 	opt := tb.opts()
-	if res := tb.build(opt); res.Ran != 1 || !strings.Contains(tb.log.String(), "b.txt: the command line changed") {
-		t.Errorf("command change: ran %d\n%s", res.Ran, tb.log.String())
+	if res := tb.build(opt); res.Ran != 1 || !strings.Contains(tb.log.String(), "b.txt: the command line changed") || tb.read("b.txt") != "X" {
+		t.Errorf("command change: ran %d, b.txt %q\n%s", res.Ran, tb.read("b.txt"), tb.log.String())
 	}
-	a.Tool = &Tool{Name: "sh", Path: "sh", Version: "other"}
+	a.Tool = &Tool{Name: "upper", Path: "upper", Version: "other"}
 	if res := tb.build(tb.opts()); res.Ran != 1 || !strings.Contains(tb.log.String(), "b.txt: the tool changed (its path or version)") {
 		t.Errorf("tool change: ran %d\n%s", res.Ran, tb.log.String())
 	}
@@ -262,8 +269,12 @@ func TestSameOutputKept(t *testing.T) {
 // An action may name an output twice: it is placed once.
 func TestOutputNamedTwice(t *testing.T) {
 	tb := newTestBuild(t)
+	tb.runner = &jobstest.Runner{}
 	tb.write("a.txt", "x")
-	tb.sh("copy", `cp "$1" "$2"`, []string{"a.txt"}, []string{"b.txt", "b.txt"}, "a.txt", "b.txt")
+	b := tb.g.File("b.txt", Plain)
+	if err := tb.g.Add(&Action{Desc: "copy", Tool: catTool, Argv: []string{"cat", "a.txt", "b.txt"}, In: []*Node{tb.g.File("a.txt", Plain)}, Out: []*Node{b, b}}); err != nil {
+		t.Fatal(err)
+	}
 	tb.build(tb.opts())
 	if got := tb.read("b.txt"); got != "x" {
 		t.Errorf("b.txt = %q", got)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sycbuild/sycbuild/cache"
+	"github.com/sycbuild/sycbuild/jobs/jobstest"
 )
 
 // memCache is a cache.Cache in memory, keyed by everything in the action.
@@ -116,13 +117,14 @@ func TestCacheSharedByDirectories(t *testing.T) {
 func TestCacheSkipsAbsolutePaths(t *testing.T) {
 	c := newMemCache()
 	tb := newTestBuild(t)
+	tb.runner = &jobstest.Runner{}
 	tb.write("in.txt", "x")
 	in := filepath.Join(tb.dir, "in.txt")
-	tb.sh("copy", `cp "$1" "$2"`, []string{in}, []string{"out.txt"}, in, "out.txt")
+	tb.fake("copy", catTool, []string{in}, "out.txt")
 	opt := tb.opts()
 	opt.Cache = c
-	if res := tb.build(opt); res.Ran != 1 || c.gets != 0 || len(c.entries) != 0 {
-		t.Errorf("ran %d, %d lookups, %d entries", res.Ran, c.gets, len(c.entries))
+	if res := tb.build(opt); res.Ran != 1 || c.gets != 0 || len(c.entries) != 0 || tb.read("out.txt") != "x" {
+		t.Errorf("ran %d, %d lookups, %d entries, out.txt %q", res.Ran, c.gets, len(c.entries), tb.read("out.txt"))
 	}
 }
 

@@ -78,23 +78,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 		b.prepareDir(filepath.Dir(o))
 	}
 	if u.main != nil {
-		if b.opt.Verbose {
-			b.obs.Message(ShellQuote(e.Argv))
-		}
-		out := newTail()
-		l := &lender{pool: b.pool}
-		b.tools.Add(1)
-		err := runMain(e.Desc, Env{Dir: b.opt.Dir, Tokens: l}, u.argvs[0], u.main, out)
-		if b.tools.Add(-1) == 0 {
-			// What the tools freed goes back to the system now, for the
-			// compilers that follow: the collector would otherwise keep a
-			// split's module until its next cycle, which a build that
-			// only coordinates commands may not reach for minutes.
-			debug.FreeOSMemory()
-		}
-		l.returnAll()
-		b.log.forgetAll() // it may write files the graph does not name
-		return out.Bytes(), err
+		return b.runInProcess(u, e)
 	}
 	out, err := b.capture(tok.Slot())
 	if err != nil {
@@ -175,6 +159,27 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 func nodeFailed(err error) bool {
 	var ce *CommandError
 	return errors.As(err, &ce) && ce.NodeFailed
+}
+
+// runInProcess runs a unit's in-process tool and returns what it printed.
+func (b *builder) runInProcess(u *unit, e *Event) ([]byte, error) {
+	if b.opt.Verbose {
+		b.obs.Message(ShellQuote(e.Argv))
+	}
+	out := newTail()
+	l := &lender{pool: b.pool}
+	b.tools.Add(1)
+	err := runMain(e.Desc, Env{Dir: b.opt.Dir, Tokens: l}, u.argvs[0], u.main, out)
+	if b.tools.Add(-1) == 0 {
+		// What the tools freed goes back to the system now, for the
+		// compilers that follow: the collector would otherwise keep a
+		// split's module until its next cycle, which a build that only
+		// coordinates commands may not reach for minutes.
+		debug.FreeOSMemory()
+	}
+	l.returnAll()
+	b.log.forgetAll() // it may write files the graph does not name
+	return out.Bytes(), err
 }
 
 // outputStates hashes a unit's outputs after it ran, with the files its

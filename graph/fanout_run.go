@@ -53,18 +53,18 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 	f := a.Fanout
 	e := Event{Kind: KindFanout, Action: a.id, Desc: a.Desc, Tool: f.Steps[0].Tool.Name, Outputs: paths(a.Out), Slot: -1}
 	if !b.mayStart(stop, a) {
-		b.finish(a, e, stateNotRun, nil)
+		b.finish(a, e, NotRun, nil)
 		return
 	}
 	items, err := readItems(b.opt.Dir, f.List.Path)
 	if err != nil {
-		b.finish(a, e, stateFailed, err)
+		b.finish(a, e, Failed, err)
 		return
 	}
 	e.Jobs = len(items)
 	parts, err := b.actionKey(a)
 	if err != nil {
-		b.finish(a, e, stateFailed, err)
+		b.finish(a, e, Failed, err)
 		return
 	}
 	whole := &unit{name: a.Out[0].Path, parts: parts}
@@ -73,32 +73,39 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		b.res.JobsCached += len(items)
 		b.mu.Unlock()
 		b.planJobs(f, 0)
-		b.finish(a, e, stateUpToDate, nil)
+		b.finish(a, e, UpToDate, nil)
 		return
 	}
 	b.planJobs(f, len(items))
 	// The fan-out as a whole holds no token; its span is its jobs'.
 	e.Start = time.Now()
 	b.obs.Started(e)
-	finish := func(s state, err error) {
-		e.End = time.Now()
-		b.finish(a, e, s, err)
-	}
+	s, err := b.runJobs(ctx, stop, pool, a, whole, items)
+	e.End = time.Now()
+	b.finish(a, e, s, err)
+}
+
+// runJobs runs the jobs of a fan-out that must run, and when every one
+// succeeded writes its output lists and records it whole. It returns the
+// fan-out's outcome, and its own failure if any (a failed job's is the
+// job's).
+func (b *builder) runJobs(ctx, stop context.Context, pool jobs.Pool, a *Action, whole *unit, items []string) (Outcome, error) {
+	f := a.Fanout
 	if err := os.MkdirAll(b.path(f.Dir), 0o755); err != nil {
-		finish(stateFailed, err)
-		return
+		return Failed, err
 	}
 	// Swept before any job runs, so that no sweep meets a running job's
 	// isolation directory.
 	b.prepareDir(f.Dir)
-	// Workers take the items longest first (see readyQueue); each decides its item (that
-	// only stats and hashes files) and, when the job must run, takes a
-	// token for it alone. A worker that got a token starts another when
-	// no other worker of this fan-out is free to take the next item, up to
-	// the pool's size: so at most one goroutine per token, plus one
-	// waiting, exists however long the list is. Under a pool of known
-	// size, once that many workers run, a token given back is taken again
-	// by the worker that gave it, without waking another goroutine.
+	// Workers take the items longest first (see readyQueue); each decides
+	// its item (that only stats and hashes files) and, when the job must
+	// run, takes a token for it alone. A worker that got a token starts
+	// another when no other worker of this fan-out is free to take the
+	// next item, up to the pool's size: so at most one goroutine per
+	// token, plus one waiting, exists however long the list is. Under a
+	// pool of known size, once that many workers run, a token given back
+	// is taken again by the worker that gave it, without waking another
+	// goroutine.
 	f.compile()
 	jobList := make([]*job, len(items))
 	errs := make([]error, len(items))
@@ -113,41 +120,12 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 				return
 			}
 			i := order[next]
-			item := items[i]
-			jobList[i] = f.job(i, item)
-			if stop.Err() != nil {
-				errs[i] = errNotRun
-				continue
-			}
-			u, err := b.jobUnit(a, jobList[i])
-			if err != nil {
-				errs[i] = err
-				b.jobFailed(Event{Kind: KindJob, Action: a.id, Desc: a.Desc + " " + item, Tool: f.Steps[0].Tool.Name,
-					Item: item, Outputs: jobList[i].allOutputs(), Slot: -1}, err)
-				continue
-			}
-			if !b.mustRun(u) {
-				b.mu.Lock()
-				b.res.JobsCached++
-				b.mu.Unlock()
-				ev := u.event
-				ev.Outcome = UpToDate
-				b.obs.Finished(ev)
-				continue
-			}
-			tok, err := b.acquire(stop, u)
-			if err != nil {
-				errs[i] = errNotRun
-				continue
-			}
-			w.busy()
-			ev, err := b.runUnit(ctx, tok, u)
-			if ev.Fallback != "" {
+			jobList[i] = f.job(i, items[i])
+			fb, err := b.doJob(ctx, stop, pool, a, jobList[i], w)
+			if fb {
 				fellBack.Store(true)
 			}
-			w.done() // before the token goes: who takes it starts no worker for this one
-			b.release(pool, tok, u)
-			errs[i] = b.jobDone(ctx, ev, err)
+			errs[i] = err
 		}
 	}
 	w.run()
@@ -162,20 +140,56 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 	}
 	switch {
 	case ctx.Err() != nil:
-		finish(stateNotRun, nil)
-		return
+		return NotRun, nil
 	case failed > 0:
-		finish(stateFailed, nil)
-		return
+		return Failed, nil
 	case notRun > 0:
-		finish(stateNotRun, nil)
-		return
+		return NotRun, nil
 	case b.allFellBack(f, jobList):
-		finish(stateFailed, fmt.Errorf("%s: every one of its %d modules fell back to SPIR-V, so nothing is compiled ahead of time (a device or an option the compiler refuses does that); aot_fallback: spirv-all accepts it", a.Desc, len(items)))
-		return
+		return Failed, fmt.Errorf("%s: every one of its %d modules fell back to SPIR-V, so nothing is compiled ahead of time (a device or an option the compiler refuses does that); aot_fallback: spirv-all accepts it", a.Desc, len(items))
 	}
-	// Every job succeeded: write the output lists, then record the whole.
-	for k, s := range f.Steps {
+	return b.recordFanout(a, whole, jobList, fellBack.Load())
+}
+
+// doJob brings job j of the fan-out a up to date, on a worker of w: it
+// decides whether the job must run, and if so runs it on a token of its
+// own. It says whether a fallback saved the job, and returns the job's
+// failure (errNotRun when it did not run because the build stopped).
+func (b *builder) doJob(ctx, stop context.Context, pool jobs.Pool, a *Action, j *job, w *workers) (fellBack bool, err error) {
+	if stop.Err() != nil {
+		return false, errNotRun
+	}
+	u, err := b.jobUnit(a, j)
+	if err != nil {
+		b.jobFailed(Event{Kind: KindJob, Action: a.id, Desc: a.Desc + " " + j.item, Tool: a.Fanout.Steps[0].Tool.Name,
+			Item: j.item, Outputs: j.allOutputs(), Slot: -1}, err)
+		return false, err
+	}
+	if !b.mustRun(u) {
+		b.mu.Lock()
+		b.res.JobsCached++
+		b.mu.Unlock()
+		ev := u.event
+		ev.Outcome = UpToDate
+		b.obs.Finished(ev)
+		return false, nil
+	}
+	tok, err := b.acquire(stop, u)
+	if err != nil {
+		return false, errNotRun
+	}
+	w.busy()
+	ev, err := b.runUnit(ctx, tok, u)
+	w.done() // before the token goes: who takes it starts no worker for this one
+	b.release(pool, tok, u)
+	return ev.Fallback != "", b.jobDone(ctx, ev, err)
+}
+
+// recordFanout writes the output lists of a fan-out whose every job
+// succeeded, then records it whole, unless a job's fallback saved it: it
+// is then built but not recorded, and that job runs again next time.
+func (b *builder) recordFanout(a *Action, whole *unit, jobList []*job, fellBack bool) (Outcome, error) {
+	for k, s := range a.Fanout.Steps {
 		if s.Out == nil {
 			continue
 		}
@@ -186,16 +200,14 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		}
 		b.log.forget(s.Out.List.Path)
 		if err := atomicfile.Write(b.path(s.Out.List.Path), func(w io.Writer) error { _, err := w.Write(list.Bytes()); return err }); err != nil {
-			finish(stateFailed, err)
-			return
+			return Failed, err
 		}
 	}
 	var outs []fileState
 	for _, n := range a.Out {
 		st, err := b.log.state(b.opt.Dir, n.Path)
 		if err != nil {
-			finish(stateFailed, err)
-			return
+			return Failed, err
 		}
 		outs = append(outs, st)
 	}
@@ -203,24 +215,19 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		for _, o := range j.recordedOutputs(b.log) {
 			st, err := b.log.state(b.opt.Dir, o)
 			if err != nil {
-				finish(stateFailed, fmt.Errorf("output %s: %w", o, err))
-				return
+				return Failed, fmt.Errorf("output %s: %w", o, err)
 			}
 			outs = append(outs, st)
 		}
 	}
-	// A fan-out with a job saved by its fallback is built but not
-	// recorded: that job runs again next time.
-	if fellBack.Load() {
-		finish(stateBuilt, nil)
-		return
+	if fellBack {
+		return Ran, nil
 	}
 	// The jobs' outputs were made durable when each job was recorded.
 	if err := b.record(whole.name, whole.parts, outs, whole.prev, paths(a.Out), nil); err != nil {
-		finish(stateFailed, err)
-		return
+		return Failed, err
 	}
-	finish(stateBuilt, nil)
+	return Ran, nil
 }
 
 // longestFirst returns the order a fan-out's items are taken in: those

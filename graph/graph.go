@@ -14,7 +14,11 @@
 //   - the log (log.go) remembers, per action, the key it was built with and
 //     the content hashes of its inputs and outputs;
 //   - the builder (build.go) decides what is up to date and runs the rest
-//     on a Pool (pool.go, jobserver.go).
+//     on the job tokens of a jobs.Pool, handed out longest work first
+//     (ready.go); every external command goes through Options.Runner
+//     (jobs.Local, or a cluster's runner), which says where it ran, and a
+//     command whose machine failed under it runs once more elsewhere
+//     (run.go).
 //
 // Up-to-date checks use content hashes, never modification times alone
 // (mtime and size only let a file's recorded hash be reused), so restat is

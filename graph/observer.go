@@ -50,7 +50,8 @@ const (
 	KindCommand
 )
 
-// Outcome says how an action, job or command ended.
+// Outcome says how an action, job or command ended; it is also the
+// builder's record of each finished action.
 type Outcome int
 
 const (

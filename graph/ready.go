@@ -73,14 +73,21 @@ type readyQueue struct {
 	wake   chan struct{} // the dispatcher's: a unit is waiting
 	stop   func()        // ends the dispatcher
 	done   chan struct{} // closed when it ended
+	err    error         // why the pool gave no token, once it failed
 }
 
 // waiter is a unit waiting for a token.
 type waiter struct {
 	rank  rank
-	seq   int             // arrival, to keep equal ranks first come, first served
-	got   chan jobs.Token // its token, once given
-	index int             // in the heap; -1 once given its token
+	seq   int         // arrival, to keep equal ranks first come, first served
+	got   chan ticket // its token, once given, or why none is
+	index int         // in the heap; -1 once given its token
+}
+
+// ticket is a token given to a waiter, or the pool's error.
+type ticket struct {
+	tok jobs.Token
+	err error
 }
 
 // newReadyQueue returns a queue over pool, whose dispatcher runs until ctx
@@ -111,7 +118,11 @@ func (q *readyQueue) acquire(ctx context.Context, r rank) (jobs.Token, error) {
 			return tok, nil
 		}
 	}
-	w := &waiter{rank: r, seq: q.wait.seq, got: make(chan jobs.Token, 1)}
+	if q.err != nil {
+		q.mu.Unlock()
+		return jobs.Token{}, q.err
+	}
+	w := &waiter{rank: r, seq: q.wait.seq, got: make(chan ticket, 1)}
 	q.wait.seq++
 	heap.Push(&q.wait, w)
 	q.changed()
@@ -121,8 +132,8 @@ func (q *readyQueue) acquire(ctx context.Context, r rank) (jobs.Token, error) {
 	default: // the dispatcher is awake already
 	}
 	select {
-	case tok := <-w.got:
-		return tok, nil
+	case t := <-w.got:
+		return t.tok, t.err
 	case <-ctx.Done():
 	}
 	q.mu.Lock()
@@ -133,7 +144,10 @@ func (q *readyQueue) acquire(ctx context.Context, r rank) (jobs.Token, error) {
 	}
 	q.mu.Unlock()
 	if given {
-		q.pool.Release(<-w.got)
+		// Its turn came as ctx ended: what it was given goes back.
+		if t := <-w.got; t.err == nil {
+			q.pool.Release(t.tok)
+		}
 	}
 	return jobs.Token{}, ctx.Err()
 }
@@ -161,6 +175,9 @@ func (q *readyQueue) dispatch(ctx context.Context) {
 		}
 		tok, err := q.pool.Acquire(ctx)
 		if err != nil {
+			if ctx.Err() == nil {
+				q.fail(err)
+			}
 			return
 		}
 		q.mu.Lock()
@@ -172,8 +189,20 @@ func (q *readyQueue) dispatch(ctx context.Context) {
 		}
 		w := heap.Pop(&q.wait).(*waiter)
 		q.changed()
-		w.got <- tok
+		w.got <- ticket{tok: tok}
 		q.mu.Unlock()
+	}
+}
+
+// fail gives the waiting units, and those that come to wait, the pool's
+// error.
+func (q *readyQueue) fail(err error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.err = err
+	for q.wait.Len() > 0 {
+		heap.Pop(&q.wait).(*waiter).got <- ticket{err: err}
+		q.changed()
 	}
 }
 

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -125,5 +126,48 @@ func TestLongestFirstActions(t *testing.T) {
 		func(s string) bool { return s == got[0] })
 	if !slices.Equal(got[1:], want) {
 		t.Errorf("after %s, actions started %q, want %q (the new one, then the longest first)", got[0], got[1:], want)
+	}
+}
+
+// brokenPool has no free token and fails every Acquire.
+type brokenPool struct{ jobs.Pool }
+
+func (brokenPool) TryAcquire() (jobs.Token, bool)              { return jobs.Token{}, false }
+func (brokenPool) Acquire(context.Context) (jobs.Token, error) { return jobs.Token{}, errBroken }
+
+var errBroken = errors.New("the jobserver's pipe is gone")
+
+// TestReadyQueueErrors: a unit waiting for a token gets the pool's error,
+// and so does one that comes later; one whose context ends stops waiting,
+// and the queue holds no token after.
+func TestReadyQueueErrors(t *testing.T) {
+	q := newReadyQueue(context.Background(), brokenPool{}, nil)
+	for i := range 2 {
+		if _, err := q.acquire(context.Background(), rank{index: i}); !errors.Is(err, errBroken) {
+			t.Errorf("acquire %d: %v, want the pool's error", i, err)
+		}
+	}
+	q.close()
+
+	pool := &jobstest.CountingPool{Pool: jobs.NewPool(1)}
+	q = newReadyQueue(context.Background(), pool, nil)
+	held, err := q.acquire(context.Background(), rank{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		_, err := q.acquire(ctx, rank{index: 1})
+		done <- err
+	}()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled wait: %v", err)
+	}
+	pool.Release(held)
+	q.close()
+	if out, _, _, _ := pool.Counts(); out != 0 {
+		t.Errorf("%d tokens out after the queue closed", out)
 	}
 }

@@ -297,29 +297,14 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 			}
 		}
 	}
-	jcmds := make([]*jobs.Command, len(cmds))
-	var timeout time.Duration // the pipeline's: the sum of its tools', when each has one
-	for i, c := range cmds {
-		argv := c.argv
-		if i == len(cmds)-1 {
-			argv = run
+	jcmds, timeout, rsps, i, err := b.jobCommands(cmds, run, outs, output)
+	defer func() {
+		for _, rsp := range rsps {
+			os.Remove(rsp)
 		}
-		args := argv[1:]
-		if c.tool != nil && c.tool.ResponseFiles && argBytes(argv) > maxArgBytes && len(outs) > 0 {
-			rsp, err := writeResponseFile(at(outs[0]), args)
-			defer os.Remove(rsp)
-			if err != nil {
-				return nil, where, i, err
-			}
-			args = []string{"@" + rsp}
-		}
-		jcmds[i] = &jobs.Command{Argv: append([]string{argv[0]}, args...), Dir: b.workDir, Stdout: output.f, Stderr: output.f}
-		switch {
-		case c.tool == nil || c.tool.Timeout <= 0:
-			timeout = -1
-		case timeout >= 0:
-			timeout += c.tool.Timeout
-		}
+	}()
+	if err != nil {
+		return nil, where, i, err
 	}
 	usages, where, failed, err = b.dispatch(ctx, cmds, jcmds, req, timeout, output, removeOutputs)
 	if err != nil {
@@ -351,27 +336,77 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		removeOutputs()
 		return usages, where, failed, &CommandError{Desc: last.desc, Argv: last.argv, Status: "exit status 0", Output: output.tail(), Missing: missing, Invalid: invalid}
 	}
-	// An output in place leaves temps, so that a later failure removes it
-	// by its name (and an output named twice is placed once).
+	if err := b.place(outs, temps, states, removeTemps, removeOutputs); err != nil {
+		return usages, where, failed, err
+	}
+	if wrote != nil {
+		for i, o := range outs {
+			wrote(o, states[i])
+		}
+	}
+	return usages, where, failed, nil
+}
+
+// jobCommands makes the jobs.Commands of runCommand's commands, the last
+// one's command line being run (its outputs under temporary names); their
+// output goes to output. A command line too long for the system goes into
+// a response file where its tool reads one: rsps are those to remove once
+// the commands ran. timeout is the pipeline's, the sum of its tools', when
+// each has one (else -1). On failure, failed is the command that err is
+// about.
+func (b *builder) jobCommands(cmds []command, run, outs []string, output capture) (jcmds []*jobs.Command, timeout time.Duration, rsps []string, failed int, err error) {
+	jcmds = make([]*jobs.Command, len(cmds))
+	for i, c := range cmds {
+		argv := c.argv
+		if i == len(cmds)-1 {
+			argv = run
+		}
+		args := argv[1:]
+		if c.tool != nil && c.tool.ResponseFiles && argBytes(argv) > maxArgBytes && len(outs) > 0 {
+			rsp, err := writeResponseFile(b.path(outs[0]), args)
+			rsps = append(rsps, rsp)
+			if err != nil {
+				return nil, 0, rsps, i, err
+			}
+			args = []string{"@" + rsp}
+		}
+		jcmds[i] = &jobs.Command{Argv: append([]string{argv[0]}, args...), Dir: b.workDir, Stdout: output.f, Stderr: output.f}
+		switch {
+		case c.tool == nil || c.tool.Timeout <= 0:
+			timeout = -1
+		case timeout >= 0:
+			timeout += c.tool.Timeout
+		}
+	}
+	return jcmds, timeout, rsps, 0, nil
+}
+
+// place moves the outputs a command wrote under their temporary names
+// (temps) into place; states are what inspect saw of them, and become
+// what the log keeps (an output left in place keeps its own). An output
+// in place leaves temps, so that a later failure removes it by its name
+// (and an output named twice is placed once). On failure it removes what
+// runCommand would (removeTemps, or removeOutputs).
+func (b *builder) place(outs []string, temps map[string]string, states []fileState, removeTemps, removeOutputs func()) error {
 	for i, o := range outs {
 		t, ok := temps[o]
 		if !ok {
 			continue
 		}
-		if kept, ok := b.unchanged(o, at(o), states[i]); ok {
+		if kept, ok := b.unchanged(o, b.path(o), states[i]); ok {
 			// The file in place already holds these bytes: it stays, with
 			// its time, and the new copy goes before it reaches the disk.
-			syscall.Unlink(at(t))
+			syscall.Unlink(b.path(t))
 			states[i] = kept
 			delete(temps, o)
 			continue
 		}
 		// A device, FIFO or symlink in the output's place (-o /dev/null)
 		// is written into, never replaced.
-		if atomicfile.Special(at(o)) {
-			if err := atomicfile.Place(at(t), at(o)); err != nil {
+		if atomicfile.Special(b.path(o)) {
+			if err := atomicfile.Place(b.path(t), b.path(o)); err != nil {
 				removeTemps()
-				return usages, where, failed, err
+				return err
 			}
 			delete(temps, o)
 			continue
@@ -382,23 +417,18 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		// largest part of sycbuild's own CPU on a rebuild; the new data is
 		// written back with the log's sync instead. A crash between the two
 		// calls leaves no output, which the next build makes again.
-		if err := syscall.Unlink(at(o)); err != nil && err != syscall.ENOENT {
+		if err := syscall.Unlink(b.path(o)); err != nil && err != syscall.ENOENT {
 			removeOutputs()
-			return usages, where, failed, &os.PathError{Op: "remove", Path: o, Err: err}
+			return &os.PathError{Op: "remove", Path: o, Err: err}
 		}
 		// rename(2) itself: os.Rename would first lstat the output.
-		if err := syscall.Rename(at(t), at(o)); err != nil {
+		if err := syscall.Rename(b.path(t), b.path(o)); err != nil {
 			removeOutputs()
-			return usages, where, failed, &os.LinkError{Op: "rename", Old: t, New: o, Err: err}
+			return &os.LinkError{Op: "rename", Old: t, New: o, Err: err}
 		}
 		delete(temps, o)
 	}
-	if wrote != nil {
-		for i, o := range outs {
-			wrote(o, states[i])
-		}
-	}
-	return usages, where, failed, nil
+	return nil
 }
 
 // dispatch runs the commands of runCommand through the runner, each

@@ -49,7 +49,6 @@ var (
 	catTool   = &Tool{Name: "cat", Path: "cat", Version: "fake"}
 	upperTool = &Tool{Name: "upper", Path: "upper", Version: "fake"}
 	firstTool = &Tool{Name: "first", Path: "first", Version: "fake"}
-	failTool  = &Tool{Name: "fail", Path: "fail", Version: "fake"}
 )
 
 // fake adds an action that runs tool's operation (see jobstest.Files) over
