@@ -106,14 +106,15 @@ func (r *Runner) Run(ctx context.Context, cmds []*jobs.Command, req jobs.Request
 			errs[f] = errors.New(end.Cmds[f].Error)
 		case f >= 0:
 			errs[f] = &StepError{Status: end.Cmds[f].status(), Node: where.Node, Kind: kind, exit: ee}
-		case err != nil:
+		case err != nil, kind == MemoryKilled, kind == NodeFailed:
 			// The commands succeeded, and the step did not.
 			errs[last] = r.stepFailure(err, ee, kind, where, slurmLines.String())
 		}
 		return usages, errs, where
 	}
 	switch {
-	case err != nil:
+	case err != nil, kind != NoFailure:
+		// srun ends 0 when the step's node failed under it.
 		errs[last] = r.stepFailure(err, ee, kind, where, slurmLines.String())
 	case rerr != nil:
 		errs[last] = fmt.Errorf("the step %s ran, but %v: the slurm executor needs the build directory on a file system the nodes share", where.ID, rerr)
@@ -126,12 +127,16 @@ func (r *Runner) Run(ctx context.Context, cmds []*jobs.Command, req jobs.Request
 // stepFailure is the error of a step that failed on its own: Slurm
 // stopped it, or srun could not run it.
 func (r *Runner) stepFailure(err error, ee *exec.ExitError, kind Failure, where jobs.Where, slurm string) error {
-	if ee == nil {
+	if ee == nil && kind == NoFailure {
 		return err // srun did not start: the error says why
 	}
-	status := "srun: " + ee.String()
-	if s := lastLines(slurm, 3); s != "" {
-		status = lastLines(slurm, 3) + " (srun " + ee.String() + ")"
+	status := lastLines(slurm, 3)
+	switch {
+	case ee == nil:
+	case status == "":
+		status = "srun: " + ee.String()
+	default:
+		status += " (srun " + ee.String() + ")"
 	}
 	return &StepError{Status: status, Node: where.Node, Kind: kind, exit: ee}
 }
