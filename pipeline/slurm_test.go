@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,6 +38,7 @@ func TestSlurm(t *testing.T) {
 		{"240 modules", testSlurm240},
 		{"failing kernel", testSlurmFailingKernel},
 		{"tools differ", testSlurmToolsDiffer},
+		{"not shared", testSlurmNotShared},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			test.run(t, k)
@@ -290,6 +292,30 @@ func testSlurmToolsDiffer(t *testing.T, k *slurmtest.Cluster) {
 	// The same build here runs.
 	p.env = os.Environ()
 	p.build()
+}
+
+// testSlurmNotShared: a build directory the nodes do not see stops the
+// build at the start, saying so. Here sycbuild runs in a mount namespace
+// of its own where a private tmpfs holding the project is mounted over the
+// project's directory: slurmd's steps see the empty directory under it.
+func testSlurmNotShared(t *testing.T, k *slurmtest.Cluster) {
+	if out, err := exec.Command("unshare", "--mount", "--propagation", "private", "mount", "-t", "tmpfs", "none", t.TempDir()).CombinedOutput(); err != nil {
+		// A container may not let even root make a mount namespace.
+		testenv.SkipNotChecked(t, fmt.Sprintf("the slurm executor's check of an unshared build directory: no mount namespace here (unshare: %v: %s)", err, bytes.TrimSpace(out)))
+	}
+	p := onCluster(newProject(t, "p", "inputs: [device.ll]\ntargets:\n  - kind: llvm_ir\n", "device.ll"), k)
+	script := `set -e; cp -r "$1" "$1.copy"; mount -t tmpfs none "$1"; cp -r "$1.copy/." "$1"; cd "$1"; exec "$2" -executor slurm`
+	cmd := exec.Command("unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", p.dir, testenv.Sycbuild(t))
+	cmd.Env = p.env
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("the build in its own mount namespace: %v\n%s", err, out)
+	}
+	want := "sycbuild: slurm: the build directory " + filepath.Join(p.dir, "out") + " is not shared with the allocation's nodes (" + k.Node + "): a step could not read .sycbuild-shared-"
+	if !strings.Contains(string(out), want) || !strings.Contains(string(out), "the build directory must be on a file system the nodes mount at the same path") {
+		t.Errorf("the build said:\n%s\nwant:\n%s…", out, want)
+	}
 }
 
 // BenchmarkSlurmBuild is the 240-module stand-in build (5 ms per stand-in
