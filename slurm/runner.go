@@ -25,6 +25,10 @@ import (
 // the tools' own peak memory and times, not srun's, and a failure on a node
 // reads as it does here ("exit status 245", "signal: segmentation fault").
 //
+// Of a pipeline's commands that failed, only the one whose failure is the
+// step's has an error: the first that failed of itself (not of a broken
+// pipe), as the executor reports it.
+//
 // The runner bounds nothing: the build's job pool bounds the steps in
 // flight. The commands' standard output and error are the last command's
 // Stdout and Stderr; srun's and slurmstepd's own lines are kept out of
