@@ -37,13 +37,15 @@ gpu-test: build
 	examples/cuda/gpu-test.sh $(BIN)
 
 # gofmt, go vet, staticcheck (built into .cache/bin by the toolchain
-# script; staticcheck.conf says which checks) and the macOS build. Import
+# script; staticcheck.conf says which checks) and the macOS and Windows
+# builds. Import
 # grouping and the package map are checked by go test . (ARCHITECTURE.md).
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt: these files need formatting:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	.cache/bin/staticcheck ./...
 	GOOS=darwin $(GO) build ./...
+	GOOS=windows $(GO) build ./...
 
 # go test shows a passing package's output only with -v, so the conformance
 # test also writes its report to $(REPORT), printed here whatever the result.

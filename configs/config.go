@@ -34,9 +34,9 @@ const (
 	// LLVMIR embeds the post-linked LLVM IR itself; it needs no external tool.
 	LLVMIR Kind = "llvm_ir"
 	// SPIR64 is a SPIR-V image compiled just in time by the runtime
-	// (llvm-as → llvm-spirv), with native specialization constants.
+	// (llvm-spirv), with native specialization constants.
 	SPIR64 Kind = "spir64"
-	// SPIR64Gen is ahead-of-time code for Intel GPUs (llvm-as → llvm-spirv →
+	// SPIR64Gen is ahead-of-time code for Intel GPUs (llvm-spirv →
 	// ocloc -device …), with emulated specialization constants.
 	SPIR64Gen Kind = "spir64_gen"
 	// NVPTX64 is ahead-of-time code for NVIDIA GPUs (llc → ptxas →
@@ -82,7 +82,7 @@ type Tool string
 // The tool roles.
 const (
 	ToolLLVMLink  Tool = "llvm-link"
-	ToolLLVMAs    Tool = "llvm-as"
+	ToolLLVMAs    Tool = "llvm-as" // accepted for older configs: no build runs it (sycl-post-link writes bitcode)
 	ToolLLVMSPIRV Tool = "llvm-spirv"
 	ToolSPIRVVal  Tool = "spirv-val"
 	ToolOcloc     Tool = "ocloc"
@@ -232,32 +232,20 @@ type Target struct {
 // Pos is a 1-based line and column in the config file.
 type Pos struct{ Line, Col int }
 
-// Pos returns the position of the value at path ("targets[1].devices",
-// "tools.ocloc"), or of the nearest enclosing value that exists.
-func (c *Config) Pos(path string) Pos { return c.pos.lookup(path) }
-
-// TargetPos returns the position of target t's entry.
-func (c *Config) TargetPos(t *Target) Pos { return c.pos.lookup(t.path()) }
-
-// Position formats path's position as "file:line:col" for messages.
-func (c *Config) Position(path string) string {
-	p := c.Pos(path)
+// where says where the value at path comes from, for messages: the
+// config's "file:line:col", or "command line: -o" for a value the command
+// line replaced (Override).
+func (c *Config) where(path string) string {
+	if flag := c.flag(path); flag != "" {
+		return "command line: " + flag
+	}
+	p := c.pos.lookup(path)
 	return fmt.Sprintf("%s:%d:%d", c.File, p.Line, p.Col)
 }
 
-// Where says where the value at path comes from, for messages: the
-// config's "file:line:col", or "command line: -o" for a value the command
-// line replaced (Override).
-func (c *Config) Where(path string) string {
-	if flag := c.Flag(path); flag != "" {
-		return "command line: " + flag
-	}
-	return c.Position(path)
-}
-
-// Flag returns the command-line flag that replaced the value at path
+// flag returns the command-line flag that replaced the value at path
 // ("-o"; "input" for the inputs), or "" for a value of the config file.
-func (c *Config) Flag(path string) string {
+func (c *Config) flag(path string) string {
 	top := path
 	if i := strings.IndexAny(top, ".["); i >= 0 {
 		top = top[:i]
@@ -267,12 +255,6 @@ func (c *Config) Flag(path string) string {
 		return "input"
 	}
 	return flag
-}
-
-// Given reports whether the config file sets the field at path.
-func (c *Config) Given(path string) bool {
-	_, ok := c.pos[path]
-	return ok
 }
 
 func (t *Target) path() string { return "targets[" + itoa(t.Index) + "]" }

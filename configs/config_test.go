@@ -185,13 +185,13 @@ tools:
 	if c.Tools[ToolLLVMSPIRV] != "bin/llvm-spirv-15" {
 		t.Errorf("tools = %v", c.Tools)
 	}
-	if p := c.TargetPos(c.Targets[2]); p != (Pos{8, 5}) {
+	if p := c.TargetLoc(c.Targets[2]).Pos(); p != (Pos{8, 5}) {
 		t.Errorf("TargetPos(targets[2]) = %v, want 8:5", p)
 	}
-	if got := c.Position("targets[3].arch"); got != filepath.Join("proj", "targets.yaml")+":15:11" {
+	if got := (Loc{c, "targets[3].arch"}).Position(); got != filepath.Join("proj", "targets.yaml")+":15:11" {
 		t.Errorf("Position(targets[3].arch) = %q", got)
 	}
-	if got := c.Position("targets[3].devices"); got != filepath.Join("proj", "targets.yaml")+":13:5" {
+	if got := (Loc{c, "targets[3].devices"}).Position(); got != filepath.Join("proj", "targets.yaml")+":13:5" {
 		t.Errorf("Position of an absent field = %q, want the target's", got)
 	}
 }

@@ -1,9 +1,6 @@
 package configs
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/sycbuild/sycbuild/diag"
 )
 
@@ -30,20 +27,8 @@ func sorted(l ErrorList) ErrorList {
 	return out
 }
 
-// Errorf returns a problem with the value at path (see Where): a *Error at
-// its position in the config file, or, for a value the command line gave,
-// an error naming the flag ("command line: -o: …").
-func (c *Config) Errorf(path, format string, args ...any) error {
-	msg := fmt.Sprintf(format, args...)
-	if flag := c.Flag(path); flag != "" {
-		return errors.New("command line: " + flag + ": " + msg)
-	}
-	return c.ErrorAt(path, "%s", msg)
-}
-
-// ErrorAt returns a problem at the position of the value at path in the
-// config file (see Pos).
-func (c *Config) ErrorAt(path, format string, args ...any) *Error {
-	p := c.Pos(path)
-	return &Error{File: c.File, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...)}
+// errorAt returns a problem at the position of the value at path in the
+// config file.
+func (c *Config) errorAt(path, format string, args ...any) *Error {
+	return Loc{c, path}.Error(format, args...)
 }

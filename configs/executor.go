@@ -64,7 +64,7 @@ func (v *validator) validateExecutor() {
 	if s.Time != "" && !slurmTimeRE.MatchString(s.Time) {
 		v.errorf("slurm.time", "slurm.time: %q is not a Slurm time limit (minutes, H:MM:SS, D-H, D-H:MM:SS, or unlimited)", s.Time)
 	}
-	if v.c.Given("slurm.nodes") && s.Nodes < 1 {
+	if v.c.Field("slurm.nodes").Given() && s.Nodes < 1 {
 		v.errorf("slurm.nodes", "slurm.nodes: want at least 1 node, got %d", s.Nodes)
 	}
 	for _, f := range []struct{ path, value string }{{"slurm.partition", s.Partition}, {"slurm.account", s.Account}} {

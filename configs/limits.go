@@ -41,12 +41,7 @@ func checkLimits(file string, data []byte) *Error {
 	if len(data) > MaxSize {
 		return &Error{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("the config is %d bytes; the limit is %d", len(data), MaxSize)}
 	}
-	var indents []int  // indentation of the enclosing block lines
-	var keys []int     // keys seen at each of those indentations
-	flow := 0          // open flow collections
-	var flowKeys []int // keys of each open flow collection; -1: a list
-	scalarIndent := -1
-	line := 0
+	sc := limitScanner{file: file, scalarIndent: -1}
 	for len(data) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -54,97 +49,137 @@ func checkLimits(file string, data []byte) *Error {
 		} else {
 			l, data = data, nil
 		}
-		line++
-		ind := 0
-		for ind < len(l) && l[ind] == ' ' {
-			ind++
-		}
-		rest := bytes.TrimRight(l[ind:], " \t\r")
-		if scalarIndent >= 0 {
-			if len(rest) == 0 || ind > scalarIndent {
-				continue // a line of a block scalar
-			}
-			scalarIndent = -1
-		}
-		if len(rest) == 0 || rest[0] == '#' {
-			continue
-		}
-		body := rest
-		at := func(i int) int { return ind + 1 + len(body) - len(rest) + i } // column of rest[i]
-		depth := flow
-		if flow == 0 {
-			for len(indents) > 0 && indents[len(indents)-1] > ind {
-				indents, keys = indents[:len(indents)-1], keys[:len(keys)-1]
-			}
-			if len(indents) == 0 || indents[len(indents)-1] < ind {
-				indents, keys = append(indents, ind), append(keys, 0)
-			}
-			// A line at a mapping's indentation that is no list item
-			// is one of its keys.
-			if rest[0] != '-' && rest[0] != '?' {
-				if keys[len(keys)-1]++; keys[len(keys)-1] > MaxKeys {
-					return keysError(file, line, at(0))
-				}
-			}
-			depth = len(indents)
-			// Compact collections: "- - x", "? - x", "- key: - x".
-			for len(rest) >= 2 && (rest[0] == '-' || rest[0] == '?') && (rest[1] == ' ' || rest[1] == '\t') {
-				depth++
-				if depth > MaxDepth {
-					return depthError(file, line, at(0))
-				}
-				rest = bytes.TrimLeft(rest[2:], " \t")
-			}
-		}
-		if depth > MaxDepth {
-			return depthError(file, line, at(0))
-		}
-		var quote byte
-		for i := 0; i < len(rest); i++ {
-			c := rest[i]
-			switch {
-			case quote == '"' && c == '\\':
-				i++
-			case quote != 0:
-				if c == quote {
-					if quote == '\'' && i+1 < len(rest) && rest[i+1] == '\'' {
-						i++ // '' inside single quotes
-					} else {
-						quote = 0
-					}
-				}
-			case c == '"' || c == '\'':
-				quote = c
-			case c == '#' && (i == 0 || rest[i-1] == ' ' || rest[i-1] == '\t'):
-				i = len(rest)
-			case c == '[' || c == '{':
-				flow++
-				if depth+1 > MaxDepth {
-					return depthError(file, line, at(i))
-				}
-				depth++
-				if c == '{' {
-					flowKeys = append(flowKeys, 1)
-				} else {
-					flowKeys = append(flowKeys, -1)
-				}
-			case c == ']' || c == '}':
-				if flow > 0 {
-					flow--
-					depth--
-					flowKeys = flowKeys[:len(flowKeys)-1]
-				}
-			case c == ',' && flow > 0 && flowKeys[len(flowKeys)-1] >= 0:
-				if flowKeys[len(flowKeys)-1]++; flowKeys[len(flowKeys)-1] > MaxKeys {
-					return keysError(file, line, at(i))
-				}
-			}
-		}
-		if flow == 0 && quote == 0 && blockScalarStart(rest) {
-			scalarIndent = ind
+		if err := sc.line(l); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// limitScanner is checkLimits' state between lines.
+type limitScanner struct {
+	file         string
+	lineNo       int
+	indents      []int // indentation of the enclosing block lines
+	keys         []int // keys seen at each of those indentations
+	flow         int   // open flow collections
+	flowKeys     []int // keys of each open flow collection; -1: a list
+	scalarIndent int   // the indentation of a block scalar's key; -1: none
+}
+
+// line reads one line, l.
+func (sc *limitScanner) line(l []byte) *Error {
+	sc.lineNo++
+	ind := 0
+	for ind < len(l) && l[ind] == ' ' {
+		ind++
+	}
+	rest := bytes.TrimRight(l[ind:], " \t\r")
+	if sc.scalarIndent >= 0 {
+		if len(rest) == 0 || ind > sc.scalarIndent {
+			return nil // a line of a block scalar
+		}
+		sc.scalarIndent = -1
+	}
+	if len(rest) == 0 || rest[0] == '#' {
+		return nil
+	}
+	body := rest
+	at := func(r []byte, i int) int { return ind + 1 + len(body) - len(r) + i } // column of r[i], r a tail of body
+	depth := sc.flow
+	if sc.flow == 0 {
+		var err *Error
+		if depth, rest, err = sc.block(ind, rest, at); err != nil {
+			return err
+		}
+	}
+	if depth > MaxDepth {
+		return depthError(sc.file, sc.lineNo, at(rest, 0))
+	}
+	quote, err := sc.flowChars(rest, depth, at)
+	if err != nil {
+		return err
+	}
+	if sc.flow == 0 && quote == 0 && blockScalarStart(rest) {
+		sc.scalarIndent = ind
+	}
+	return nil
+}
+
+// block counts a block line at indentation ind: its level, the key it is
+// of its mapping, and the compact collections it opens. It returns the
+// line's depth and what follows those collections' "- " and "? ".
+func (sc *limitScanner) block(ind int, rest []byte, at func([]byte, int) int) (int, []byte, *Error) {
+	for len(sc.indents) > 0 && sc.indents[len(sc.indents)-1] > ind {
+		sc.indents, sc.keys = sc.indents[:len(sc.indents)-1], sc.keys[:len(sc.keys)-1]
+	}
+	if len(sc.indents) == 0 || sc.indents[len(sc.indents)-1] < ind {
+		sc.indents, sc.keys = append(sc.indents, ind), append(sc.keys, 0)
+	}
+	// A line at a mapping's indentation that is no list item is one of
+	// its keys.
+	if rest[0] != '-' && rest[0] != '?' {
+		if sc.keys[len(sc.keys)-1]++; sc.keys[len(sc.keys)-1] > MaxKeys {
+			return 0, nil, keysError(sc.file, sc.lineNo, at(rest, 0))
+		}
+	}
+	depth := len(sc.indents)
+	// Compact collections: "- - x", "? - x", "- key: - x".
+	for len(rest) >= 2 && (rest[0] == '-' || rest[0] == '?') && (rest[1] == ' ' || rest[1] == '\t') {
+		depth++
+		if depth > MaxDepth {
+			return 0, nil, depthError(sc.file, sc.lineNo, at(rest, 0))
+		}
+		rest = bytes.TrimLeft(rest[2:], " \t")
+	}
+	return depth, rest, nil
+}
+
+// flowChars reads the rest of a line, at depth, outside quotes and
+// comments: the flow collections it opens and closes and the keys of flow
+// mappings. quote is the quote still open at its end, if any.
+func (sc *limitScanner) flowChars(rest []byte, depth int, at func([]byte, int) int) (quote byte, err *Error) {
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		switch {
+		case quote == '"' && c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				if quote == '\'' && i+1 < len(rest) && rest[i+1] == '\'' {
+					i++ // '' inside single quotes
+				} else {
+					quote = 0
+				}
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#' && (i == 0 || rest[i-1] == ' ' || rest[i-1] == '\t'):
+			i = len(rest)
+		case c == '[' || c == '{':
+			sc.flow++
+			if depth+1 > MaxDepth {
+				return quote, depthError(sc.file, sc.lineNo, at(rest, i))
+			}
+			depth++
+			if c == '{' {
+				sc.flowKeys = append(sc.flowKeys, 1)
+			} else {
+				sc.flowKeys = append(sc.flowKeys, -1)
+			}
+		case c == ']' || c == '}':
+			if sc.flow > 0 {
+				sc.flow--
+				depth--
+				sc.flowKeys = sc.flowKeys[:len(sc.flowKeys)-1]
+			}
+		case c == ',' && sc.flow > 0 && sc.flowKeys[len(sc.flowKeys)-1] >= 0:
+			if sc.flowKeys[len(sc.flowKeys)-1]++; sc.flowKeys[len(sc.flowKeys)-1] > MaxKeys {
+				return quote, keysError(sc.file, sc.lineNo, at(rest, i))
+			}
+		}
+	}
+	return quote, nil
 }
 
 func keysError(file string, line, col int) *Error {

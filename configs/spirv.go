@@ -6,8 +6,8 @@ type SPIRVRoute string
 
 // The SPIR-V routes.
 const (
-	// SPIRVTranslator is llvm-as → llvm-spirv, as the DPC++ driver does;
-	// llvm-spirv-15 reads only LLVM 15 bitcode.
+	// SPIRVTranslator is llvm-spirv on the modules' bitcode, as the DPC++
+	// driver runs it; llvm-spirv-15 reads only LLVM 15 bitcode.
 	SPIRVTranslator SPIRVRoute = "translator"
 	// SPIRVBackend is LLVM's own SPIR-V backend (llc -mtriple=spirv64…),
 	// which reads the IR of its own LLVM and of every earlier one.

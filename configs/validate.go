@@ -98,7 +98,7 @@ type validator struct {
 }
 
 func (v *validator) errorf(path, format string, args ...any) {
-	v.errs = append(v.errs, v.c.ErrorAt(path, format, args...))
+	v.errs = append(v.errs, v.c.errorAt(path, format, args...))
 }
 
 func (v *validator) target(i int, t *Target, names map[string]int) {

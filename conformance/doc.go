@@ -43,4 +43,10 @@
 // SYCBUILD_CONFORMANCE_REPORT=<file> the same report is also written to that
 // file (make test prints it). Without ../shared/conformance the test is
 // skipped, and fails in CI.
+//
+// -dir=<folder> (or SYCBUILD_CONFORMANCE_DIR) runs another folder of lit
+// tests laid out the same way (<folder>/sycl-post-link/...), e.g. more of the
+// reference's tests fetched for a local measurement: there a file no case
+// names runs as it is instead of being skipped, and the cases of files the
+// folder lacks are left out.
 package conformance

@@ -4,7 +4,8 @@
 // or kernel attributes, and ESIMD functions get the vector-compute ("VC")
 // attributes the SPIR-V translator turns into execution modes.
 //
-// It covers the builtins listed in builtins.go; a module calling another
+// It covers the builtins listed in builtins.go and the loads of the
+// sub-group SPIR-V variables (spirvglobals.go); a module calling another
 // __esimd_* builtin is refused with the builtin's name, rather than
 // written unlowered.
 package esimd
@@ -62,6 +63,7 @@ func Lower(mod *Module) (bool, error) {
 		if err := l.lowerCalls(f); err != nil {
 			return false, err
 		}
+		l.lowerSpirvGlobals(f)
 	}
 	if len(l.esimd) == 0 {
 		return false, nil

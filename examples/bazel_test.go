@@ -85,7 +85,7 @@ func TestBazelExample(t *testing.T) {
 		t.Fatalf("the program does not show the two LLVM IR images:\n%s", app)
 	}
 	first := bazelOutputs(t, ws)
-	for _, want := range []string{"device.o", "app", "device.sycbuild/llvm_ir/module.table", "device.sycbuild/llvm_ir/module_1.ll"} {
+	for _, want := range []string{"device.o", "app", "device.sycbuild/llvm_ir/module.table", "device.sycbuild/llvm_ir/module_1.bc"} {
 		if first[want] == nil {
 			t.Errorf("bazel-bin/app/%s is missing", want)
 		}

@@ -18,18 +18,24 @@ import (
 // links, and the real LLVM tools, ocloc and cc for the rest. The program it
 // links must be handed every image the two tables name, each of the kind its
 // target makes. It runs once with llc-19 and once with llc-22 compiling the
-// wrapper's bitcode.
+// wrapper's bitcode, with no llvm-as on PATH: the device compile's bitcode
+// (llvm-as-15 of the quickstart, standing in for clang) is made first.
 func TestDPCPPDriverReplay(t *testing.T) {
-	for _, tool := range []string{"llvm-as-15", "llvm-link-15", "llvm-spirv-15", "ocloc", "cc"} {
+	for _, tool := range []string{"llvm-link-15", "llvm-spirv-15", "ocloc", "cc"} {
 		testenv.Tool(t, tool)
 	}
+	as := testenv.Tool(t, "llvm-as-15")
 	sycbuild := testenv.Sycbuild(t)
-	script := filepath.Join(testenv.RepoRoot(t), "examples", "dpcpp", "replay.sh")
+	root := testenv.RepoRoot(t)
+	script := filepath.Join(root, "examples", "dpcpp", "replay.sh")
+	deviceBC := filepath.Join(t.TempDir(), "device.bc")
+	run(t, root, nil, as, filepath.Join(root, "examples", "quickstart", "device.ll"), "-o", deviceBC)
+	path := "PATH=" + testenv.PathWithoutLLVMAs(t)
 	for _, llc := range []string{"llc-19", "llc-22"} {
 		t.Run(llc, func(t *testing.T) {
 			testenv.Tool(t, llc)
 			work := t.TempDir()
-			out := run(t, work, []string{"LLC=" + llc}, "bash", script, sycbuild, work)
+			out := run(t, work, []string{"LLC=" + llc, "DEVICE_BC=" + deviceBC, path}, "bash", script, sycbuild, work)
 
 			// What the driver handed on between the steps is bitcode.
 			for _, f := range []string{"linked.bc", "wrapper.bc"} {

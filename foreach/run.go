@@ -71,22 +71,9 @@ func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog, err := exec.LookPath(spec.Command[0])
-	if errors.Is(err, exec.ErrDot) { // found through a relative PATH entry
-		prog, err = filepath.Abs(prog)
-	}
+	prog, err := spec.check()
 	if err != nil {
 		return nil, err
-	}
-	if spec.OutReplace != "" && spec.OutDir != "" {
-		if fi, err := os.Stat(spec.OutDir); err != nil || !fi.IsDir() {
-			return nil, fmt.Errorf("Could not create a file for command output.: the output directory %s does not exist", spec.OutDir)
-		}
-	}
-	if spec.OutFileList != "" { // fail before running anything, as the reference does
-		if fi, err := os.Stat(filepath.Dir(spec.OutFileList)); err != nil || !fi.IsDir() {
-			return nil, fmt.Errorf("error opening the file '%s': its directory does not exist", spec.OutFileList)
-		}
 	}
 	if opt.Pool == nil {
 		opt.Pool = jobs.NewPool(1)
@@ -130,20 +117,7 @@ func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
 		runErr = context.Cause(ctx)
 	}
 
-	res := &Result{}
-	for j := range r.jobs {
-		jb := &r.jobs[j]
-		if jb.output != "" {
-			res.Outputs = append(res.Outputs, jb.output)
-		}
-		if jb.fail != nil {
-			res.Failures = append(res.Failures, *jb.fail)
-			res.ExitCode = jb.fail.ExitCode
-		}
-		if !jb.done && jb.output != "" {
-			os.Remove(jb.output) // failed, interrupted or never started
-		}
-	}
+	res := r.result()
 	if spec.OutFileList != "" && (runErr != nil || len(res.Failures) > 0) {
 		os.Remove(spec.OutFileList) // a list from an earlier run must not pass for this one's
 	}
@@ -160,6 +134,49 @@ func Run(ctx context.Context, spec *Spec, opt Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// check finds the spec's program and checks, before anything runs, that
+// its outputs can be written, as the reference does.
+func (spec *Spec) check() (prog string, err error) {
+	prog, err = exec.LookPath(spec.Command[0])
+	if errors.Is(err, exec.ErrDot) { // found through a relative PATH entry
+		prog, err = filepath.Abs(prog)
+	}
+	if err != nil {
+		return "", err
+	}
+	if spec.OutReplace != "" && spec.OutDir != "" {
+		if fi, err := os.Stat(spec.OutDir); err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("Could not create a file for command output.: the output directory %s does not exist", spec.OutDir)
+		}
+	}
+	if spec.OutFileList != "" {
+		if fi, err := os.Stat(filepath.Dir(spec.OutFileList)); err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("error opening the file '%s': its directory does not exist", spec.OutFileList)
+		}
+	}
+	return prog, nil
+}
+
+// result collects the jobs' outputs and failures, and removes the outputs
+// of the jobs that did not finish.
+func (r *runner) result() *Result {
+	res := &Result{}
+	for j := range r.jobs {
+		jb := &r.jobs[j]
+		if jb.output != "" {
+			res.Outputs = append(res.Outputs, jb.output)
+		}
+		if jb.fail != nil {
+			res.Failures = append(res.Failures, *jb.fail)
+			res.ExitCode = jb.fail.ExitCode
+		}
+		if !jb.done && jb.output != "" {
+			os.Remove(jb.output) // failed, interrupted or never started
+		}
+	}
+	return res
 }
 
 // newOutput makes job j's output name: fixed in deterministic mode (a stale

@@ -1,16 +1,20 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/sycbuild/sycbuild/jobs"
+	"github.com/sycbuild/sycbuild/jobs/jobstest"
 )
 
 // BenchmarkFanoutOverhead measures what sycbuild itself spends per fan-out
@@ -106,4 +110,106 @@ func BenchmarkNoOpBuild(b *testing.B) {
 			b.Fatalf("%v %+v", err, res)
 		}
 	}
+}
+
+// BenchmarkLongestFirst builds a fan-out of 48 stand-in jobs of mixed
+// lengths (a few long, most short, in a shuffled list: what a split of
+// kernels of uneven size gives) on 4 job slots, through a fake runner
+// whose commands sleep for their length: once with nothing recorded (the
+// jobs start in list order, as every build did before ready work was
+// ranked), once after a build that recorded their times (longest first).
+// It reports makespan / lower bound, where the bound is
+// max(longest job, total work / slots): 1.0 is a perfect schedule.
+func BenchmarkLongestFirst(b *testing.B) {
+	const items, slots = 48, 4
+	rng := rand.New(rand.NewPCG(41, 4))
+	lengths := map[string]time.Duration{}
+	var total, longest time.Duration
+	var names []string
+	for i := range items {
+		ms := 20 + rng.IntN(80) // most: 20–100 ms
+		if i%12 == 0 {
+			ms = 600 + rng.IntN(400) // 4 of them: 0.6–1 s
+		}
+		name := fmt.Sprintf("src/m%d.txt", i)
+		names = append(names, name)
+		lengths[name] = time.Duration(ms) * time.Millisecond
+		total += lengths[name]
+		longest = max(longest, lengths[name])
+	}
+	rng.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+	bound := max(longest, total/slots)
+	standIn := func(sleep bool) func(context.Context, *jobstest.Call) error {
+		return func(ctx context.Context, c *jobstest.Call) error {
+			c.Wall = lengths[c.Argv[1]]
+			if sleep {
+				time.Sleep(c.Wall)
+			}
+			return jobstest.Files(ctx, c)
+		}
+	}
+	for _, recorded := range []bool{false, true} {
+		name := "list-order"
+		if recorded {
+			name = "longest-first"
+		}
+		b.Run(name, func(b *testing.B) {
+			var ratio float64
+			for n := 0; n < b.N; n++ {
+				b.StopTimer()
+				dir := b.TempDir()
+				for _, it := range names {
+					os.MkdirAll(filepath.Join(dir, "src"), 0o755)
+					os.WriteFile(filepath.Join(dir, it), []byte(it), 0o644)
+				}
+				os.WriteFile(filepath.Join(dir, "mods.list"), []byte(strings.Join(names, "\n")+"\n"), 0o644)
+				g := New()
+				f := &Fanout{List: g.File("mods.list", List), Dir: "out", Steps: []*Step{{Tool: catTool, Args: []string{"m.src", "m.out"},
+					In: []StepInput{{"m.src", -1}}, Out: &StepOutput{"m.out", "out", g.File("out/out.list", List)}}}}
+				if err := g.Add(&Action{Desc: "stand-ins", Fanout: f, In: []*Node{f.List}, Out: []*Node{f.Steps[0].Out.List}}); err != nil {
+					b.Fatal(err)
+				}
+				r := &jobstest.Runner{}
+				opt := Options{Pool: jobs.NewPool(slots), StateDir: filepath.Join(dir, ".state"), Dir: dir, Runner: r}
+				if recorded {
+					// A build that records the times without taking them, then
+					// every item changes.
+					r.Do = standIn(false)
+					if _, err := g.Build(context.Background(), opt); err != nil {
+						b.Fatal(err)
+					}
+					for _, it := range names {
+						os.WriteFile(filepath.Join(dir, it), []byte(it+" changed"), 0o644)
+					}
+				}
+				r.Do = standIn(true)
+				b.StartTimer()
+				res, err := g.Build(context.Background(), opt)
+				if err != nil || res.JobsRan != items {
+					b.Fatalf("%v, %d jobs ran", err, res.JobsRan)
+				}
+				ratio += float64(res.Elapsed) / float64(bound)
+			}
+			// The same order on ideal slots (no cost but the jobs'), for
+			// what the machine's own overhead adds to the measured ratio.
+			order := slices.Clone(names)
+			if recorded {
+				slices.SortStableFunc(order, func(x, y string) int { return cmp.Compare(lengths[y], lengths[x]) })
+			}
+			b.ReportMetric(ratio/float64(b.N), "makespan/bound")
+			b.ReportMetric(float64(greedy(order, lengths, slots))/float64(bound), "ideal-makespan/bound")
+			b.ReportMetric(float64(bound.Milliseconds()), "bound-ms")
+		})
+	}
+}
+
+// greedy is the makespan of jobs started in order, each on the first free
+// of slots.
+func greedy(order []string, lengths map[string]time.Duration, slots int) time.Duration {
+	free := make([]time.Duration, slots)
+	for _, it := range order {
+		i := slices.Index(free, slices.Min(free))
+		free[i] += lengths[it]
+	}
+	return slices.Max(free)
 }

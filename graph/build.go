@@ -63,6 +63,10 @@ type Options struct {
 	// Runner runs the external commands; nil runs them on this machine
 	// (jobs.Local).
 	Runner jobs.Runner
+
+	// queued, if set, is told the number of units waiting for a job token
+	// each time it changes (for tests, which wait for a queue to form).
+	queued func(waiting int)
 }
 
 // Result counts what a build did.
@@ -119,6 +123,7 @@ type builder struct {
 	stopAll  func()           // stops the starting of new work
 	warnOnce sync.Once        // the cache's warning
 	pool     jobs.Pool        // the job tokens
+	ready    *readyQueue      // hands them out, longest work first
 	runner   jobs.Runner      // runs the external commands
 	mem      *memBudget       // nil without a budget
 	model    memModel         // recorded peaks, for the budget
@@ -164,9 +169,11 @@ func (g *Graph) Build(ctx context.Context, opt Options) (*Result, error) {
 	}
 	if opt.Memory > 0 {
 		b.mem = newMemBudget(opt.Memory)
-		for _, rec := range log.records {
-			b.model.add(rec.tools, rec.inputSize(), rec.maxRSS)
-		}
+	}
+	// The recorded peaks predict each unit's memory, for the budget and
+	// for the runner (which may hand it to a cluster's scheduler).
+	for _, rec := range log.records {
+		b.model.add(rec.tools, rec.inputSize(), rec.maxRSS)
 	}
 	b.res.Actions = len(g.actions)
 	if opt.DryRun {
@@ -196,6 +203,8 @@ func (b *builder) run(ctx context.Context) error {
 		defer pool.Close()
 	}
 	b.pool = pool
+	b.ready = newReadyQueue(ctx, pool, b.opt.queued)
+	defer b.ready.close()
 	// stop ends the starting of new work after a failure (without -k);
 	// running commands finish. ctx (interrupts) kills them.
 	stop, stopAll := context.WithCancel(ctx)
@@ -283,7 +292,7 @@ func (b *builder) do(ctx, stop context.Context, pool jobs.Pool, a *Action) {
 		b.finish(a, e, stateUpToDate, nil)
 		return
 	}
-	tok, err := b.acquire(stop, pool, u)
+	tok, err := b.acquire(stop, u)
 	if err != nil {
 		b.finish(a, e, stateNotRun, nil)
 		return

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/sycbuild/sycbuild/jobs"
-	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
 var shTool = &Tool{Name: "sh", Path: "sh", Version: "test"}
@@ -30,6 +29,8 @@ type testBuild struct {
 	dir string
 	g   *Graph
 	log bytes.Buffer
+	// runner, if set, is opts' Runner (a fake's builds spawn nothing).
+	runner jobs.Runner
 }
 
 func newTestBuild(t *testing.T) *testBuild {
@@ -90,6 +91,7 @@ func (tb *testBuild) opts() Options {
 		Observer: Observers{p, Explain(p)},
 		StateDir: filepath.Join(tb.dir, ".state"),
 		Dir:      tb.dir,
+		Runner:   tb.runner,
 	}
 }
 
@@ -358,7 +360,7 @@ func TestInProcess(t *testing.T) {
 	tb := newTestBuild(t)
 	tb.write("in.txt", "data")
 	var calls atomic.Int32
-	copyMain := func(_ Env, args []string, stdio clopt.Stdio) int {
+	copyMain := func(_ Env, args []string, stdio Stdio) int {
 		calls.Add(1)
 		b, err := os.ReadFile(filepath.Join(tb.dir, args[0]))
 		if err != nil {
@@ -373,7 +375,7 @@ func TestInProcess(t *testing.T) {
 	tb.g.Add(&Action{Desc: "copy", Tool: tool, Argv: []string{"sycbuild", "copy", "in.txt", "out.txt"}, Main: copyMain,
 		In: []*Node{tb.g.File("in.txt", Plain)}, Out: []*Node{tb.g.File("out.txt", Plain)}})
 	tb.g.Add(&Action{Desc: "boom", Tool: tool, Argv: []string{"sycbuild", "boom"}, Out: []*Node{tb.g.File("boom.txt", Plain)},
-		Main: func(Env, []string, clopt.Stdio) int { panic("boom") }})
+		Main: func(Env, []string, Stdio) int { panic("boom") }})
 	opt := tb.opts()
 	opt.KeepGoing = true
 	_, err := tb.g.Build(context.Background(), opt)

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -124,7 +125,10 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 			cmds = append(cmds, command{desc: c.Desc, tool: u.tools[s], argv: u.argvs[s]})
 			evs = append(evs, c)
 		}
-		usages, f, err := b.runCommand(ctx, cmds, u.outs[m], jobs.Request{Memory: u.reserved}, out, b.log.wrote)
+		usages, where, f, err := b.runCommand(ctx, cmds, u.outs[m], jobs.Request{Memory: u.memory}, out, b.log.wrote)
+		if where != (Where{}) {
+			e.Where = where // a chain's last node that is not this one
+		}
 		failed := k + f // the step whose failure err is
 		for i, c := range evs {
 			if cu := usages[i]; cu != nil {
@@ -134,7 +138,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 				e.Usage.Add(cu)
 			}
 			if u.steps {
-				c.Usage = usages[i]
+				c.Usage, c.Where = usages[i], where
 				c.End, c.Outcome = time.Now(), Ran
 				if err != nil && k+i == failed {
 					c.Outcome, c.Err = Failed, err
@@ -142,7 +146,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 				b.obs.Finished(c)
 			}
 		}
-		if err != nil && ctx.Err() == nil && (b.fallBackPerKernel(ctx, u, failed, err, e, time.Since(start)) || b.fallBack(u, failed, err, e)) {
+		if err != nil && ctx.Err() == nil && !nodeFailed(err) && (b.fallBackPerKernel(ctx, u, failed, err, e, time.Since(start)) || b.fallBack(u, failed, err, e)) {
 			k = m + 1
 			continue
 		}
@@ -155,7 +159,7 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 				}
 				b.log.forget(outs...)
 			}
-			if ctx.Err() == nil {
+			if ctx.Err() == nil && !nodeFailed(err) {
 				err = b.isolate(ctx, u, failed, err, time.Since(start))
 			}
 			return nil, err
@@ -163,6 +167,14 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 		k = m + 1
 	}
 	return out.tail(), nil
+}
+
+// nodeFailed says that err is a command's whose node failed under it
+// twice: the command is not at fault, so nothing stands in for its output
+// and its module is not split to find the kernels at fault.
+func nodeFailed(err error) bool {
+	var ce *CommandError
+	return errors.As(err, &ce) && ce.NodeFailed
 }
 
 // outputStates hashes a unit's outputs after it ran, with the files its

@@ -267,6 +267,16 @@ func (j *job) allOutputs() []string {
 	return out
 }
 
+// jobName is the name of item i's job (job.name) without the job.
+func (f *Fanout) jobName(i int, item string) string {
+	for k, s := range f.Steps {
+		if s.Out != nil {
+			return f.outputIn(f.Dir, k, i)
+		}
+	}
+	return item + "#check"
+}
+
 // name identifies the job in the build log: its first output file.
 func (j *job) name() string {
 	for _, o := range j.outputs {

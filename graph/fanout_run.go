@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -90,7 +91,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 	// Swept before any job runs, so that no sweep meets a running job's
 	// isolation directory.
 	b.prepareDir(f.Dir)
-	// Workers take the items in list order; each decides its item (that
+	// Workers take the items longest first (see readyQueue); each decides its item (that
 	// only stats and hashes files) and, when the job must run, takes a
 	// token for it alone. A worker that got a token starts another when
 	// no other worker of this fan-out is free to take the next item, up to
@@ -103,13 +104,15 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 	errs := make([]error, len(items))
 	w := &workers{limit: pool.Size(), items: len(items)}
 	var fellBack atomic.Bool // a job's stand-in keeps the whole from being recorded
+	order := b.longestFirst(f, items)
 	w.work = func() {
 		defer w.wg.Done()
 		for {
-			i, ok := w.take()
+			next, ok := w.take()
 			if !ok {
 				return
 			}
+			i := order[next]
 			item := items[i]
 			jobList[i] = f.job(i, item)
 			if stop.Err() != nil {
@@ -132,7 +135,7 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 				b.obs.Finished(ev)
 				continue
 			}
-			tok, err := b.acquire(stop, pool, u)
+			tok, err := b.acquire(stop, u)
 			if err != nil {
 				errs[i] = errNotRun
 				continue
@@ -218,6 +221,25 @@ func (b *builder) doFanout(ctx, stop context.Context, pool jobs.Pool, a *Action)
 		return
 	}
 	finish(stateBuilt, nil)
+}
+
+// longestFirst returns the order a fan-out's items are taken in: those
+// whose job has no recorded time first, in list order, then the others,
+// longest recorded time first (see readyQueue).
+func (b *builder) longestFirst(f *Fanout, items []string) []int {
+	order := make([]int, len(items))
+	walls := make([]int64, len(items))
+	timed := false
+	for i, item := range items {
+		order[i] = i
+		if rec := b.log.get(f.jobName(i, item)); rec != nil && rec.wall > 0 {
+			walls[i], timed = rec.wall, true
+		}
+	}
+	if timed {
+		slices.SortFunc(order, func(i, j int) int { return rank{wall: walls[i], index: i}.compare(rank{wall: walls[j], index: j}) })
+	}
+	return order
 }
 
 // jobDone counts a job that ran and tells the observer how it ended.

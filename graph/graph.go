@@ -27,8 +27,6 @@ import (
 	"io"
 	"strings"
 	"time"
-
-	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
 // FileKind says whether a file names other files.
@@ -99,7 +97,13 @@ func (t *Tool) identity() string {
 // after the tool's name. A tool planned from typed options may ignore
 // them: they are its options written as the DPC++ tool's command line,
 // which the build prints and keys on.
-type MainFunc func(env Env, args []string, stdio clopt.Stdio) int
+type MainFunc func(env Env, args []string, stdio Stdio) int
+
+// Stdio is an in-process tool's standard input, output and error.
+type Stdio struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
 
 // Env is what an in-process tool is given besides its arguments.
 type Env struct {

@@ -269,7 +269,7 @@ func (b *builder) runPart(ctx context.Context, u *unit, k int, j *job, p Part, o
 		for ; s <= m; s++ {
 			cmds = append(cmds, command{desc: u.event.Desc + " " + p.Name, tool: u.tools[s], argv: j.argvs[s]})
 		}
-		_, _, err = b.runCommand(ctx, cmds, j.outputs[m], jobs.Request{Memory: u.reserved}, c, nil)
+		_, _, _, err = b.runCommand(ctx, cmds, j.outputs[m], jobs.Request{Memory: u.memory}, c, nil)
 		if ctx.Err() != nil {
 			return nil, false
 		}

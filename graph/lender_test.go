@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/sycbuild/sycbuild/jobs"
-	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
 // TestInProcessBorrowsTokens: an in-process tool's extra workers take
@@ -20,7 +19,7 @@ func TestInProcessBorrowsTokens(t *testing.T) {
 	g := New()
 	var borrowed, refusedAfter int
 	g.Add(&Action{Desc: "split", Tool: shTool, Argv: []string{"sycbuild", "split"}, Out: []*Node{g.File("out", Plain)},
-		Main: func(env Env, _ []string, _ clopt.Stdio) int {
+		Main: func(env Env, _ []string, _ Stdio) int {
 			for env.Tokens.TryAcquire() {
 				borrowed++
 			}

@@ -17,7 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
@@ -167,7 +166,7 @@ func takeLock(ctx context.Context, dir, lockDir string, waiting func()) (*os.Fil
 		if err := os.MkdirAll(lockDir, 0o755); err != nil {
 			return nil, err
 		}
-		lock, err = os.Open(lockDir)
+		lock, err = openDirLock(lockDir)
 	case dir != "":
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
@@ -179,25 +178,17 @@ func takeLock(ctx context.Context, dir, lockDir string, waiting func()) (*os.Fil
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
+	if tryLock(lock) {
 		return lock, nil
 	}
 	if waiting != nil {
 		waiting()
 	}
-	// flock cannot be interrupted from Go: it waits in a goroutine of its
-	// own, and an interrupt does not wait for it (the lock it may still
-	// get is released at once).
+	// Waiting for a lock cannot be interrupted from Go: it waits in a
+	// goroutine of its own, and an interrupt does not wait for it (the
+	// lock it may still get is released at once).
 	got := make(chan error, 1)
-	go func() {
-		for {
-			err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX)
-			if err != syscall.EINTR {
-				got <- err
-				return
-			}
-		}
-	}()
+	go func() { got <- waitLock(lock) }()
 	select {
 	case err := <-got:
 		if err != nil {
@@ -489,19 +480,6 @@ func (l *buildLog) look(dir, path string) (fileState, error) {
 // build hashes every output it writes, thousands of files in a big fan-out.
 var hashBuffers = sync.Pool{New: func() any { return new([64 << 10]byte) }}
 
-// openRead opens a file for reading through plain system calls: os.Open
-// would also try (and, for a regular file, fail) to register the file with
-// the network poller, four fcntl and an epoll_ctl per file, in a build that
-// hashes thousands. O_NONBLOCK keeps the open of a FIFO from waiting for a
-// writer; it changes nothing for a regular file.
-func openRead(path string) (int, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return -1, &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	return fd, nil
-}
-
 // hashFile returns the first 128 bits of the file's SHA-256, in hex, of
 // the size bytes stat gave (reading them, it asks no more: a read that
 // fills the last buffer is not followed by one that finds the end).
@@ -510,7 +488,7 @@ func hashFile(path string, size int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer syscall.Close(fd)
+	defer fd.Close()
 	buf := hashBuffers.Get().(*[64 << 10]byte)
 	defer hashBuffers.Put(buf)
 	h := sha256.New()
@@ -521,12 +499,9 @@ func hashFile(path string, size int64) (string, error) {
 }
 
 // hashRest hashes up to size more bytes of the open file, read into buf.
-func hashRest(h hash.Hash, fd int, path string, buf []byte, size int64) error {
+func hashRest(h hash.Hash, fd rawFile, path string, buf []byte, size int64) error {
 	for size > 0 {
-		n, err := syscall.Read(fd, buf[:min(size, int64(len(buf)))])
-		if err == syscall.EINTR {
-			continue
-		}
+		n, err := fd.Read(buf[:min(size, int64(len(buf)))])
 		if err != nil {
 			return &fs.PathError{Op: "read", Path: path, Err: err}
 		}
@@ -550,8 +525,8 @@ func inspect(path string, check func(head []byte, size int64, r io.ReaderAt) err
 	if err != nil {
 		return st, "", err
 	}
-	defer syscall.Close(fd)
-	regular, size, mtime, err := fstat(fd)
+	defer fd.Close()
+	regular, size, mtime, err := fd.stat()
 	switch {
 	case err != nil:
 		return st, "", &fs.PathError{Op: "stat", Path: path, Err: err}
@@ -568,10 +543,7 @@ func inspect(path string, check func(head []byte, size int64, r io.ReaderAt) err
 	defer hashBuffers.Put(buf)
 	n := 0
 	for want := int(min(size, int64(len(buf)))); n < want; {
-		k, err := syscall.Read(fd, buf[n:want])
-		if err == syscall.EINTR {
-			continue
-		}
+		k, err := fd.Read(buf[n:want])
 		if err != nil {
 			return st, "", &fs.PathError{Op: "read", Path: path, Err: err}
 		}
@@ -581,7 +553,7 @@ func inspect(path string, check func(head []byte, size int64, r io.ReaderAt) err
 		n += k
 	}
 	if check != nil {
-		if err := check(buf[:n], size, fdReader(fd)); err != nil {
+		if err := check(buf[:n], size, fd); err != nil {
 			return st, ": " + err.Error(), nil
 		}
 	}
@@ -594,27 +566,6 @@ func inspect(path string, check func(head []byte, size int64, r io.ReaderAt) err
 		st.hash = hex.EncodeToString(h.Sum(nil)[:16])
 	}
 	return st, "", nil
-}
-
-// fdReader reads an open file at offsets (pread).
-type fdReader int
-
-func (fd fdReader) ReadAt(p []byte, off int64) (int, error) {
-	n := 0
-	for n < len(p) {
-		k, err := syscall.Pread(int(fd), p[n:], off+int64(n))
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return n, err
-		}
-		if k == 0 {
-			return n, io.EOF
-		}
-		n += k
-	}
-	return n, nil
 }
 
 // hashStrings hashes a list of strings unambiguously: each part as

@@ -77,8 +77,9 @@ func (m *memModel) add(tools []string, size, maxRSS int64) {
 	}
 }
 
-// predict returns a unit's predicted peak memory.
-func (m *memModel) predict(u *unit) int64 {
+// predict returns a unit's predicted peak memory; known says that its
+// tools' history or their Tool.Memory predicts it, not defaultMemory.
+func (m *memModel) predict(u *unit) (peak int64, known bool) {
 	var size int64
 	for _, in := range u.parts.inputs {
 		size += in.size
@@ -98,18 +99,18 @@ func (m *memModel) predict(u *unit) int64 {
 	m.mu.Unlock()
 	if best.maxRSS > 0 {
 		if size > best.size && best.size > 0 {
-			return int64(float64(best.maxRSS) * float64(size) / float64(best.size))
+			return int64(float64(best.maxRSS) * float64(size) / float64(best.size)), true
 		}
-		return best.maxRSS
+		return best.maxRSS, true
 	}
 	var guess int64
 	for _, t := range u.tools {
 		guess = max(guess, t.Memory)
 	}
 	if guess == 0 {
-		guess = defaultMemory
+		return defaultMemory, false
 	}
-	return guess
+	return guess, true
 }
 
 // memBudget is the memory that running units may use at once.
@@ -171,17 +172,25 @@ func (m *memBudget) release(n int64) {
 }
 
 // acquire gets what a unit needs to run: its memory reservation (external
-// commands only, under a budget), then a job token. release gives both
-// back and learns the unit's peak.
-func (b *builder) acquire(ctx context.Context, pool jobs.Pool, u *unit) (jobs.Token, error) {
-	if b.mem != nil && u.main == nil {
-		n, err := b.mem.reserve(ctx, b.model.predict(u))
-		if err != nil {
-			return jobs.Token{}, err
+// commands only, under a budget), then a job token, in its turn (see
+// readyQueue). release gives both
+// back and learns the unit's peak. The unit's runner is told its memory:
+// what it reserved, or without a budget its predicted peak when its
+// tools' history or their Tool.Memory predicts one.
+func (b *builder) acquire(ctx context.Context, u *unit) (jobs.Token, error) {
+	if u.main == nil {
+		need, known := b.model.predict(u)
+		if b.mem != nil {
+			n, err := b.mem.reserve(ctx, need)
+			if err != nil {
+				return jobs.Token{}, err
+			}
+			u.reserved, u.memory = n, n
+		} else if known {
+			u.memory = need
 		}
-		u.reserved = n
 	}
-	tok, err := pool.Acquire(ctx)
+	tok, err := b.ready.acquire(ctx, unitRank(u))
 	if err != nil && u.reserved > 0 {
 		b.mem.release(u.reserved)
 		u.reserved = 0

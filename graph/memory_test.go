@@ -184,11 +184,16 @@ func TestPredict(t *testing.T) {
 		{1 << 20, 500 << 20}, // its own class
 		{600, 30 << 20},      // class 512..1023 is empty: the nearest recorded one above
 	} {
-		if got := m.predict(unit(c.size)); got != c.want {
+		if got, known := m.predict(unit(c.size)); got != c.want || !known {
 			t.Errorf("predict(%d) = %d, want %d", c.size, got, c.want)
 		}
 	}
-	if got := (&memModel{}).predict(unit(5)); got != 7 {
-		t.Errorf("without history: %d, want the tool's 7", got)
+	if got, known := (&memModel{}).predict(unit(5)); got != 7 || !known {
+		t.Errorf("without history: %d (known %v), want the tool's 7", got, known)
+	}
+	bare := unit(5)
+	bare.tools = []*Tool{{}}
+	if got, known := (&memModel{}).predict(bare); got != defaultMemory || known {
+		t.Errorf("without history or a tool's guess: %d (known %v), want the default, unknown", got, known)
 	}
 }

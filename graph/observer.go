@@ -116,11 +116,18 @@ type Event struct {
 	// Usage is what the child processes it ran cost (Finished only); nil
 	// for in-process tools and what did not run.
 	Usage *Usage
+	// Where is where an action's, job's or command's child processes ran,
+	// as Options.Runner says (Finished only); its Node is "" on this
+	// machine, and for what ran none.
+	Where Where
 }
 
 // Usage is what child processes cost, from wait4's rusage. For a job, it
 // sums its commands' (and MaxRSS is the largest).
 type Usage = jobs.Usage
+
+// Where says where a runner ran child processes.
+type Where = jobs.Where
 
 // Observers is an Observer that tells each of its observers, in order.
 type Observers []Observer

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/sycbuild/sycbuild/jobs"
-	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
 // barrier holds the actions of peakConcurrency until the pool's size is
@@ -21,22 +20,18 @@ type barrier struct {
 	mu       sync.Mutex
 	cond     sync.Cond
 	actions  int // actions not finished
-	waiting  int // actions in Acquire
+	waiting  int // actions waiting for a token
 	running  int // actions in their Main
 	peak     int // the most running at once
 	released bool
 }
 
-func (b *barrier) Acquire(ctx context.Context) (jobs.Token, error) {
+// queued is told the number of actions waiting for a token.
+func (b *barrier) queued(n int) {
 	b.mu.Lock()
-	b.waiting++
+	b.waiting = n
 	b.cond.Broadcast()
 	b.mu.Unlock()
-	tok, err := b.Pool.Acquire(ctx)
-	b.mu.Lock()
-	b.waiting--
-	b.mu.Unlock()
-	return tok, err
 }
 
 // run is an action's Main: it counts itself running and waits for the
@@ -86,13 +81,13 @@ func peakConcurrency(t *testing.T, pool jobs.Pool, n, want int) int {
 	for i := range n {
 		name := filepath.Join(dir, fmt.Sprintf("o%d", i))
 		g.Add(&Action{Desc: name, Tool: shTool, Argv: []string{"sycbuild", "w"}, Out: []*Node{g.File(name, Plain)},
-			Main: func(Env, []string, clopt.Stdio) int {
+			Main: func(Env, []string, Stdio) int {
 				b.run()
 				os.WriteFile(name, nil, 0o644)
 				return 0
 			}})
 	}
-	if _, err := g.Build(context.Background(), Options{Pool: b}); err != nil {
+	if _, err := g.Build(context.Background(), Options{Pool: b, queued: b.queued}); err != nil {
 		t.Fatal(err)
 	}
 	return b.peak

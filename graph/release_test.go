@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"runtime/metrics"
 	"testing"
-
-	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
 // TestReleaseAfterInProcessTool: the memory an in-process tool held goes
@@ -17,7 +15,7 @@ func TestReleaseAfterInProcessTool(t *testing.T) {
 	tb := newTestBuild(t)
 	tb.g.Add(&Action{Desc: "big", Tool: &Tool{Name: "big", Path: "sycbuild", Version: "1"},
 		Argv: []string{"sycbuild", "big"}, Out: []*Node{tb.g.File("big.txt", Plain)},
-		Main: func(Env, []string, clopt.Stdio) int {
+		Main: func(Env, []string, Stdio) int {
 			b := make([]byte, held)
 			for i := 0; i < len(b); i += 4096 {
 				b[i] = 1 // resident

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,7 +20,6 @@ import (
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/internal/basedir"
 	"github.com/sycbuild/sycbuild/jobs"
-	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
 // CommandError is a failed command: what ran, how it ended, and the tail of
@@ -37,6 +37,10 @@ type CommandError struct {
 	// TimedOut says the command ran past its tool's timeout and was
 	// stopped.
 	TimedOut bool
+	// NodeFailed says the machine the command ran on failed under it, on
+	// both of its attempts: the command is not at fault, and no fallback
+	// or isolation is tried.
+	NodeFailed bool
 	// Invalid says which outputs cannot be what the command writes (empty,
 	// or failing the tool's format check), and why.
 	Invalid []string
@@ -268,12 +272,13 @@ type command struct {
 // ctx kills the groups. Every output must be non-empty and pass the last
 // tool's Check. On any failure no output is left: the temporary files are
 // removed, and so are outputs written under their own names. The usages
-// are the children's, nil for one that did not start; failed is the index
+// are the children's, nil for one that did not start; where is where
+// Options.Runner ran them; failed is the index
 // of the command an error is about. When all succeeded,
 // wrote (if not nil) is given each output with its size, time and hash,
 // taken before its rename into place, which keeps them: each output is
 // opened once, to check and hash it (inspect).
-func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string, req jobs.Request, output capture, wrote func(string, fileState)) (usages []*Usage, failed int, err error) {
+func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string, req jobs.Request, output capture, wrote func(string, fileState)) (usages []*Usage, where Where, failed int, err error) {
 	last := cmds[len(cmds)-1]
 	run, temps := withTempOutputs(last.argv, outs)
 	at := func(p string) string { return basedir.Resolve(b.opt.Dir, p) }
@@ -304,7 +309,7 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 			rsp, err := writeResponseFile(at(outs[0]), args)
 			defer os.Remove(rsp)
 			if err != nil {
-				return nil, i, err
+				return nil, where, i, err
 			}
 			args = []string{"@" + rsp}
 		}
@@ -316,29 +321,9 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 			timeout += c.tool.Timeout
 		}
 	}
-	parent := ctx
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errTimedOut)
-		defer cancel()
-	}
-	usages, errs, _ := b.runner.Run(ctx, jcmds, req)
-	failed, err = firstFailure(errs)
+	usages, where, failed, err = b.dispatch(ctx, cmds, jcmds, req, timeout, output, removeOutputs)
 	if err != nil {
-		removeOutputs()
-		status := err.Error()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			status = "cannot run: " + status
-		}
-		if parent.Err() != nil {
-			return usages, failed, err
-		}
-		timedOut := errors.Is(context.Cause(ctx), errTimedOut)
-		if timedOut {
-			status = fmt.Sprintf("timed out after %v, stopped", timeout)
-		}
-		return usages, failed, &CommandError{Desc: cmds[failed].desc, Argv: cmds[failed].argv, Status: status, Output: output.tail(), TimedOut: timedOut}
+		return usages, where, failed, err
 	}
 	var check func([]byte, int64, io.ReaderAt) error
 	if tool := last.tool; tool != nil {
@@ -364,7 +349,7 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 	}
 	if len(missing) > 0 || len(invalid) > 0 {
 		removeOutputs()
-		return usages, failed, &CommandError{Desc: last.desc, Argv: last.argv, Status: "exit status 0", Output: output.tail(), Missing: missing, Invalid: invalid}
+		return usages, where, failed, &CommandError{Desc: last.desc, Argv: last.argv, Status: "exit status 0", Output: output.tail(), Missing: missing, Invalid: invalid}
 	}
 	// An output in place leaves temps, so that a later failure removes it
 	// by its name (and an output named twice is placed once).
@@ -386,7 +371,7 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		if atomicfile.Special(at(o)) {
 			if err := atomicfile.Place(at(t), at(o)); err != nil {
 				removeTemps()
-				return usages, failed, err
+				return usages, where, failed, err
 			}
 			delete(temps, o)
 			continue
@@ -399,12 +384,12 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 		// calls leaves no output, which the next build makes again.
 		if err := syscall.Unlink(at(o)); err != nil && err != syscall.ENOENT {
 			removeOutputs()
-			return usages, failed, &os.PathError{Op: "remove", Path: o, Err: err}
+			return usages, where, failed, &os.PathError{Op: "remove", Path: o, Err: err}
 		}
 		// rename(2) itself: os.Rename would first lstat the output.
 		if err := syscall.Rename(at(t), at(o)); err != nil {
 			removeOutputs()
-			return usages, failed, &os.LinkError{Op: "rename", Old: t, New: o, Err: err}
+			return usages, where, failed, &os.LinkError{Op: "rename", Old: t, New: o, Err: err}
 		}
 		delete(temps, o)
 	}
@@ -413,7 +398,88 @@ func (b *builder) runCommand(ctx context.Context, cmds []command, outs []string,
 			wrote(o, states[i])
 		}
 	}
-	return usages, failed, nil
+	return usages, where, failed, nil
+}
+
+// dispatch runs the commands of runCommand through the runner, each
+// attempt under their timeout (when each has one), and says how the last
+// attempt ended: a failure is a *CommandError, unless ctx ended. A node
+// that failed under them (jobs.ErrNodeFailed) is not their fault: they run
+// once more, elsewhere (Request.Exclude), after remove removed what the
+// first attempt wrote; failing twice so, they fail with that said, and
+// NodeFailed set. A command killed for its memory (jobs.ErrMemoryKilled)
+// fails naming the memory it was given.
+func (b *builder) dispatch(ctx context.Context, cmds []command, jcmds []*jobs.Command, req jobs.Request, timeout time.Duration, output capture, remove func()) (usages []*Usage, where Where, failed int, err error) {
+	var first Where
+	timedOut := false
+	for attempt := 0; ; attempt++ {
+		usages, where, failed, timedOut, err = b.attempt(ctx, jcmds, req, timeout)
+		if err == nil {
+			return usages, where, failed, nil
+		}
+		remove()
+		if ctx.Err() != nil {
+			return usages, where, failed, err
+		}
+		if attempt > 0 || !errors.Is(err, jobs.ErrNodeFailed) {
+			break
+		}
+		first = where
+		if where.Node != "" {
+			req.Exclude = append(slices.Clip(req.Exclude), where.Node)
+		}
+		b.obs.Message(fmt.Sprintf("sycbuild: note: %s: its node %s failed under it; it runs again on another", cmds[failed].desc, nodeText(where)))
+		// The second attempt's output is shown, not the first's.
+		if end, serr := output.f.Seek(0, io.SeekCurrent); serr == nil {
+			output.start = end
+		}
+	}
+	ce := &CommandError{Desc: cmds[failed].desc, Argv: cmds[failed].argv, Status: err.Error(), Output: output.tail(), TimedOut: timedOut}
+	var ee *exec.ExitError
+	switch {
+	case timedOut:
+		ce.Status = fmt.Sprintf("timed out after %v, stopped", timeout)
+	case errors.Is(err, jobs.ErrNodeFailed):
+		ce.NodeFailed = true
+		ce.Status = fmt.Sprintf("its node failed under it twice (%s, then %s); the command is not at fault: %v", nodeText(first), nodeText(where), err)
+	case errors.Is(err, jobs.ErrMemoryKilled) && req.Memory > 0:
+		ce.Status = fmt.Sprintf("killed for using more than the %s of memory it was given: %v", memText(req.Memory), err)
+	case errors.Is(err, jobs.ErrMemoryKilled):
+		ce.Status = fmt.Sprintf("killed for using more memory than its node gave it (nothing predicted its peak): %v", err)
+	case !errors.As(err, &ee):
+		ce.Status = "cannot run: " + ce.Status
+	}
+	return usages, where, failed, ce
+}
+
+// attempt runs commands through the runner once, under their timeout
+// when it is positive.
+func (b *builder) attempt(ctx context.Context, jcmds []*jobs.Command, req jobs.Request, timeout time.Duration) (usages []*Usage, where Where, failed int, timedOut bool, err error) {
+	run := ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		run, cancel = context.WithTimeoutCause(ctx, timeout, errTimedOut)
+		defer cancel()
+	}
+	usages, errs, where := b.runner.Run(run, jcmds, req)
+	failed, err = firstFailure(errs)
+	return usages, where, failed, err != nil && ctx.Err() == nil && errors.Is(context.Cause(run), errTimedOut), err
+}
+
+// nodeText names a node in messages.
+func nodeText(w Where) string {
+	if w.Node == "" {
+		return "(unnamed)"
+	}
+	return w.Node
+}
+
+// memText writes a number of bytes in MiB or GiB.
+func memText(n int64) string {
+	if n >= 1<<30 {
+		return strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64) + " GiB"
+	}
+	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 0, 64) + " MiB"
 }
 
 // unchanged says whether the output o (at path) still is the file the
@@ -466,7 +532,7 @@ func runMain(desc string, env Env, argv []string, main MainFunc, output *tailBuf
 			err = &CommandError{Desc: desc, Argv: argv, Status: "panic (a bug in sycbuild)", Output: output.Bytes()}
 		}
 	}()
-	code := main(env, argv[2:], clopt.Stdio{In: strings.NewReader(""), Out: output, Err: output})
+	code := main(env, argv[2:], Stdio{In: strings.NewReader(""), Out: output, Err: output})
 	if code != 0 {
 		return &CommandError{Desc: desc, Argv: argv, Status: fmt.Sprintf("exit status %d", code), Output: output.Bytes()}
 	}

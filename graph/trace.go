@@ -18,7 +18,8 @@ import (
 // action and per fan-out job (with one nested event per command of the
 // job's chain), on one lane per job slot. Open the file in a browser's trace
 // viewer (chrome://tracing, ui.perfetto.dev). It is an Observer; the spans
-// of commands run as child processes carry their CPU time and peak memory.
+// of commands run as child processes carry their CPU time and peak memory,
+// and the machine they ran on when it is not this one.
 type Trace struct {
 	NopObserver
 	mu     sync.Mutex
@@ -47,6 +48,7 @@ type traceArgs struct {
 	Jobs      string `json:"jobs,omitempty"`
 	MaxRSSMiB string `json:"maxrss_mib,omitempty"`
 	Name      string `json:"name,omitempty"`
+	Node      string `json:"node,omitempty"`
 	Output    string `json:"output,omitempty"`
 	System    string `json:"system_seconds,omitempty"`
 	User      string `json:"user_seconds,omitempty"`
@@ -64,13 +66,17 @@ func (t *Trace) Finished(e Event) {
 	}
 	switch e.Kind {
 	case KindAction:
-		t.add(e.Desc, e.Tool, e.Slot, e.Start, e.End, usageArgs(&traceArgs{Output: e.Outputs[0]}, e.Usage))
+		t.add(e.Desc, e.Tool, e.Slot, e.Start, e.End, usageArgs(&traceArgs{Output: e.Outputs[0], Node: e.Where.Node}, e.Usage))
 	case KindFanout:
 		t.add(e.Desc, "fan-out", fanoutLane+e.Action, e.Start, e.End, &traceArgs{Jobs: strconv.Itoa(e.Jobs)})
 	case KindJob:
-		t.add(e.Desc, "job", e.Slot, e.Start, e.End, usageArgs(&traceArgs{Item: e.Item}, e.Usage))
+		t.add(e.Desc, "job", e.Slot, e.Start, e.End, usageArgs(&traceArgs{Item: e.Item, Node: e.Where.Node}, e.Usage))
 	case KindCommand:
-		t.add(e.Tool+" "+e.Item, e.Tool, e.Slot, e.Start, e.End, usageArgs(nil, e.Usage))
+		var args *traceArgs
+		if e.Where.Node != "" {
+			args = &traceArgs{Node: e.Where.Node}
+		}
+		t.add(e.Tool+" "+e.Item, e.Tool, e.Slot, e.Start, e.End, usageArgs(args, e.Usage))
 	}
 }
 

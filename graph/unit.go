@@ -26,8 +26,9 @@ type unit struct {
 	// command of a chain is also told as a KindCommand event.
 	event Event
 	steps bool
-	// reserved is the memory reserved for it while it runs (memory.go).
-	reserved int64
+	// reserved is the memory reserved for it while it runs (memory.go);
+	// memory is what its runner is told it needs (jobs.Request.Memory).
+	reserved, memory int64
 	// fanout and index are a fan-out job's action and item index (for its
 	// fallback and isolation, isolate.go).
 	fanout *Fanout

@@ -54,6 +54,7 @@ func (m *Module) AssembleBitcode(opt BitcodeOptions) (out []byte, err error) {
 		return nil, e
 	}
 	var buf bytes.Buffer
+	buf.Grow(int(a.s.Size()))
 	if _, err := a.s.WriteTo(&buf); err != nil {
 		return nil, err
 	}
@@ -90,6 +91,14 @@ type bcw struct {
 	comdats bcNames
 	bundles bcNames
 	scopes  bcNames
+
+	// Scratch and slabs for function bodies (bcw_func.go).
+	byName    map[string]*bcLocal
+	nums      []*bcLocal
+	localSlab []bcLocal
+	instSlab  []bcInst
+	opSlab    []bcOp
+	fieldSlab []bcField
 }
 
 // bcNames numbers names in order of first use (sections, GC names,
@@ -156,7 +165,23 @@ func hasTypedPointers(m *Module) bool {
 			}
 		}
 	}
-	return bytes.Contains(m.Src, []byte("* ")) && !bytes.Contains(m.Src, []byte(" ptr"))
+	return bytes.Contains(m.Src, []byte("* ")) && !hasPtrWord(m.Src)
+}
+
+// hasPtrWord reports whether src holds the word "ptr" (the opaque pointer
+// type), not a part of a longer word such as ptrtoint nor a name (%ptr).
+func hasPtrWord(src []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte("ptr"))
+		if j < 0 {
+			return false
+		}
+		j += i
+		if (j == 0 || !isIdent(src[j-1]) && src[j-1] != '%' && src[j-1] != '@' && src[j-1] != '!') && (j+3 == len(src) || !isIdent(src[j+3])) {
+			return true
+		}
+		i = j + 3
+	}
 }
 
 func typedIn(t *Type, depth int) bool {
@@ -326,7 +351,18 @@ func (a *bcw) globalVar(e *Entity) []uint64 {
 		init = uint64(a.consts.id(c)) + 1
 	}
 	tls := bcTLS[g.ThreadLocal]
+	// Sanitizer properties are bits of one field, the code model (LLVM
+	// 18 and newer) one more.
+	var sanitizer, codeModel uint64
 	for _, o := range g.Other {
+		if b, ok := bcSanitizer[o]; ok {
+			sanitizer |= b
+			continue
+		}
+		if m, ok := bcCodeModels[o]; ok {
+			codeModel = m
+			continue
+		}
 		a.unsupported(e.Off, "the global variable property '"+o+"'")
 	}
 	var attrs uint64
@@ -345,7 +381,16 @@ func (a *bcw) globalVar(e *Entity) []uint64 {
 	return []uint64{bitcode.ModuleCodeGlobalVar, off, size, uint64(a.tys.id(g.Type, e.Off)), flags, init,
 		bcLinkages[g.Linkage], bcAlign(e.Off, a, g.Align), a.section(g.Section), bcVisibility[g.Visibility],
 		tls, bcUnnamed[g.UnnamedAddr], ext, bcDLL[g.DLLStorage], a.comdatID(e, g.Comdat), attrs,
-		dsoLocal(&g.GlobalHeader), partOff, partSize}
+		dsoLocal(&g.GlobalHeader), partOff, partSize, sanitizer, codeModel}
+}
+
+var bcSanitizer = map[string]uint64{
+	"no_sanitize_address": 1, "no_sanitize_hwaddress": 2, "sanitize_memtag": 4, "sanitize_address_dyninit": 8,
+}
+
+var bcCodeModels = map[string]uint64{
+	`code_model "tiny"`: 1, `code_model "small"`: 2, `code_model "kernel"`: 3, `code_model "medium"`: 4,
+	`code_model "large"`: 5,
 }
 
 // function reads a function header into its FUNCTION record and queues
@@ -451,6 +496,9 @@ var bcCallingConvs = map[string]uint64{
 	"amdgpu_vs": 87, "amdgpu_gs": 88, "amdgpu_ps": 89, "amdgpu_cs": 90, "amdgpu_kernel": 91,
 	"x86_regcallcc": 92, "amdgpu_hs": 93, "amdgpu_ls": 95, "amdgpu_es": 96, "aarch64_vector_pcs": 97,
 	"aarch64_sve_vector_pcs": 98, "amdgpu_gfx": 100, "m68k_intrcc": 101,
+	"aarch64_sme_preservemost_from_x0": 102, "aarch64_sme_preservemost_from_x2": 103, "amdgpu_cs_chain": 104,
+	"amdgpu_cs_chain_preserve": 105, "m68k_rtdcc": 106, "graalcc": 107, "riscv_vector_cc": 110,
+	"aarch64_sme_preservemost_from_x1": 111,
 }
 
 func (a *bcw) callingConv(off int, cc string) uint64 {

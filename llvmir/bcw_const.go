@@ -284,6 +284,14 @@ func (cs *bcConsts) floatConst(tok token, t *Type, s string) *bcConst {
 			if math.IsNaN(f) {
 				words = []uint64{bcNaN32(math.Float64bits(f))}
 			}
+		case HalfType, BFloatType:
+			// A decimal or double-hexadecimal value LLVM converts when it
+			// is exact.
+			b, ok := bcHalfBits(f, t.Kind == BFloatType)
+			if !ok {
+				a.p.fail(tok.start, "floating point constant invalid for type")
+			}
+			words = []uint64{b}
 		default:
 			a.unsupported(tok.start, "this floating-point constant for "+t.String())
 		}
@@ -429,8 +437,11 @@ func (cs *bcConsts) ident(t *Type) *bcConst {
 		p.expectPunct('(')
 		el := cs.typed()
 		p.expectPunct(')')
-		if t.Kind != VectorType || t.Scalable || t.Len > 1<<16 {
-			a.unsupported(tok.start, "splat of "+t.String())
+		if t.Kind != VectorType || t.Len > 1<<16 {
+			p.fail(tok.start, "splat of "+t.String())
+		}
+		if t.Scalable {
+			return cs.scalableSplat(t, el)
 		}
 		ids := make([]uint64, t.Len)
 		for i := range ids {
@@ -710,6 +721,38 @@ func (cs *bcConsts) expr(t *Type) *bcConst {
 		ix := cs.typed()
 		p.expectPunct(')')
 		return cs.add(t, bitcode.CstCodeCEExtractElt, []uint64{uint64(a.tys.id(v.typ(cs), at)), cs.vid(v), uint64(a.tys.id(ix.typ(cs), at)), cs.vid(ix)}, false)
+	case op == "insertelement":
+		v := cs.typed()
+		p.expectPunct(',')
+		el := cs.typed()
+		p.expectPunct(',')
+		ix := cs.typed()
+		p.expectPunct(')')
+		return cs.add(t, bitcode.CstCodeCEInsertElt, []uint64{cs.vid(v), cs.vid(el), uint64(a.tys.id(ix.typ(cs), at)), cs.vid(ix)}, false)
+	case op == "shufflevector":
+		l := cs.typed()
+		p.expectPunct(',')
+		r := cs.typed()
+		p.expectPunct(',')
+		mask := cs.typed()
+		p.expectPunct(')')
+		// The short record when the result has the operands' type; the
+		// long one names the operands' type otherwise.
+		lt := l.typ(cs)
+		if a.tys.id(lt, at) == a.tys.id(t, at) {
+			return cs.add(t, bitcode.CstCodeCEShuffleVec, []uint64{cs.vid(l), cs.vid(r), cs.vid(mask)}, false)
+		}
+		return cs.add(t, bitcode.CstCodeCEShufVecEx, []uint64{uint64(a.tys.id(lt, at)), cs.vid(l), cs.vid(r), cs.vid(mask)}, false)
+	case op == "select":
+		c := cs.typed()
+		p.expectPunct(',')
+		l := cs.typed()
+		p.expectPunct(',')
+		r := cs.typed()
+		p.expectPunct(')')
+		return cs.add(t, bitcode.CstCodeCESelect, []uint64{cs.vid(c), cs.vid(l), cs.vid(r)}, false)
+	case op == "extractvalue" || op == "insertvalue":
+		return cs.aggregateExpr(t, op, at)
 	}
 	if code, ok := bcBinOps[op]; ok {
 		l := cs.typed()
@@ -797,4 +840,161 @@ func (cs *bcConsts) inlineAsm(t *Type) *bcConst {
 		return cs.add(t, bitcode.CstCodeInlineAsmOld3, ops, false)
 	}
 	return cs.add(t, bitcode.CstCodeInlineAsm, append([]uint64{uint64(a.tys.id(cs.asmFnTy, p.tok.start))}, ops...), false)
+}
+
+// aggregateExpr folds an extractvalue or insertvalue constant expression
+// (only LLVM 14 reads them): LLVM folds them when it parses the text, and
+// its writer has no record for one it could not fold.
+func (cs *bcConsts) aggregateExpr(t *Type, op string, at int) *bcConst {
+	p := cs.a.p
+	agg := cs.typed()
+	aggT := agg.typ(cs)
+	var el *bcConst
+	if op == "insertvalue" {
+		p.expectPunct(',')
+		el = cs.typed()
+	}
+	var idx []uint64
+	for p.acceptPunct(',') {
+		idx = append(idx, p.expectUint("index"))
+	}
+	p.expectPunct(')')
+	if len(idx) == 0 {
+		p.fail(at, op+" needs an index")
+	}
+	if op == "extractvalue" {
+		c := agg
+		ct := aggT
+		for _, i := range idx {
+			c, ct = cs.element(c, ct, i, at)
+		}
+		return c
+	}
+	return cs.insertValue(agg, aggT, el, idx, at)
+}
+
+// elementType is the type of the i-th element of an aggregate type.
+func (cs *bcConsts) elementType(t *Type, i uint64, at int) *Type {
+	switch t.Kind {
+	case ArrayType, VectorType:
+		if i < t.Len {
+			return t.Elem
+		}
+	case StructType:
+		if i < uint64(len(t.Fields)) {
+			return t.Fields[i]
+		}
+	}
+	cs.a.p.fail(at, "invalid index for the type "+t.String())
+	return nil
+}
+
+// element is the i-th element of the aggregate constant c of type t.
+func (cs *bcConsts) element(c *bcConst, t *Type, i uint64, at int) (*bcConst, *Type) {
+	et := cs.elementType(t, i, at)
+	if c.id < 0 {
+		cs.a.unsupported(at, "an element of a global value")
+	}
+	switch c.code {
+	case bitcode.CstCodeNull, bitcode.CstCodeUndef, bitcode.CstCodePoison:
+		return cs.add(et, c.code, nil, false), et
+	case bitcode.CstCodeAggregate:
+		return cs.byID(c.ops[i]), et
+	case bitcode.CstCodeString, bitcode.CstCodeCString:
+		var b uint64
+		if i < uint64(len(c.ops)) {
+			b = c.ops[i]
+		}
+		return cs.smallInt(et, b), et
+	}
+	cs.a.unsupported(at, "an element of this constant expression")
+	return nil, nil
+}
+
+// byID is the constant of a value number.
+func (cs *bcConsts) byID(id uint64) *bcConst {
+	if int(id) < cs.base {
+		return cs.global(cs.a.gvals[id])
+	}
+	return cs.list[int(id)-cs.base]
+}
+
+// insertValue is the aggregate agg of type t with the element at the
+// path idx replaced by el.
+func (cs *bcConsts) insertValue(agg *bcConst, t *Type, el *bcConst, idx []uint64, at int) *bcConst {
+	var n uint64
+	switch t.Kind {
+	case ArrayType, VectorType:
+		n = t.Len
+	case StructType:
+		n = uint64(len(t.Fields))
+	}
+	cs.elementType(t, idx[0], at)
+	ids := make([]uint64, n)
+	for i := range ids {
+		e, et := cs.element(agg, t, uint64(i), at)
+		if uint64(i) == idx[0] {
+			if len(idx) > 1 {
+				e = cs.insertValue(e, et, el, idx[1:], at)
+			} else {
+				e = el
+			}
+		}
+		ids[i] = cs.vid(e)
+	}
+	return cs.add(t, bitcode.CstCodeAggregate, ids, false)
+}
+
+// scalableSplat is splat(el) of the scalable vector type t as LLVM builds
+// it: zeroinitializer for a zero element, else the shufflevector of an
+// insertelement into poison with a zero mask.
+func (cs *bcConsts) scalableSplat(t *Type, el *bcConst) *bcConst {
+	if el.id >= 0 && el.code == bitcode.CstCodeNull {
+		return cs.add(t, bitcode.CstCodeNull, nil, false)
+	}
+	poison := cs.add(t, bitcode.CstCodePoison, nil, false)
+	// The index is an i64, as LLVM 19 writes it.
+	zero := cs.add(typeI64, bitcode.CstCodeNull, nil, false)
+	at := cs.a.p.tok.start
+	ins := cs.add(t, bitcode.CstCodeCEInsertElt, []uint64{cs.vid(poison), cs.vid(el), uint64(cs.a.tys.id(typeI64, at)), cs.vid(zero)}, false)
+	mask := cs.add(&Type{Kind: VectorType, Len: t.Len, Scalable: true, Elem: typeI32}, bitcode.CstCodeNull, nil, false)
+	return cs.add(t, bitcode.CstCodeCEShuffleVec, []uint64{cs.vid(ins), cs.vid(poison), cs.vid(mask)}, false)
+}
+
+// bcHalfBits converts f to IEEE half (or bfloat) bits, reporting whether
+// the conversion is exact.
+func bcHalfBits(f float64, bf bool) (uint64, bool) {
+	if bf {
+		g := float32(f)
+		b := math.Float32bits(g)
+		if math.IsNaN(f) {
+			return uint64(bcNaN32(math.Float64bits(f)) >> 16), true
+		}
+		return uint64(b >> 16), float64(g) == f && b&0xffff == 0
+	}
+	var sign uint64
+	if math.Signbit(f) {
+		sign = 1 << 15
+		f = -f
+	}
+	switch {
+	case math.IsNaN(f):
+		return sign | 0x7c00 | 0x200 | (math.Float64bits(f)>>42)&0x3ff, true
+	case math.IsInf(f, 0):
+		return sign | 0x7c00, true
+	case f == 0:
+		return sign, true
+	}
+	frac, exp := math.Frexp(f) // f = frac·2^exp, frac in [0.5, 1)
+	e := exp - 1
+	if e > 15 {
+		return 0, false
+	}
+	if e < -14 {
+		// Subnormal: a multiple of 2^-24 below 2^-14.
+		m := math.Ldexp(f, 24)
+		return sign | uint64(m), m == math.Trunc(m)
+	}
+	m := math.Ldexp(frac*2-1, 10)
+	return sign | uint64(e+15)<<10 | uint64(m), m == math.Trunc(m)
 }

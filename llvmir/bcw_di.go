@@ -19,6 +19,7 @@ type diField struct {
 	isMD bool   // the value is metadata
 	text string // an integer, a keyword, or flags joined by '|'
 	str  *string
+	list []*bcMD // GenericDINode's operands (nil for null)
 }
 
 type diNode struct {
@@ -91,7 +92,20 @@ func (m *bcMeta) special(x *bcMD, f *bcFunc) {
 			}
 			fd.text = strings.Join(parts, "|")
 		case tPunct:
-			if n.name == "DIExpression" || n.name == "GenericDINode" {
+			if n.name == "GenericDINode" && p.isPunct('{') {
+				// operands: {!1, null, …}
+				p.next()
+				for !p.isPunct('}') {
+					if p.acceptIdent("null") {
+						fd.list = append(fd.list, nil)
+					} else {
+						fd.list = append(fd.list, m.parse(f))
+					}
+					if !p.acceptPunct(',') {
+						break
+					}
+				}
+				p.expectPunct('}')
 				break
 			}
 			p.failTok("expected a field value")
@@ -363,8 +377,22 @@ func (n *diNode) build(x *bcMD, a *bcw) {
 			a.p.fail(fd.at, "expected an integer")
 		}
 		u := new(big.Int).And(v, new(big.Int).SetUint64(^uint64(0))).Uint64()
-		if v.BitLen() > 64 {
-			a.unsupported(fd.at, "an enumerator wider than 64 bits")
+		if v.BitLen() > 63 && !(v.Sign() > 0 && v.BitLen() == 64) {
+			// Wider than 64 bits: the two's complement words of a width
+			// that holds the value, least significant first.
+			words := (v.BitLen() + 1 + 63) / 64
+			if words < 2 {
+				words = 2
+			}
+			m := new(big.Int).Lsh(big.NewInt(1), uint(64*words))
+			w := new(big.Int).Mod(v, m)
+			fs = []bcMDF{lit0(4 | uns<<1 | d), lit0(uint64(64 * words)), n.md("name")}
+			mask := new(big.Int).SetUint64(^uint64(0))
+			for i := 0; i < words; i++ {
+				word := new(big.Int).And(new(big.Int).Rsh(w, uint(64*i)), mask).Uint64()
+				fs = append(fs, lit0(bcSignRotate(word, 64)))
+			}
+			break
 		}
 		fs = []bcMDF{lit0(4 | uns<<1 | d), lit0(64), n.md("name"), lit0(bcSignRotate(u, 64))}
 	case "DITemplateTypeParameter":
@@ -389,6 +417,45 @@ func (n *diNode) build(x *bcMD, a *bcw) {
 	case "DIAssignID":
 		code = bitcode.MetadataAssignID
 		fs = []bcMDF{lit0(1)}
+	case "DIModule":
+		code = bitcode.MetadataModule
+		fs = []bcMDF{lit0(d), n.md("file"), n.md("scope"), n.md("name"), n.md("configMacros"), n.md("includePath"),
+			n.md("apinotes"), n.num("line", 0, nil), lit0(n.boolean("isDecl"))}
+	case "DIMacro":
+		code = bitcode.MetadataMacro
+		fs = []bcMDF{lit0(d), n.num("type", 0, dwMacinfo), n.num("line", 0, nil), n.md("name"), n.md("value")}
+	case "DIMacroFile":
+		code = bitcode.MetadataMacroFile
+		fs = []bcMDF{lit0(d), n.num("type", 3, dwMacinfo), n.num("line", 0, nil), n.md("file"), n.md("nodes")}
+	case "DICommonBlock":
+		code = bitcode.MetadataCommonBlock
+		fs = []bcMDF{lit0(d), n.md("scope"), n.md("declaration"), n.md("name"), n.md("file"), n.num("line", 0, nil)}
+	case "DIStringType":
+		code = bitcode.MetadataStringType
+		fs = []bcMDF{lit0(d), n.num("tag", 0x12, dwTags), n.md("name"), n.md("stringLength"),
+			n.md("stringLengthExpression"), n.md("stringLocationExpression"), n.num("size", 0, nil),
+			n.num("align", 0, nil), n.num("encoding", 0, dwATE)}
+	case "DIGenericSubrange":
+		code = bitcode.MetadataGenericSubrange
+		fs = []bcMDF{lit0(d), n.md("count"), n.md("lowerBound"), n.md("upperBound"), n.md("stride")}
+	case "DIObjCProperty":
+		code = bitcode.MetadataObjCProperty
+		// LLVM 22's reader takes the setter first (checked against
+		// llvm-dis-22; 20 and 21 not checked), older ones the getter.
+		gs, ss := n.md("getter"), n.md("setter")
+		if a.gen >= 22 {
+			gs, ss = ss, gs
+		}
+		fs = []bcMDF{lit0(d), n.md("name"), n.md("file"), n.num("line", 0, nil), gs, ss,
+			n.num("attributes", 0, nil), n.md("type")}
+	case "GenericDINode":
+		code = bitcode.MetadataGenericDebug
+		fs = []bcMDF{lit0(d), n.num("tag", 0, dwTags), lit0(0), n.md("header")}
+		if ops := n.get("operands"); ops != nil {
+			for _, o := range ops.list {
+				fs = append(fs, bcMDF{isMD: true, ref1: true, ref: o})
+			}
+		}
 	default:
 		a.unsupported(n.at, "!"+n.name)
 	}
@@ -396,6 +463,11 @@ func (n *diNode) build(x *bcMD, a *bcw) {
 }
 
 var diKeywords = map[string]uint64{}
+
+var dwMacinfo = map[string]uint64{
+	"DW_MACINFO_define": 1, "DW_MACINFO_undef": 2, "DW_MACINFO_start_file": 3, "DW_MACINFO_end_file": 4,
+	"DW_MACINFO_vendor_ext": 0xff,
+}
 
 var diChecksums = map[string]uint64{"CSK_MD5": 1, "CSK_SHA1": 2, "CSK_SHA256": 3}
 var diEmission = map[string]uint64{"NoDebug": 0, "FullDebug": 1, "LineTablesOnly": 2, "DebugDirectivesOnly": 3}
@@ -417,7 +489,8 @@ var diFlags = map[string]uint64{
 	"DIFlagBitField": 524288, "DIFlagNoReturn": 1048576, "DIFlagTypePassByValue": 4194304,
 	"DIFlagTypePassByReference": 8388608, "DIFlagEnumClass": 16777216, "DIFlagThunk": 33554432,
 	"DIFlagNonTrivial": 67108864, "DIFlagBigEndian": 134217728, "DIFlagLittleEndian": 268435456,
-	"DIFlagAllCallsDescribed": 536870912,
+	"DIFlagAllCallsDescribed":   536870912,
+	"DIFlagIndirectVirtualBase": 36, "DIFlagNameIsSimplified": 1 << 30,
 }
 
 var dwCC = map[string]uint64{
@@ -426,7 +499,9 @@ var dwCC = map[string]uint64{
 	"DW_CC_LLVM_X86_64SysV": 0xc2, "DW_CC_LLVM_AAPCS": 0xc3, "DW_CC_LLVM_AAPCS_VFP": 0xc4,
 	"DW_CC_LLVM_IntelOclBicc": 0xc5, "DW_CC_LLVM_SpirFunction": 0xc6, "DW_CC_LLVM_OpenCLKernel": 0xc7,
 	"DW_CC_LLVM_Swift": 0xc8, "DW_CC_LLVM_PreserveMost": 0xc9, "DW_CC_LLVM_PreserveAll": 0xca,
-	"DW_CC_LLVM_X86RegCall": 0xcb, "DW_CC_GDB_IBM_OpenCL": 0xff,
+	"DW_CC_LLVM_X86RegCall": 0xcb, "DW_CC_LLVM_M68kRTD": 0xcc, "DW_CC_LLVM_PreserveNone": 0xcd,
+	"DW_CC_LLVM_RISCVVectorCall": 0xce, "DW_CC_LLVM_SwiftTail": 0xcf, "DW_CC_LLVM_RISCVVLSCall": 0xd0,
+	"DW_CC_LLVM_DeviceKernel": 0xc7, "DW_CC_GDB_IBM_OpenCL": 0xff,
 }
 
 var dwATE = map[string]uint64{
@@ -450,7 +525,9 @@ var dwLangs = map[string]uint64{
 	"DW_LANG_Kotlin": 0x26, "DW_LANG_Zig": 0x27, "DW_LANG_Crystal": 0x28, "DW_LANG_C_plus_plus_17": 0x2a,
 	"DW_LANG_C_plus_plus_20": 0x2b, "DW_LANG_C17": 0x2c, "DW_LANG_Fortran18": 0x2d, "DW_LANG_Ada2005": 0x2e,
 	"DW_LANG_Ada2012": 0x2f, "DW_LANG_HIP": 0x30, "DW_LANG_Assembly": 0x31, "DW_LANG_C_sharp": 0x32,
-	"DW_LANG_Mojo": 0x33, "DW_LANG_Mips_Assembler": 0x8001, "DW_LANG_GOOGLE_RenderScript": 0x8e57,
+	"DW_LANG_Mojo": 0x33, "DW_LANG_GLSL": 0x34, "DW_LANG_GLSL_ES": 0x35,
+	"DW_LANG_HLSL": 0x36, "DW_LANG_OpenCL_CPP": 0x37, "DW_LANG_CPP_for_OpenCL": 0x38, "DW_LANG_SYCL": 0x39,
+	"DW_LANG_Ruby": 0x40, "DW_LANG_Move": 0x41, "DW_LANG_Hylo": 0x42, "DW_LANG_Metal": 0x3d, "DW_LANG_Mips_Assembler": 0x8001, "DW_LANG_GOOGLE_RenderScript": 0x8e57,
 	"DW_LANG_BORLAND_Delphi": 0xb000,
 }
 

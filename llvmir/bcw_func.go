@@ -13,10 +13,11 @@ import (
 type bcFunc struct {
 	e, ent  *Entity
 	nargs   int
-	locals  map[string]*bcLocal // by the token's text
+	nums    []*bcLocal          // numbered values (%N) by number
 	byName  map[string]*bcLocal // named values by their decoded name
 	order   []*bcLocal          // arguments, then results, in value order
 	blocks  map[string]int
+	bbRefs  []bcBBRef
 	bnames  []string // block names ("" for unnamed), by index
 	insts   []*bcInst
 	nextNum int        // the next unnamed value number
@@ -37,10 +38,15 @@ type bcLocal struct {
 // bcField is one field of an instruction record, resolved when written.
 type bcField struct {
 	kind byte
-	v    uint64
+	v    uint64 // the literal; for fBB the index in the function's bbRefs
 	op   *bcOp
 	md   *bcMD
-	bb   string
+}
+
+// bcBBRef is a block named by an instruction, found when the body is
+// written (a block may be used before it is defined).
+type bcBBRef struct {
+	name string
 	at   int
 }
 
@@ -87,43 +93,97 @@ type bcDbgRecord struct {
 }
 
 func (f *bcFunc) local(a *bcw, tok token) *bcLocal {
-	// The key is the token's text with its sigil ("%x", "%3", "%\"a b\""):
-	// a slice of the source, no copy. Names are decoded once, for new
-	// values.
-	key := str(a.p.src[tok.start:tok.end])
-	l := f.locals[key]
+	// Numbered values are found by number, named ones by their decoded
+	// name (a slice of the source unless escaped): no key is built.
+	if tok.kind == tLocalN {
+		n, ok := bcLocalNum(a.p.src[tok.start+1 : tok.end])
+		if !ok {
+			a.p.fail(tok.start, "use of undefined value '"+a.p.text(tok)+"'")
+		}
+		for n >= len(f.nums) {
+			f.nums = append(f.nums, nil)
+		}
+		l := f.nums[n]
+		if l == nil {
+			l = a.newLocal()
+			*l = bcLocal{name: str(a.p.src[tok.start+1 : tok.end]), index: -1, use: tok.start}
+			f.nums[n] = l
+		}
+		return l
+	}
+	name := a.p.name(tok)
+	l := f.byName[name]
 	if l == nil {
-		named := tok.kind == tLocal
-		name := key[1:]
-		if named {
-			name = a.p.name(tok)
-			// The same name written another way (quoted or not).
-			if l = f.byName[name]; l != nil {
-				f.locals[key] = l
-				return l
-			}
-		}
-		l = &bcLocal{name: name, named: named, index: -1, use: tok.start}
-		f.locals[key] = l
-		if named {
-			f.byName[name] = l
-		}
+		l = a.newLocal()
+		*l = bcLocal{name: name, named: true, index: -1, use: tok.start}
+		f.byName[name] = l
 	}
 	return l
 }
 
-// bcLocalKey is the token text that names a local value: %name, quoted
-// when the name needs it.
-func bcLocalKey(name string) string {
-	for i := 0; i < len(name); i++ {
-		if !isIdent(name[i]) {
-			return "%" + quoteString(name)
+// bcLocalNum parses the number of %N; numbers beyond any function's
+// values are refused.
+func bcLocalNum(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
 		}
+		n = n*10 + int(c-'0')
 	}
-	if len(name) > 0 && isDigit(name[0]) {
-		return "%" + quoteString(name)
+	return n, true
+}
+
+// newLocal, newInst and newOp allocate from slabs: a module's bodies
+// hold millions of them, and one allocation each made most of the
+// writer's garbage.
+func (a *bcw) newLocal() *bcLocal {
+	if len(a.localSlab) == 0 {
+		a.localSlab = make([]bcLocal, 1024)
 	}
-	return "%" + name
+	l := &a.localSlab[0]
+	a.localSlab = a.localSlab[1:]
+	return l
+}
+
+func (a *bcw) newInst() *bcInst {
+	if len(a.instSlab) == 0 {
+		a.instSlab = make([]bcInst, 1024)
+	}
+	in := &a.instSlab[0]
+	a.instSlab = a.instSlab[1:]
+	return in
+}
+
+func (a *bcw) newOp(op bcOp) *bcOp {
+	if len(a.opSlab) == 0 {
+		a.opSlab = make([]bcOp, 1024)
+	}
+	o := &a.opSlab[0]
+	a.opSlab = a.opSlab[1:]
+	*o = op
+	return o
+}
+
+// fieldList copies fs into slab fields with room for more.
+func (a *bcw) fieldList(room int, fs ...bcField) []bcField {
+	out := a.newFields(len(fs), len(fs)+room)
+	copy(out, fs)
+	return out
+}
+
+// newFields returns n fields with room for c, from a slab (appending
+// past c copies them out).
+func (a *bcw) newFields(n, c int) []bcField {
+	if len(a.fieldSlab) < c {
+		a.fieldSlab = make([]bcField, 4096)
+	}
+	fs := a.fieldSlab[:n:c]
+	a.fieldSlab = a.fieldSlab[c:]
+	return fs
 }
 
 // define makes l the next value of the function.
@@ -162,7 +222,12 @@ func (f *bcFunc) blockRef(a *bcw) bcField {
 	if tok.kind == tLocal {
 		name = "%" + p.name(tok)
 	}
-	return bcField{kind: fBB, bb: name, at: tok.start}
+	return f.bbRef(name, tok.start)
+}
+
+func (f *bcFunc) bbRef(name string, at int) bcField {
+	f.bbRefs = append(f.bbRefs, bcBBRef{name, at})
+	return bcField{kind: fBB, v: uint64(len(f.bbRefs) - 1)}
 }
 
 // blockIndex returns the index of a block of fn named by tok (for
@@ -187,7 +252,7 @@ func (a *bcw) blockIndex(fn *Entity, tok token) int {
 func (f *bcFunc) operand(a *bcw, t *Type) *bcOp {
 	p := a.p
 	if t.Kind == MetadataType {
-		return &bcOp{t: t, md: a.md.operand(f)}
+		return a.newOp(bcOp{t: t, md: a.md.operand(f)})
 	}
 	switch p.tok.kind {
 	case tLocal, tLocalN:
@@ -196,9 +261,9 @@ func (f *bcFunc) operand(a *bcw, t *Type) *bcOp {
 		a.tys.id(t, p.tok.start)
 		l := f.local(a, p.tok)
 		p.next()
-		return &bcOp{t: t, l: l}
+		return a.newOp(bcOp{t: t, l: l})
 	}
-	return &bcOp{t: t, c: a.consts.parse(t)}
+	return a.newOp(bcOp{t: t, c: a.consts.parse(t)})
 }
 
 func (f *bcFunc) typedOperand(a *bcw) *bcOp {
@@ -214,20 +279,24 @@ func lit(v uint64) bcField { return bcField{kind: fLit, v: v} }
 func (a *bcw) parseBody(f *bcFunc) {
 	p := a.p
 	fn := f.e.Func
-	f.locals = map[string]*bcLocal{}
-	f.byName = map[string]*bcLocal{}
+	// The name table is the writer's, emptied for each body: only
+	// parsing needs it.
+	if a.byName == nil {
+		a.byName = map[string]*bcLocal{}
+	}
+	clear(a.byName)
+	f.byName = a.byName
+	f.nums = a.nums[:0]
 	f.blocks = map[string]int{}
-	for i, prm := range fn.Params {
-		var l *bcLocal
+	for _, prm := range fn.Params {
+		l := a.newLocal()
 		if prm.Name == "" || isDigits(prm.Name) {
-			l = &bcLocal{name: strconv.Itoa(f.nextNum), index: -1}
-			f.locals["%"+l.name] = l
+			*l = bcLocal{name: strconv.Itoa(f.nextNum), index: -1}
+			f.nums = append(f.nums, l)
 		} else {
-			l = &bcLocal{name: prm.Name, named: true, index: -1}
-			f.locals[bcLocalKey(prm.Name)] = l
+			*l = bcLocal{name: prm.Name, named: true, index: -1}
 			f.byName[prm.Name] = l
 		}
-		_ = i
 		f.define(a, l, f.e.Off)
 	}
 	f.nargs = len(fn.Params)
@@ -290,14 +359,25 @@ func (a *bcw) parseBody(f *bcFunc) {
 	if len(pending) > 0 {
 		p.fail(p.tok.start, "debug records must precede an instruction")
 	}
-	for key, l := range f.locals {
-		if !l.defined {
-			if _, ok := f.blocks[key]; ok {
-				continue
-			}
-			p.fail(l.use, "use of undefined value '%"+l.name+"'")
+	// The first undefined value in the text is the one reported.
+	var undef *bcLocal
+	for _, l := range f.nums {
+		if l != nil && !l.defined && (undef == nil || l.use < undef.use) {
+			undef = l
 		}
 	}
+	for name, l := range f.byName {
+		if !l.defined && (undef == nil || l.use < undef.use) {
+			if _, ok := f.blocks["%"+name]; !ok {
+				undef = l
+			}
+		}
+	}
+	if undef != nil {
+		p.fail(undef.use, "use of undefined value '%"+undef.name+"'")
+	}
+	a.nums = f.nums[:0]
+	f.nums, f.byName = nil, nil
 }
 
 func (f *bcFunc) newBlock(a *bcw, key, name string, at int) {
@@ -356,7 +436,7 @@ func (a *bcw) alignTail(in *bcInst) uint64 {
 // instruction parses one instruction and its trailing attachments.
 func (a *bcw) instruction(f *bcFunc) *bcInst {
 	p := a.p
-	in := &bcInst{}
+	in := a.newInst()
 	start := p.tok.start
 	if p.tok.kind == tLocal || p.tok.kind == tLocalN {
 		in.result = f.local(a, p.tok)
@@ -373,12 +453,12 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 	case "ret":
 		in.code = bitcode.FuncCodeInstRet
 		if !p.acceptIdent("void") {
-			in.fields = []bcField{vt(f.typedOperand(a))}
+			in.fields = a.fieldList(1, vt(f.typedOperand(a)))
 		}
 	case "br":
 		in.code = bitcode.FuncCodeInstBr
 		if p.isIdent("label") {
-			in.fields = []bcField{f.blockRef(a)}
+			in.fields = a.fieldList(1, f.blockRef(a))
 			break
 		}
 		c := f.typedOperand(a)
@@ -386,13 +466,13 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		t := f.blockRef(a)
 		p.expectPunct(',')
 		e := f.blockRef(a)
-		in.fields = []bcField{t, e, val(c)}
+		in.fields = a.fieldList(1, t, e, val(c))
 	case "switch":
 		in.code = bitcode.FuncCodeInstSwitch
 		c := f.typedOperand(a)
 		p.expectPunct(',')
 		d := f.blockRef(a)
-		in.fields = []bcField{lit(uint64(a.tys.id(c.t, opAt))), val(c), d}
+		in.fields = a.fieldList(1, lit(uint64(a.tys.id(c.t, opAt))), val(c), d)
 		p.expectPunct('[')
 		for !p.isPunct(']') {
 			v := f.typedOperand(a)
@@ -406,7 +486,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 	case "indirectbr":
 		in.code = bitcode.FuncCodeInstIndirectBr
 		addr := f.typedOperand(a)
-		in.fields = []bcField{lit(uint64(a.tys.id(addr.t, opAt))), val(addr)}
+		in.fields = a.fieldList(1, lit(uint64(a.tys.id(addr.t, opAt))), val(addr))
 		p.expectPunct(',')
 		p.expectPunct('[')
 		for !p.isPunct(']') {
@@ -420,12 +500,12 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		in.code = bitcode.FuncCodeInstUnreachable
 	case "resume":
 		in.code = bitcode.FuncCodeInstResume
-		in.fields = []bcField{vt(f.typedOperand(a))}
+		in.fields = a.fieldList(1, vt(f.typedOperand(a)))
 	case "fneg":
 		in.code = bitcode.FuncCodeInstUnop
 		fl := a.parseFlags()
 		v := f.typedOperand(a)
-		in.fields = []bcField{vt(v), lit(0)}
+		in.fields = a.fieldList(1, vt(v), lit(0))
 		if fl.fmf != 0 {
 			in.fields = append(in.fields, lit(fl.fmf))
 		}
@@ -436,7 +516,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		l := f.typedOperand(a)
 		p.expectPunct(',')
 		r := f.operand(a, l.t)
-		in.fields = []bcField{vt(l), val(r), lit(bcBinOps[op])}
+		in.fields = a.fieldList(1, vt(l), val(r), lit(bcBinOps[op]))
 		if v := fl.binop(op); v != 0 {
 			in.fields = append(in.fields, lit(v))
 		}
@@ -445,7 +525,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		v := f.typedOperand(a)
 		p.expectPunct(',')
 		ix := f.typedOperand(a)
-		in.fields = []bcField{vt(v), vt(ix)}
+		in.fields = a.fieldList(1, vt(v), vt(ix))
 	case "insertelement":
 		in.code = bitcode.FuncCodeInstInsertElt
 		v := f.typedOperand(a)
@@ -453,7 +533,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		el := f.typedOperand(a)
 		p.expectPunct(',')
 		ix := f.typedOperand(a)
-		in.fields = []bcField{vt(v), val(el), vt(ix)}
+		in.fields = a.fieldList(1, vt(v), val(el), vt(ix))
 	case "shufflevector":
 		in.code = bitcode.FuncCodeInstShuffleVec
 		v1 := f.typedOperand(a)
@@ -461,11 +541,11 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		v2 := f.typedOperand(a)
 		p.expectPunct(',')
 		m := f.typedOperand(a)
-		in.fields = []bcField{vt(v1), val(v2), val(m)}
+		in.fields = a.fieldList(1, vt(v1), val(v2), val(m))
 	case "extractvalue":
 		in.code = bitcode.FuncCodeInstExtractVal
 		v := f.typedOperand(a)
-		in.fields = []bcField{vt(v)}
+		in.fields = a.fieldList(1, vt(v))
 		for p.isPunct(',') {
 			st := p.save()
 			p.next()
@@ -480,7 +560,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		v := f.typedOperand(a)
 		p.expectPunct(',')
 		el := f.typedOperand(a)
-		in.fields = []bcField{vt(v), vt(el)}
+		in.fields = a.fieldList(1, vt(v), vt(el))
 		for p.isPunct(',') {
 			st := p.save()
 			p.next()
@@ -523,7 +603,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 			size = &bcOp{t: typeI32, c: a.consts.intConst(typeI32, big.NewInt(1))}
 		}
 		rec := align&31 | inalloca<<5 | 1<<6 | swifterr<<7 | (align>>5)<<8
-		in.fields = []bcField{lit(uint64(a.tys.id(t, opAt))), lit(uint64(a.tys.id(size.t, opAt))), {kind: fAbs, op: size}, lit(rec)}
+		in.fields = a.fieldList(1, lit(uint64(a.tys.id(t, opAt))), lit(uint64(a.tys.id(size.t, opAt))), bcField{kind: fAbs, op: size}, lit(rec))
 		if hasAS {
 			in.fields = append(in.fields, lit(as))
 		}
@@ -545,7 +625,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 			ord = a.ordering()
 		}
 		align := a.alignTail(in)
-		in.fields = []bcField{vt(ptr), lit(uint64(a.tys.id(t, opAt))), lit(align), lit(vol)}
+		in.fields = a.fieldList(1, vt(ptr), lit(uint64(a.tys.id(t, opAt))), lit(align), lit(vol))
 		if atomic {
 			in.fields = append(in.fields, lit(ord), lit(ss))
 		}
@@ -566,14 +646,14 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 			ord = a.ordering()
 		}
 		align := a.alignTail(in)
-		in.fields = []bcField{vt(ptr), vt(v), lit(align), lit(vol)}
+		in.fields = a.fieldList(1, vt(ptr), vt(v), lit(align), lit(vol))
 		if atomic {
 			in.fields = append(in.fields, lit(ord), lit(ss))
 		}
 	case "fence":
 		in.code = bitcode.FuncCodeInstFence
 		ss := a.scope()
-		in.fields = []bcField{lit(a.ordering()), lit(ss)}
+		in.fields = a.fieldList(1, lit(a.ordering()), lit(ss))
 	case "cmpxchg":
 		in.code = bitcode.FuncCodeInstCmpXchg
 		var weak, vol uint64
@@ -592,7 +672,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		succ := a.ordering()
 		fail := a.ordering()
 		align := a.alignTail(in)
-		in.fields = []bcField{vt(ptr), vt(c), val(n), lit(vol), lit(succ), lit(ss), lit(fail), lit(weak), lit(align)}
+		in.fields = a.fieldList(1, vt(ptr), vt(c), val(n), lit(vol), lit(succ), lit(ss), lit(fail), lit(weak), lit(align))
 	case "atomicrmw":
 		in.code = bitcode.FuncCodeInstAtomicRMW
 		vol := uint64(0)
@@ -610,7 +690,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		ss := a.scope()
 		ord := a.ordering()
 		align := a.alignTail(in)
-		in.fields = []bcField{vt(ptr), vt(v), lit(rop), lit(vol), lit(ord), lit(ss), lit(align)}
+		in.fields = a.fieldList(1, vt(ptr), vt(v), lit(rop), lit(vol), lit(ord), lit(ss), lit(align))
 	case "getelementptr":
 		in.code = bitcode.FuncCodeInstGEP
 		fl := a.parseFlags()
@@ -618,7 +698,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 			a.unsupported(p.tok.start, "inrange on an instruction")
 		}
 		t := p.parseType()
-		in.fields = []bcField{lit(fl.gep()), lit(uint64(a.tys.id(t, opAt)))}
+		in.fields = a.fieldList(1, lit(fl.gep()), lit(uint64(a.tys.id(t, opAt))))
 		if a.gen < 19 && fl.gep() > 1 {
 			a.unsupported(opAt, "nusw/nuw on getelementptr before LLVM 19")
 		}
@@ -638,7 +718,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		v := f.typedOperand(a)
 		p.expectIdent("to")
 		to := p.parseType()
-		in.fields = []bcField{vt(v), lit(uint64(a.tys.id(to, opAt))), lit(bcCastOps[op])}
+		in.fields = a.fieldList(1, vt(v), lit(uint64(a.tys.id(to, opAt))), lit(bcCastOps[op]))
 		var flags uint64
 		switch op {
 		case "zext", "uitofp":
@@ -675,7 +755,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		l := f.typedOperand(a)
 		p.expectPunct(',')
 		r := f.operand(a, l.t)
-		in.fields = []bcField{vt(l), val(r), lit(pred)}
+		in.fields = a.fieldList(1, vt(l), val(r), lit(pred))
 		if fl.samesign {
 			in.fields = append(in.fields, lit(1))
 		} else if fl.fmf != 0 {
@@ -685,7 +765,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		in.code = bitcode.FuncCodeInstPhi
 		fl := a.parseFlags()
 		t := p.parseType()
-		in.fields = []bcField{lit(uint64(a.tys.id(t, opAt)))}
+		in.fields = a.fieldList(1, lit(uint64(a.tys.id(t, opAt))))
 		for {
 			p.expectPunct('[')
 			v := f.operand(a, t)
@@ -700,7 +780,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 				name = "%" + p.name(bt)
 			}
 			p.expectPunct(']')
-			in.fields = append(in.fields, bcField{kind: fSVal, op: v}, bcField{kind: fBB, bb: name, at: bt.start})
+			in.fields = append(in.fields, bcField{kind: fSVal, op: v}, f.bbRef(name, bt.start))
 			st := p.save()
 			if !p.acceptPunct(',') {
 				break
@@ -721,19 +801,19 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		t := f.typedOperand(a)
 		p.expectPunct(',')
 		e := f.typedOperand(a)
-		in.fields = []bcField{vt(t), val(e), vt(c)}
+		in.fields = a.fieldList(1, vt(t), val(e), vt(c))
 		if fl.fmf != 0 {
 			in.fields = append(in.fields, lit(fl.fmf))
 		}
 	case "freeze":
 		in.code = bitcode.FuncCodeInstFreeze
-		in.fields = []bcField{vt(f.typedOperand(a))}
+		in.fields = a.fieldList(1, vt(f.typedOperand(a)))
 	case "va_arg":
 		in.code = bitcode.FuncCodeInstVAArg
 		v := f.typedOperand(a)
 		p.expectPunct(',')
 		t := p.parseType()
-		in.fields = []bcField{lit(uint64(a.tys.id(v.t, opAt))), val(v), lit(uint64(a.tys.id(t, opAt)))}
+		in.fields = a.fieldList(1, lit(uint64(a.tys.id(v.t, opAt))), val(v), lit(uint64(a.tys.id(t, opAt))))
 	case "landingpad":
 		in.code = bitcode.FuncCodeInstLandingPad
 		t := p.parseType()
@@ -769,6 +849,8 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		a.call(f, in, marker, opAt)
 	case "invoke":
 		a.invoke(f, in, opAt)
+	case "callbr":
+		a.callbr(f, in, opAt)
 	case "cleanuppad", "catchpad":
 		in.code = bitcode.FuncCodeInstCleanupPad
 		if op == "catchpad" {
@@ -776,7 +858,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		}
 		p.expectIdent("within")
 		parent := f.operand(a, typeToken)
-		in.fields = []bcField{val(parent), lit(0)}
+		in.fields = a.fieldList(1, val(parent), lit(0))
 		p.expectPunct('[')
 		n := uint64(0)
 		for !p.isPunct(']') {
@@ -792,7 +874,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		in.code = bitcode.FuncCodeInstCatchSwitch
 		p.expectIdent("within")
 		parent := f.operand(a, typeToken)
-		in.fields = []bcField{val(parent), lit(0)}
+		in.fields = a.fieldList(1, val(parent), lit(0))
 		p.expectPunct('[')
 		n := uint64(0)
 		for !p.isPunct(']') {
@@ -815,12 +897,12 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 		p.expectIdent("from")
 		pad := f.operand(a, typeToken)
 		p.expectIdent("to")
-		in.fields = []bcField{val(pad), f.blockRef(a)}
+		in.fields = a.fieldList(1, val(pad), f.blockRef(a))
 	case "cleanupret":
 		in.code = bitcode.FuncCodeInstCleanupRet
 		p.expectIdent("from")
 		pad := f.operand(a, typeToken)
-		in.fields = []bcField{val(pad)}
+		in.fields = a.fieldList(1, val(pad))
 		p.expectIdent("unwind")
 		if !p.acceptIdent("to") {
 			in.fields = append(in.fields, f.blockRef(a))
@@ -992,7 +1074,7 @@ func (a *bcw) call(f *bcFunc, in *bcInst, marker uint64, opAt int) {
 	fn := a.fnAttrsAndBundles(f, in, opAt)
 	attrs := a.attr.list(opAt, append([]bcSlot{{bcFnIndex, fn}}, slots...))
 	flags := cc<<1 | marker | 1<<15
-	in.fields = []bcField{lit(attrs)}
+	in.fields = a.fieldList(8, lit(attrs))
 	if fl.fmf != 0 {
 		flags |= 1 << 17
 		in.fields = append(in.fields, lit(flags), lit(fl.fmf))
@@ -1015,7 +1097,33 @@ func (a *bcw) invoke(f *bcFunc, in *bcInst, opAt int) {
 	normal := f.blockRef(a)
 	p.expectIdent("unwind")
 	unwind := f.blockRef(a)
-	in.fields = []bcField{lit(attrs), lit(cc | 1<<13), normal, unwind, lit(uint64(a.tys.id(ft, opAt))), vt(callee)}
+	in.fields = a.fieldList(1, lit(attrs), lit(cc|1<<13), normal, unwind, lit(uint64(a.tys.id(ft, opAt))), vt(callee))
+	in.fields = append(in.fields, a.argFields(ft, args, opAt)...)
+}
+
+// callbr parses "callbr … to label %d [label %i, …]": the record is
+// [attrs, cc, default, n, indirect…, fnty, callee, args…].
+func (a *bcw) callbr(f *bcFunc, in *bcInst, opAt int) {
+	p := a.p
+	in.code = bitcode.FuncCodeInstCallBr
+	cc := a.callingConv(opAt, p.parseCallingConv())
+	ft, callee, _, args, slots := a.calleeAndArgs(f, opAt)
+	fn := a.fnAttrsAndBundles(f, in, opAt)
+	attrs := a.attr.list(opAt, append([]bcSlot{{bcFnIndex, fn}}, slots...))
+	p.expectIdent("to")
+	normal := f.blockRef(a)
+	p.expectPunct('[')
+	var indirect []bcField
+	for !p.isPunct(']') {
+		indirect = append(indirect, f.blockRef(a))
+		if !p.acceptPunct(',') {
+			break
+		}
+	}
+	p.expectPunct(']')
+	in.fields = a.fieldList(1, lit(attrs), lit(cc<<1|1<<15), normal, lit(uint64(len(indirect))))
+	in.fields = append(in.fields, indirect...)
+	in.fields = append(in.fields, lit(uint64(a.tys.id(ft, opAt))), vt(callee))
 	in.fields = append(in.fields, a.argFields(ft, args, opAt)...)
 }
 
@@ -1053,9 +1161,10 @@ func (a *bcw) writeBody(f *bcFunc) {
 			case fAbs:
 				vals = append(vals, absOf(fd.op))
 			case fBB:
-				i, ok := f.blocks[fd.bb]
+				ref := f.bbRefs[fd.v]
+				i, ok := f.blocks[ref.name]
 				if !ok {
-					a.p.fail(fd.at, "use of undefined basic block")
+					a.p.fail(ref.at, "use of undefined basic block")
 				}
 				vals = append(vals, uint64(i))
 			case fMD:

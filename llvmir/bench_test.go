@@ -58,3 +58,33 @@ func BenchmarkWriteSplit(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAssembleBitcode writes the benchmark module (1000 kernels by
+// default; SYCBUILD_BENCH_KERNELS overrides the count) as LLVM 22 bitcode,
+// the module already parsed, for profiling:
+//
+//	go test ./llvmir -run '^$' -bench AssembleBitcode -benchtime 5x -cpuprofile cpu.out
+//
+// The comparison with llvm-as is bench/bcwbench.
+func BenchmarkAssembleBitcode(b *testing.B) {
+	c := irgen.Scaled(1000)
+	if n, err := strconv.Atoi(os.Getenv("SYCBUILD_BENCH_KERNELS")); err == nil && n > 0 {
+		c = irgen.Scaled(n)
+	}
+	var src bytes.Buffer
+	if err := irgen.Write(&src, c); err != nil {
+		b.Fatal(err)
+	}
+	m, err := Parse("big.ll", src.Bytes())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(src.Len()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := m.AssembleBitcode(BitcodeOptions{LLVM: 22}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

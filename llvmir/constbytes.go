@@ -271,36 +271,9 @@ func floatBytes(t *Type, text string) ([]byte, error) {
 		}
 		return binary.LittleEndian.AppendUint16(nil, uint16(v)), nil
 	case hexKind == 'K', hexKind == 'L', hexKind == 'M':
-		want := map[byte]TypeKind{'K': X86FP80Type, 'L': FP128Type, 'M': PPCFP128Type}[hexKind]
-		if t.Kind != want {
-			return bad()
-		}
-		v, ok := new(big.Int).SetString(digits, 16)
+		out, ok := wideFloatBytes(t, hexKind, digits)
 		if !ok {
 			return bad()
-		}
-		n := 16
-		if hexKind == 'K' {
-			n = 10
-		}
-		if hexKind == 'M' || hexKind == 'L' {
-			// 0xL: the first 16 digits are the low 64 bits, the next 16 the
-			// high ones. 0xM: two doubles, the first one stored first.
-			if len(digits) != 32 {
-				return bad()
-			}
-			hi, err1 := strconv.ParseUint(digits[:16], 16, 64)
-			lo, err2 := strconv.ParseUint(digits[16:], 16, 64)
-			if err1 != nil || err2 != nil {
-				return bad()
-			}
-			b := binary.LittleEndian.AppendUint64(nil, hi)
-			return binary.LittleEndian.AppendUint64(b, lo), nil
-		}
-		be := v.FillBytes(make([]byte, n))
-		out := make([]byte, n)
-		for i := range be {
-			out[i] = be[n-1-i]
 		}
 		return out, nil
 	}
@@ -339,6 +312,41 @@ func floatBytes(t *Type, text string) ([]byte, error) {
 		return float64ToX87(f), nil
 	}
 	return bad()
+}
+
+// wideFloatBytes converts the hex digits of an x86_fp80 (0xK), fp128
+// (0xL) or ppc_fp128 (0xM) literal into its little-endian memory bytes;
+// ok is false when they do not fit the type t.
+func wideFloatBytes(t *Type, hexKind byte, digits string) (out []byte, ok bool) {
+	want := map[byte]TypeKind{'K': X86FP80Type, 'L': FP128Type, 'M': PPCFP128Type}[hexKind]
+	if t.Kind != want {
+		return nil, false
+	}
+	v, ok := new(big.Int).SetString(digits, 16)
+	if !ok {
+		return nil, false
+	}
+	if hexKind == 'M' || hexKind == 'L' {
+		// 0xL: the first 16 digits are the low 64 bits, the next 16 the
+		// high ones. 0xM: two doubles, the first one stored first.
+		if len(digits) != 32 {
+			return nil, false
+		}
+		hi, err1 := strconv.ParseUint(digits[:16], 16, 64)
+		lo, err2 := strconv.ParseUint(digits[16:], 16, 64)
+		if err1 != nil || err2 != nil {
+			return nil, false
+		}
+		b := binary.LittleEndian.AppendUint64(nil, hi)
+		return binary.LittleEndian.AppendUint64(b, lo), true
+	}
+	const n = 10 // x86_fp80's bytes
+	be := v.FillBytes(make([]byte, n))
+	out = make([]byte, n)
+	for i := range be {
+		out[i] = be[n-1-i]
+	}
+	return out, true
 }
 
 // float64ToHalf converts to IEEE binary16, rounding to nearest even.

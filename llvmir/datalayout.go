@@ -154,103 +154,127 @@ func (dl *DataLayout) parseItem(item string) error {
 		if head == "ni" {
 			return nil // non-integral address spaces
 		}
-		dl.NativeInts = dl.NativeInts[:0]
-		parts[0] = head[1:]
-		for _, p := range parts {
-			v, err := parseBits(p)
-			if err != nil {
-				return err
-			}
-			dl.NativeInts = append(dl.NativeInts, uint32(v))
-		}
-		return nil
+		return dl.parseNative(append([]string{head[1:]}, parts[1:]...))
 	case 'p':
-		var as uint64
-		if len(head) > 1 {
-			v, err := parseBits(head[1:])
-			if err != nil {
-				return err
-			}
-			as = v
-		}
-		if len(parts) < 3 || len(parts) > 5 {
-			return errors.New("expected p[n]:<size>:<abi>[:<pref>[:<idx>]]")
-		}
-		size, err := parseBits(parts[1])
-		if err != nil || size == 0 {
-			return errors.New("invalid pointer size")
-		}
-		abi, err := parseAlignBits(parts[2], false)
-		if err != nil {
-			return err
-		}
-		pref, idx := abi, size
-		if len(parts) > 3 {
-			if pref, err = parseAlignBits(parts[3], false); err != nil {
-				return err
-			}
-		}
-		if len(parts) > 4 {
-			if idx, err = parseBits(parts[4]); err != nil {
-				return err
-			}
-		}
-		dl.setPtr(ptrSpec{as: uint32(as), bits: uint32(size), abi: abi, pref: pref, idxBits: uint32(idx)})
-		return nil
-	case 'i', 'f', 'v', 'a':
-		var bits uint64
-		if len(head) > 1 {
-			v, err := parseBits(head[1:])
-			if err != nil {
-				return err
-			}
-			bits = v
-		}
-		if head[0] == 'a' {
-			if len(parts) == 1 {
-				return nil
-			}
-			abi, err := parseAlignBits(parts[1], true)
-			if err != nil {
-				return err
-			}
-			if abi == 0 {
-				abi = 1
-			}
-			pref := abi
-			if len(parts) > 2 {
-				if pref, err = parseAlignBits(parts[2], true); err != nil {
-					return err
-				}
-			}
-			dl.aggABI, dl.aggPref = abi, pref
-			return nil
-		}
-		if bits == 0 || len(parts) < 2 || len(parts) > 3 {
-			return errors.New("expected " + head[:1] + "<size>:<abi>[:<pref>]")
-		}
-		abi, err := parseAlignBits(parts[1], false)
-		if err != nil {
-			return err
-		}
-		pref := abi
-		if len(parts) > 2 {
-			if pref, err = parseAlignBits(parts[2], false); err != nil {
-				return err
-			}
-		}
-		spec := alignSpec{bits: uint32(bits), abi: abi, pref: pref}
-		switch head[0] {
-		case 'i':
-			dl.ints = setSpec(dl.ints, spec)
-		case 'f':
-			dl.floats = setSpec(dl.floats, spec)
-		default:
-			dl.vectors = setSpec(dl.vectors, spec)
-		}
-		return nil
+		return dl.parsePointer(head, parts)
+	case 'a':
+		return dl.parseAggregate(head, parts)
+	case 'i', 'f', 'v':
+		return dl.parseScalar(head, parts)
 	}
 	return errors.New("unknown specification")
+}
+
+// parseNative parses the widths of an "n<size>[:<size>]..." item.
+func (dl *DataLayout) parseNative(widths []string) error {
+	dl.NativeInts = dl.NativeInts[:0]
+	for _, p := range widths {
+		v, err := parseBits(p)
+		if err != nil {
+			return err
+		}
+		dl.NativeInts = append(dl.NativeInts, uint32(v))
+	}
+	return nil
+}
+
+// parsePointer parses a "p[n]:<size>:<abi>[:<pref>[:<idx>]]" item.
+func (dl *DataLayout) parsePointer(head string, parts []string) error {
+	var as uint64
+	if len(head) > 1 {
+		v, err := parseBits(head[1:])
+		if err != nil {
+			return err
+		}
+		as = v
+	}
+	if len(parts) < 3 || len(parts) > 5 {
+		return errors.New("expected p[n]:<size>:<abi>[:<pref>[:<idx>]]")
+	}
+	size, err := parseBits(parts[1])
+	if err != nil || size == 0 {
+		return errors.New("invalid pointer size")
+	}
+	abi, err := parseAlignBits(parts[2], false)
+	if err != nil {
+		return err
+	}
+	pref, idx := abi, size
+	if len(parts) > 3 {
+		if pref, err = parseAlignBits(parts[3], false); err != nil {
+			return err
+		}
+	}
+	if len(parts) > 4 {
+		if idx, err = parseBits(parts[4]); err != nil {
+			return err
+		}
+	}
+	dl.setPtr(ptrSpec{as: uint32(as), bits: uint32(size), abi: abi, pref: pref, idxBits: uint32(idx)})
+	return nil
+}
+
+// parseAggregate parses an "a[<size>]:<abi>[:<pref>]" item.
+func (dl *DataLayout) parseAggregate(head string, parts []string) error {
+	if len(head) > 1 {
+		if _, err := parseBits(head[1:]); err != nil {
+			return err
+		}
+	}
+	if len(parts) == 1 {
+		return nil
+	}
+	abi, err := parseAlignBits(parts[1], true)
+	if err != nil {
+		return err
+	}
+	if abi == 0 {
+		abi = 1
+	}
+	pref := abi
+	if len(parts) > 2 {
+		if pref, err = parseAlignBits(parts[2], true); err != nil {
+			return err
+		}
+	}
+	dl.aggABI, dl.aggPref = abi, pref
+	return nil
+}
+
+// parseScalar parses an "i<size>", "f<size>" or "v<size>" item:
+// "<letter><size>:<abi>[:<pref>]".
+func (dl *DataLayout) parseScalar(head string, parts []string) error {
+	var bits uint64
+	if len(head) > 1 {
+		v, err := parseBits(head[1:])
+		if err != nil {
+			return err
+		}
+		bits = v
+	}
+	if bits == 0 || len(parts) < 2 || len(parts) > 3 {
+		return errors.New("expected " + head[:1] + "<size>:<abi>[:<pref>]")
+	}
+	abi, err := parseAlignBits(parts[1], false)
+	if err != nil {
+		return err
+	}
+	pref := abi
+	if len(parts) > 2 {
+		if pref, err = parseAlignBits(parts[2], false); err != nil {
+			return err
+		}
+	}
+	spec := alignSpec{bits: uint32(bits), abi: abi, pref: pref}
+	switch head[0] {
+	case 'i':
+		dl.ints = setSpec(dl.ints, spec)
+	case 'f':
+		dl.floats = setSpec(dl.floats, spec)
+	default:
+		dl.vectors = setSpec(dl.vectors, spec)
+	}
+	return nil
 }
 
 func setSpec(specs []alignSpec, s alignSpec) []alignSpec {

@@ -22,114 +22,139 @@ func (m *Module) MDValueUses(e *Entity) []MDValueUse {
 	if e.Kind != KindMDNode || len(e.Globals) == 0 {
 		return nil
 	}
-	src := m.Src
-	end := e.Off + len(e.Text)
+	sc := mdUseScanner{m: m, src: m.Src, end: e.Off + len(e.Text)}
 	i := e.Off
-	for i < end && src[i] != '=' {
+	for i < sc.end && sc.src[i] != '=' {
 		i++
 	}
-	// Each frame is an open bracket; a container is a node (!{ or
-	// !Name( ), whose operands the uses are.
-	type frame struct {
-		container bool
-		opStart   int
-		globals   []*Entity
+	for i++; i < sc.end; i++ {
+		i = sc.step(i)
 	}
-	var stack []frame
-	containers := 0
-	var out []MDValueUse
-	top := func() *frame {
-		for k := len(stack) - 1; k >= 0; k-- {
-			if stack[k].container {
-				return &stack[k]
-			}
-		}
-		return nil
-	}
-	finish := func(f *frame, at int) {
-		if len(f.globals) > 0 {
-			s, t := f.opStart, at
-			for s < t && isSpace(src[s]) {
-				s++
-			}
-			for t > s && isSpace(src[t-1]) {
-				t--
-			}
-			out = append(out, MDValueUse{Start: s, End: t, Globals: f.globals, Nested: containers > 1})
-		}
-		f.globals = nil
-		f.opStart = at + 1
-	}
-	for i++; i < end; i++ {
-		c := src[i]
-		switch c {
-		case ';':
-			for i < end && src[i] != '\n' {
-				i++
-			}
-		case '"':
+	return sc.out
+}
+
+// mdUseScanner walks a metadata node's text for MDValueUses. Each frame
+// is an open bracket; a container is a node (!{ or !Name( ), whose
+// operands the uses are.
+type mdUseScanner struct {
+	m          *Module
+	src        []byte
+	end        int
+	stack      []mdFrame
+	containers int // the containers on the stack
+	out        []MDValueUse
+}
+
+type mdFrame struct {
+	container bool
+	opStart   int
+	globals   []*Entity
+}
+
+// step reads the text at i and returns where it stopped (the next step
+// starts after it).
+func (sc *mdUseScanner) step(i int) int {
+	src, end := sc.src, sc.end
+	switch c := src[i]; c {
+	case ';':
+		for i < end && src[i] != '\n' {
 			i++
-			for i < end && src[i] != '"' {
-				i++
-			}
-		case '!':
-			switch {
-			case i+1 < end && src[i+1] == '{':
-				i++
-				stack = append(stack, frame{container: true, opStart: i + 1})
-				containers++
-			case i+1 < end && isLetter(src[i+1]):
-				j := i + 1
-				for j < end && (isIdent(src[j]) || src[j] == '\\') {
-					j++
-				}
-				i = j - 1
-				if j < end && src[j] == '(' {
-					stack = append(stack, frame{container: true, opStart: j + 1})
-					containers++
-					i = j
-				}
-			}
-		case '(', '[', '{', '<':
-			stack = append(stack, frame{})
-		case ')', ']', '}', '>':
-			if len(stack) == 0 {
-				continue
-			}
-			if f := &stack[len(stack)-1]; f.container {
-				finish(f, i)
-				containers--
-			}
-			stack = stack[:len(stack)-1]
-		case ',':
-			if n := len(stack); n > 0 && stack[n-1].container {
-				finish(&stack[n-1], i)
-			}
-		case ':':
-			// A specialized node's field name ends: its value follows.
-			if n := len(stack); n > 0 && stack[n-1].container {
-				stack[n-1].opStart = i + 1
-			}
-		case '@':
-			j := i + 1
-			if j < end && src[j] == '"' {
-				j++
-				for j < end && src[j] != '"' {
-					j++
-				}
-				j++
-			} else {
-				for j < end && (isIdent(src[j]) || src[j] == '\\') {
-					j++
-				}
-			}
-			if f := top(); f != nil {
-				if g := lookupGlobalName(m, src[i+1:min(j, end)]); g != nil {
-					f.globals = append(f.globals, g)
-				}
-			}
-			i = j - 1
+		}
+	case '"':
+		i++
+		for i < end && src[i] != '"' {
+			i++
+		}
+	case '!':
+		return sc.node(i)
+	case '(', '[', '{', '<':
+		sc.stack = append(sc.stack, mdFrame{})
+	case ')', ']', '}', '>':
+		if len(sc.stack) == 0 {
+			return i
+		}
+		if f := &sc.stack[len(sc.stack)-1]; f.container {
+			sc.finish(f, i)
+			sc.containers--
+		}
+		sc.stack = sc.stack[:len(sc.stack)-1]
+	case ',':
+		if n := len(sc.stack); n > 0 && sc.stack[n-1].container {
+			sc.finish(&sc.stack[n-1], i)
+		}
+	case ':':
+		// A specialized node's field name ends: its value follows.
+		if n := len(sc.stack); n > 0 && sc.stack[n-1].container {
+			sc.stack[n-1].opStart = i + 1
+		}
+	case '@':
+		return sc.global(i)
+	}
+	return i
+}
+
+// node reads what follows a '!' at i: an inline node opens a container.
+func (sc *mdUseScanner) node(i int) int {
+	src, end := sc.src, sc.end
+	switch {
+	case i+1 < end && src[i+1] == '{':
+		i++
+		sc.stack = append(sc.stack, mdFrame{container: true, opStart: i + 1})
+		sc.containers++
+	case i+1 < end && isLetter(src[i+1]):
+		j := i + 1
+		for j < end && (isIdent(src[j]) || src[j] == '\\') {
+			j++
+		}
+		i = j - 1
+		if j < end && src[j] == '(' {
+			sc.stack = append(sc.stack, mdFrame{container: true, opStart: j + 1})
+			sc.containers++
+			i = j
 		}
 	}
-	return out
+	return i
+}
+
+// global reads the global value named at i and adds it to the innermost
+// container's operand.
+func (sc *mdUseScanner) global(i int) int {
+	src, end := sc.src, sc.end
+	j := i + 1
+	if j < end && src[j] == '"' {
+		j++
+		for j < end && src[j] != '"' {
+			j++
+		}
+		j++
+	} else {
+		for j < end && (isIdent(src[j]) || src[j] == '\\') {
+			j++
+		}
+	}
+	for k := len(sc.stack) - 1; k >= 0; k-- {
+		if f := &sc.stack[k]; f.container {
+			if g := lookupGlobalName(sc.m, src[i+1:min(j, end)]); g != nil {
+				f.globals = append(f.globals, g)
+			}
+			break
+		}
+	}
+	return j - 1
+}
+
+// finish ends the operand of the container f at at.
+func (sc *mdUseScanner) finish(f *mdFrame, at int) {
+	if len(f.globals) > 0 {
+		s, t := f.opStart, at
+		for s < t && isSpace(sc.src[s]) {
+			s++
+		}
+		for t > s && isSpace(sc.src[t-1]) {
+			t--
+		}
+		sc.out = append(sc.out, MDValueUse{Start: s, End: t, Globals: f.globals, Nested: sc.containers > 1})
+	}
+	f.globals = nil
+	f.opStart = at + 1
 }

@@ -164,6 +164,9 @@ func (p *Plan) ReplaceBody(e *Entity, body string) { p.edit(e).body = &body }
 // end with a newline.
 func (p *Plan) ReplaceText(e *Entity, text string) { p.edit(e).text = &text }
 
+// Module is the module the plan writes from.
+func (p *Plan) Module() *Module { return p.m }
+
 // SetNamedMDOps rewrites the operands of named metadata e, each given as
 // its text ("!3"); with no operands the named metadata is left out.
 func (p *Plan) SetNamedMDOps(e *Entity, ops []string) {

@@ -107,68 +107,37 @@ func (t *Type) String() string {
 	return b.String()
 }
 
+// simpleTypeNames are the names of the types that have no parts.
+var simpleTypeNames = [...]string{
+	VoidType: "void", HalfType: "half", BFloatType: "bfloat", FloatType: "float", DoubleType: "double",
+	FP128Type: "fp128", X86FP80Type: "x86_fp80", PPCFP128Type: "ppc_fp128", LabelType: "label",
+	MetadataType: "metadata", TokenType: "token", X86MMXType: "x86_mmx", X86AMXType: "x86_amx",
+}
+
 func (t *Type) write(b *strings.Builder) {
 	switch t.Kind {
-	case VoidType:
-		b.WriteString("void")
 	case IntType:
 		b.WriteByte('i')
 		b.WriteString(strconv.FormatUint(uint64(t.Bits), 10))
-	case HalfType:
-		b.WriteString("half")
-	case BFloatType:
-		b.WriteString("bfloat")
-	case FloatType:
-		b.WriteString("float")
-	case DoubleType:
-		b.WriteString("double")
-	case FP128Type:
-		b.WriteString("fp128")
-	case X86FP80Type:
-		b.WriteString("x86_fp80")
-	case PPCFP128Type:
-		b.WriteString("ppc_fp128")
-	case LabelType:
-		b.WriteString("label")
-	case MetadataType:
-		b.WriteString("metadata")
-	case TokenType:
-		b.WriteString("token")
-	case X86MMXType:
-		b.WriteString("x86_mmx")
-	case X86AMXType:
-		b.WriteString("x86_amx")
 	case PtrType:
 		if t.Elem != nil {
 			t.Elem.write(b)
-			if t.AddrSpace != 0 {
-				b.WriteString(" addrspace(")
-				b.WriteString(strconv.FormatUint(uint64(t.AddrSpace), 10))
-				b.WriteByte(')')
-			}
+			writeAddrSpace(b, t.AddrSpace)
 			b.WriteByte('*')
 			return
 		}
 		b.WriteString("ptr")
-		if t.AddrSpace != 0 {
-			b.WriteString(" addrspace(")
-			b.WriteString(strconv.FormatUint(uint64(t.AddrSpace), 10))
-			b.WriteByte(')')
-		}
+		writeAddrSpace(b, t.AddrSpace)
 	case VectorType:
 		b.WriteByte('<')
 		if t.Scalable {
 			b.WriteString("vscale x ")
 		}
-		b.WriteString(strconv.FormatUint(t.Len, 10))
-		b.WriteString(" x ")
-		t.Elem.write(b)
+		t.writeSequence(b)
 		b.WriteByte('>')
 	case ArrayType:
 		b.WriteByte('[')
-		b.WriteString(strconv.FormatUint(t.Len, 10))
-		b.WriteString(" x ")
-		t.Elem.write(b)
+		t.writeSequence(b)
 		b.WriteByte(']')
 	case StructType:
 		if t.Name != "" {
@@ -178,36 +147,67 @@ func (t *Type) write(b *strings.Builder) {
 		}
 		t.writeBody(b)
 	case FuncType:
-		t.Ret.write(b)
-		b.WriteString(" (")
-		for i, p := range t.Fields {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			p.write(b)
-		}
-		if t.VarArg {
-			if len(t.Fields) > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("...")
-		}
-		b.WriteByte(')')
+		t.writeFunc(b)
 	case TargetType:
-		b.WriteString("target(")
-		b.WriteString(quoteString(t.TargetName))
-		for _, p := range t.TargetTypes {
-			b.WriteString(", ")
-			p.write(b)
-		}
-		for _, n := range t.TargetInts {
-			b.WriteString(", ")
-			b.WriteString(strconv.FormatUint(n, 10))
-		}
-		b.WriteByte(')')
+		t.writeTarget(b)
 	default:
+		if int(t.Kind) < len(simpleTypeNames) && simpleTypeNames[t.Kind] != "" {
+			b.WriteString(simpleTypeNames[t.Kind])
+			return
+		}
 		b.WriteString("<invalid type>")
 	}
+}
+
+// writeAddrSpace writes " addrspace(N)" for a pointer's address space
+// other than 0.
+func writeAddrSpace(b *strings.Builder, as uint32) {
+	if as != 0 {
+		b.WriteString(" addrspace(")
+		b.WriteString(strconv.FormatUint(uint64(as), 10))
+		b.WriteByte(')')
+	}
+}
+
+// writeSequence writes an array's or vector's "N x elem".
+func (t *Type) writeSequence(b *strings.Builder) {
+	b.WriteString(strconv.FormatUint(t.Len, 10))
+	b.WriteString(" x ")
+	t.Elem.write(b)
+}
+
+// writeFunc writes a function type: "ret (params[, ...])".
+func (t *Type) writeFunc(b *strings.Builder) {
+	t.Ret.write(b)
+	b.WriteString(" (")
+	for i, p := range t.Fields {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		p.write(b)
+	}
+	if t.VarArg {
+		if len(t.Fields) > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("...")
+	}
+	b.WriteByte(')')
+}
+
+// writeTarget writes a target extension type: target("name", types, ints).
+func (t *Type) writeTarget(b *strings.Builder) {
+	b.WriteString("target(")
+	b.WriteString(quoteString(t.TargetName))
+	for _, p := range t.TargetTypes {
+		b.WriteString(", ")
+		p.write(b)
+	}
+	for _, n := range t.TargetInts {
+		b.WriteString(", ")
+		b.WriteString(strconv.FormatUint(n, 10))
+	}
+	b.WriteByte(')')
 }
 
 // Body returns a struct's literal form ("{ i32, float }", "<{ i8 }>",

@@ -91,56 +91,83 @@ func readOne(b []byte, base uint64) (*Image, uint64, error) {
 		return nil, 0, errAt(entryOff+24, "image of %d bytes at offset %d does not fit in the binary's %d bytes", imgSize, imgOff, size)
 	}
 	im.Data = b[imgOff : imgOff+imgSize : imgOff+imgSize]
-	im.Strings = make([]String, 0, numStr)
-	seen := make(map[string]bool, numStr)
-	// Entries may name one offset many times (LLVM's table shares a
-	// string's tail with a longer one): each offset is read once. Distinct
-	// offsets into one long run would still cost the run's length each
-	// (quadratic in the binary's size), so the strings read may take at
-	// most twice the binary's bytes, which no table LLVM writes comes near.
-	read := make(map[uint64]string)
-	var budget uint64 = 2*size + 4096
-	str := func(at, field uint64) (string, error) {
-		o := le.Uint64(b[at:])
-		if o >= size {
-			return "", errAt(at, "%s offset %d is outside the binary's %d bytes", fieldName[field], o, size)
-		}
-		if s, ok := read[o]; ok {
-			return s, nil
-		}
-		// Scanning costs what copying does; both stop at the budget.
-		n := bytes.IndexByte(b[o:min(size, o+budget+1)], 0)
-		if n < 0 && o+budget+1 < size {
-			return "", errAt(at, "the strings take more than twice the binary's %d bytes: entries overlap", size)
-		}
-		if n < 0 {
-			return "", errAt(o, "%s is not NUL-terminated within the binary", fieldName[field])
-		}
-		if uint64(n) > budget {
-			return "", errAt(at, "the strings take more than twice the binary's %d bytes: entries overlap", size)
-		}
-		budget -= uint64(n)
-		s := string(b[o : o+uint64(n)])
-		read[o] = s
-		return s, nil
+	strs, err := readStrings(b, base, strOff, numStr)
+	if err != nil {
+		return nil, 0, err
 	}
+	im.Strings = strs
+	return im, size, nil
+}
+
+// stringReader reads the NUL-terminated strings of one binary, b, at
+// offset base of the input. Entries may name one offset many times
+// (LLVM's table shares a string's tail with a longer one): each offset is
+// read once. Distinct offsets into one long run would still cost the run's
+// length each (quadratic in the binary's size), so the strings read may
+// take at most twice the binary's bytes (budget), which no table LLVM
+// writes comes near.
+type stringReader struct {
+	b      []byte
+	base   uint64
+	read   map[uint64]string
+	budget uint64
+}
+
+// readStrings reads the numStr key/value entries at strOff of b.
+func readStrings(b []byte, base, strOff, numStr uint64) ([]String, error) {
+	size := uint64(len(b))
+	r := &stringReader{b: b, base: base, read: map[uint64]string{}, budget: 2*size + 4096}
+	strs := make([]String, 0, numStr)
+	seen := make(map[string]bool, numStr)
 	for i := uint64(0); i < numStr; i++ {
 		at := strOff + i*StringEntrySize
-		k, err := str(at, 0)
+		k, err := r.str(at, 0)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
-		v, err := str(at+8, 1)
+		v, err := r.str(at+8, 1)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		if seen[k] {
-			return nil, 0, errAt(at, "duplicate key %q", k)
+			return nil, r.errAt(at, "duplicate key %q", k)
 		}
 		seen[k] = true
-		im.Strings = append(im.Strings, String{k, v})
+		strs = append(strs, String{k, v})
 	}
-	return im, size, nil
+	return strs, nil
+}
+
+func (r *stringReader) errAt(at uint64, format string, args ...any) error {
+	return &Error{Offset: r.base + at, Msg: fmt.Sprintf(format, args...)}
+}
+
+// str reads the string whose offset is at at, the entry's field (0: key,
+// 1: value).
+func (r *stringReader) str(at, field uint64) (string, error) {
+	b, size := r.b, uint64(len(r.b))
+	o := le.Uint64(b[at:])
+	if o >= size {
+		return "", r.errAt(at, "%s offset %d is outside the binary's %d bytes", fieldName[field], o, size)
+	}
+	if s, ok := r.read[o]; ok {
+		return s, nil
+	}
+	// Scanning costs what copying does; both stop at the budget.
+	n := bytes.IndexByte(b[o:min(size, o+r.budget+1)], 0)
+	if n < 0 && o+r.budget+1 < size {
+		return "", r.errAt(at, "the strings take more than twice the binary's %d bytes: entries overlap", size)
+	}
+	if n < 0 {
+		return "", r.errAt(o, "%s is not NUL-terminated within the binary", fieldName[field])
+	}
+	if uint64(n) > r.budget {
+		return "", r.errAt(at, "the strings take more than twice the binary's %d bytes: entries overlap", size)
+	}
+	r.budget -= uint64(n)
+	s := string(b[o : o+uint64(n)])
+	r.read[o] = s
+	return s, nil
 }
 
 var fieldName = [2]string{"key", "value"}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sycbuild/sycbuild/configs"
+	"github.com/sycbuild/sycbuild/dpcpp/syclpostlink"
 	"github.com/sycbuild/sycbuild/filetable"
 	"github.com/sycbuild/sycbuild/graph"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
@@ -19,7 +20,6 @@ import (
 // memory budget before the build log has recorded a run of it.
 var toolMemory = map[configs.Tool]int64{
 	configs.ToolLLVMLink:  1 << 30,
-	configs.ToolLLVMAs:    256 << 20,
 	configs.ToolLLVMSPIRV: 512 << 20,
 	configs.ToolSPIRVVal:  256 << 20,
 	configs.ToolOcloc:     2 << 30,
@@ -93,14 +93,19 @@ func (p *planner) fallsBack() bool {
 
 // isolateKernels splits one module of a failed chain per kernel, in
 // process (graph.Fanout.Isolate): sycl-post-link's own per-kernel split of
-// that module alone, as text, with each part's kernels (its .sym file) as
-// its name.
+// that module alone, written as the module was (bitcode for a .bc module,
+// which the chain's first tool may read only as bitcode; text otherwise),
+// with each part's kernels (its .sym file) as its name.
 func isolateKernels(dir, item, outDir string) ([]graph.Part, error) {
 	table := filepath.Join(outDir, "part.table")
 	o := &postlink.Options{Input: item, Outputs: []postlink.Output{{File: table}}, Split: postlink.SplitKernel,
-		SplitGiven: true, Assembly: true, Symbols: true, EmitOnlyKernelsAsEPs: true}
+		SplitGiven: true, Assembly: filepath.Ext(item) != ".bc", Symbols: true, EmitOnlyKernelsAsEPs: true}
 	var msgs bytes.Buffer
-	if err := postlink.Run(o, postlink.IO{Argv0: "sycl-post-link", Dir: dir, Stdout: &msgs, Stderr: &msgs, Jobs: 1}); err != nil {
+	rio := postlink.IO{Argv0: "sycl-post-link", Dir: dir, Stdout: &msgs, Stderr: &msgs, Jobs: 1}
+	if !o.Assembly {
+		rio.Assemble = syclpostlink.Assembler(dir, item, &msgs)
+	}
+	if err := postlink.Run(o, rio); err != nil {
 		return nil, fmt.Errorf("%v %s", err, bytes.TrimSpace(msgs.Bytes()))
 	}
 	t, err := filetable.ReadFileIn(dir, table)

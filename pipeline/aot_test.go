@@ -38,7 +38,7 @@ func aotFailProject(t *testing.T, extra string) *project {
 // names the kernel that fails alone, with the command's status, and with
 // -k builds the other module.
 func TestAOTIsolation(t *testing.T) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15", "ocloc")
+	needTools(t, "llvm-spirv-15", "ocloc")
 	p := aotFailProject(t, "")
 	_, stderr, code := p.run("-k")
 	if code == 0 {
@@ -64,11 +64,11 @@ func TestAOTIsolation(t *testing.T) {
 // stay native. The program's runtime registration sees exactly that. A
 // rebuild tries the module again and says so again.
 func TestAOTFallback(t *testing.T) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15", "ocloc", "cc")
+	needTools(t, "llvm-spirv-15", "ocloc", "cc")
 	p := aotFailProject(t, "    aot_fallback: spirv\n")
 	stderr, _ := p.build()
 	for _, want := range []string{
-		"warning: [spir64_gen] ocloc out/spir64_gen/module_0.ll: ocloc failed (exit status 245); 1 of its 2 kernels fail alone (_ZTSZ4mainE6VecAdd) and become SPIR-V images of their own, to be compiled when the program runs; 1 stays ahead-of-time",
+		"warning: [spir64_gen] ocloc out/spir64_gen/module_0.bc: ocloc failed (exit status 245); 1 of its 2 kernels fail alone (_ZTSZ4mainE6VecAdd) and become SPIR-V images of their own, to be compiled when the program runs; 1 stays ahead-of-time",
 		"sycbuild: 1 module fell back to SPIR-V",
 	} {
 		if !strings.Contains(stderr, want) {
@@ -99,7 +99,7 @@ func TestAOTFallback(t *testing.T) {
 // nothing would be compiled ahead of time: the build fails before the
 // wrapper, unless aot_fallback: spirv-all says that is wanted.
 func TestAOTFallbackEverywhere(t *testing.T) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15", "ocloc", "cc")
+	needTools(t, "llvm-spirv-15", "ocloc", "cc")
 	p := aotFailProject(t, "    aot_fallback: spirv\n")
 	p.env = append(p.env, "BAD_KERNEL=_ZTSZ4main")
 	_, stderr, code := p.run()
@@ -120,7 +120,7 @@ func TestAOTFallbackEverywhere(t *testing.T) {
 // module is not tried kernel by kernel (each would hang as long): with
 // -k, the build takes about one timeout per module, not one per kernel.
 func TestAOTHang(t *testing.T) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15", "ocloc")
+	needTools(t, "llvm-spirv-15", "ocloc")
 	p := newProject(t, "p", aotFailConfig+"timeouts: {ocloc: 1s}\n", "device.ll")
 	p.write("ocloc-standin", "#!/bin/sh\n[ \"$1\" = compile ] && [ \"$2\" != --help ] && sleep 30\nexec ocloc \"$@\"\n")
 	start := time.Now()

@@ -21,7 +21,7 @@ exec ocloc "$@"
 // nothing built. ocloc is asked for its list once; later builds take it
 // from the build's tool cache while the executable stays the same.
 func TestDeviceCheck(t *testing.T) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15", "ocloc")
+	needTools(t, "llvm-spirv-15", "ocloc")
 	p := newProject(t, "p", "inputs: [device.ll]\ntools: {ocloc: ./ocloc-standin}\ntargets:\n  - kind: spir64_gen\n    devices: [pvc]\n", "device.ll")
 	p.write("ocloc-standin", helpOcloc)
 	p.env = append(p.env, "LOGDIR="+p.dir)
@@ -44,14 +44,18 @@ func TestDeviceCheck(t *testing.T) {
 // TestRouteOptionsCheck: options for a tool the target's SPIR-V route does
 // not run are an error at their line:col, not dropped.
 func TestRouteOptionsCheck(t *testing.T) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15", "llc-22")
+	needTools(t, "llvm-spirv-15", "llc-22")
 	p := newProject(t, "p", "inputs: [device.ll]\ntargets:\n  - kind: spir64\n    spirv: llvm-backend\n    options: {llvm-spirv: --spirv-max-version=1.4}\n", "device.ll")
 	p.expectFailure(2, "targets.yaml:5:27: targets[0].options.llvm-spirv: target spir64 does not run llvm-spirv: it makes SPIR-V with LLVM's SPIR-V backend (spirv: llvm-backend); remove these options, or set spirv: to the route that runs llvm-spirv\n")
 	p.write("targets.yaml", "inputs: [device.ll]\ntargets:\n  - kind: spir64\n    options: {llc: -O0}\n")
-	p.expectFailure(2, "targets.yaml:4:20: targets[0].options.llc: target spir64 does not run llc: it makes SPIR-V with llvm-as and llvm-spirv (spirv: translator); remove these options, or set spirv: to the route that runs llc\n")
+	p.expectFailure(2, "targets.yaml:4:20: targets[0].options.llc: target spir64 does not run llc: it makes SPIR-V with llvm-spirv (spirv: translator); remove these options, or set spirv: to the route that runs llc\n")
 	p.write("new.ll", "target triple = \"spir64-unknown-unknown\"\ndefine spir_kernel void @k() #0 {\n  ret void\n}\nattributes #0 = { memory(none) }\n")
 	p.write("targets.yaml", "inputs: [new.ll]\ntargets:\n  - kind: spir64\n    options: {llvm-as: -disable-verify}\n")
-	p.expectFailure(2, "targets.yaml:4:24: targets[0].options.llvm-as: target spir64 does not run llvm-as: it makes SPIR-V with LLVM's SPIR-V backend (spirv: llvm-backend), chosen because new.ll needs LLVM 19 (\"memory(none\" at line 5); remove these options, or set spirv: to the route that runs llvm-as\n")
+	p.expectFailure(2, "targets.yaml:4:24: targets[0].options.llvm-as: target spir64 does not run llvm-as: sycl-post-link writes the modules' bitcode itself; remove these options\n")
+	p.write("targets.yaml", "inputs: [device.ll]\ntargets:\n  - kind: spir64\n    options: {llvm-as: -disable-verify}\n")
+	p.expectFailure(2, "targets.yaml:4:24: targets[0].options.llvm-as: target spir64 does not run llvm-as: sycl-post-link writes the modules' bitcode itself; remove these options\n")
+	p.write("targets.yaml", "inputs: [device.ll]\ntargets:\n  - kind: spir64\n    options: {sycl-post-link: -S}\n")
+	p.expectFailure(2, "targets.yaml:4:31: targets[0].options.sycl-post-link: -S: target spir64 makes SPIR-V with llvm-spirv, which reads only bitcode; remove -S\n")
 	if p.exists("out") {
 		t.Errorf("a refused build made out/")
 	}
@@ -74,7 +78,7 @@ var progressRE = regexp.MustCompile(`(?m)^\[(\d+)/(\d+)\] `)
 // written, before its line) and never changes; the last line reaches it.
 // A rebuild after one target's options changed counts only what runs.
 func TestProgressTotal(t *testing.T) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15", "ocloc")
+	needTools(t, "llvm-spirv-15", "ocloc")
 	p := aotProject(t, "p", "per_kernel")
 	check := func(stderr string, wantTotal int) {
 		t.Helper()

@@ -14,7 +14,7 @@ import (
 // (relative to the config's directory), prints it as the config names it,
 // and runs it in the config's directory.
 func TestConfiguredToolFromParent(t *testing.T) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15")
+	needTools(t, "llvm-spirv-15")
 	p := newProject(t, "p", "inputs: [device.ll]\nsplit: per_kernel\ntools: {spirv-val: ./fake/spirv-val}\ntargets:\n  - kind: spir64\n    spirv: translator\n", "device.ll")
 	p.write("fake/spirv-val", "#!/bin/sh\npwd >> val.log\n")
 	run := func(args ...string) string {

@@ -10,7 +10,7 @@ import (
 // cudaStandIns writes stand-ins for CUDA's ptxas and fatbinary into a new
 // directory, for machines without the CUDA toolkit (CI among them), and
 // returns the directory and the log of their runs. They check the command
-// lines sycbuild gives them (tools.PtxasArgs and FatbinaryArgs for arch,
+// lines sycbuild gives them (toolchain.PtxasArgs and FatbinaryArgs for arch,
 // ptxas's last argument ptxasExtra, the config's option) and their inputs
 // (PTX for arch; the cubin the ptxas stand-in wrote; outputs may be
 // sycbuild's temporary names beside the final ones), and write what passes

@@ -213,7 +213,7 @@ func aotProject(t *testing.T, name, split string) *project {
 	return newProject(t, name, strings.Replace(aotConfig, "%s", split, 1), "vector_ops.ll", "image_ops.ll")
 }
 
-var allAOT = []string{"llvm-link-15", "llvm-as-15", "llvm-spirv-15", "spirv-val", "ocloc", "cc"}
+var allAOT = []string{"llvm-link-15", "llvm-spirv-15", "spirv-val", "ocloc", "cc"}
 
 // TestSPIRV builds SPIR-V and Intel GPU code, per kernel and per source:
 // every SPIR-V module is validated (by the build, and again here), ocloc
@@ -330,7 +330,7 @@ func TestDryRunScript(t *testing.T) {
 // without changing it runs nothing; changing one translation unit reruns
 // only what depends on it: its own module's chain, not the other's.
 func TestNoOpAndIncremental(t *testing.T) {
-	needTools(t, "llvm-link-15", "llvm-as-15", "llvm-spirv-15", "spirv-val")
+	needTools(t, "llvm-link-15", "llvm-spirv-15", "spirv-val")
 	p := newProject(t, "inc", `inputs: [vector_ops.ll, image_ops.ll]
 split: per_source
 targets:
@@ -361,7 +361,7 @@ targets:
 	}
 	for _, want := range []string{
 		"sycbuild explain: out/linked.ll: input image_ops.ll changed",
-		"sycbuild explain: out/spir64/module_1.spv: input out/llvm_ir/module_1.ll changed",
+		"sycbuild explain: out/spir64/module_1.spv: input out/llvm_ir/module_1.bc changed",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("explanation %q missing:\n%s", want, stderr)
@@ -432,7 +432,7 @@ func TestQuickstart(t *testing.T) {
 	// where their tools are. CI has them all; elsewhere the test says
 	// which images it did not check.
 	targets := 1
-	if testenv.Want(t, "the quickstart's spir64 and spir64_gen images", "llvm-as-15", "llvm-spirv-15") {
+	if testenv.Want(t, "the quickstart's spir64 and spir64_gen images", "llvm-spirv-15") {
 		targets++
 		if testenv.Want(t, "the quickstart's spir64_gen image", "ocloc") {
 			targets++
@@ -463,8 +463,8 @@ func TestExamples(t *testing.T) {
 		images int
 	}{
 		{"llvm_ir", nil, 2},
-		{"spir64", []string{"llvm-as-15", "llvm-spirv-15", "spirv-val"}, 4},
-		{"spir64_gen", []string{"llvm-as-15", "llvm-spirv-15", "spirv-val", "ocloc"}, 2},
+		{"spir64", []string{"llvm-spirv-15", "spirv-val"}, 4},
+		{"spir64_gen", []string{"llvm-spirv-15", "spirv-val", "ocloc"}, 2},
 		{"nvptx64", []string{"llc-19", "ptxas", "fatbinary"}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -518,11 +518,11 @@ func TestExamples(t *testing.T) {
 // TestGraphAndTrace: "sycbuild graph" writes the graph as DOT, and -trace
 // a Chrome trace with one event per action run and per module job.
 func TestGraphAndTrace(t *testing.T) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15", "spirv-val")
+	needTools(t, "llvm-spirv-15", "spirv-val")
 	p := newProject(t, "p", "inputs: [vector_ops.ll]\nsplit: per_kernel\ntargets:\n  - kind: spir64\n", "vector_ops.ll")
 	dot, stderr, code := p.run("graph")
 	for _, want := range []string{"digraph sycbuild {\n", "\"f:out/spir64/module.table\" [label=\"out/spir64/module.table\", shape=note]\n",
-		"label=\"[spir64] llvm-spirv\\nfor each line of out/spir64/code.list: llvm-as-15 | llvm-spirv-15 → spirv-val\"]\n"} {
+		"label=\"[spir64] llvm-spirv\\nfor each line of out/spir64/code.list: llvm-spirv-15 → spirv-val\"]\n"} {
 		if code != 0 || !strings.Contains(dot, want) {
 			t.Errorf("sycbuild graph (exit %d) lacks %q:\n%s%s", code, want, dot, stderr)
 		}
@@ -547,7 +547,7 @@ func TestGraphAndTrace(t *testing.T) {
 		}
 	}
 	// 2 modules; 4 actions in-process; each job runs 3 commands.
-	want := map[string]int{"job": 2, "fan-out": 1, "sycl-post-link": 1, "file-table-tform": 2, "clang-offload-wrapper": 1, "llvm-as": 2, "llvm-spirv": 2, "spirv-val": 2}
+	want := map[string]int{"job": 2, "fan-out": 1, "sycl-post-link": 1, "file-table-tform": 2, "clang-offload-wrapper": 1, "llvm-spirv": 2, "spirv-val": 2}
 	if fmt.Sprint(count) != fmt.Sprint(want) {
 		t.Errorf("trace events by category: %v, want %v", count, want)
 	}
@@ -557,7 +557,7 @@ func TestGraphAndTrace(t *testing.T) {
 // (llvm_ir and spir64: both native spec constants) share one run; a target
 // that lowers spec constants differently (spir64_gen: emulation) has its own.
 func TestSharedPostLink(t *testing.T) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15", "ocloc")
+	needTools(t, "llvm-spirv-15", "ocloc")
 	p := newProject(t, "shared", `inputs: [vector_ops.ll]
 split: per_kernel
 targets:

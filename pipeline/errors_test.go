@@ -104,10 +104,12 @@ func TestBitcodeInputs(t *testing.T) {
 	}
 	run("llvm-as-15", "vector_ops.ll", "-o", "vector_ops.bc")
 	run("llvm-as-19", "nvptx.ll", "-o", "nvptx.bc")
+	// The builds need no LLVM assembler: sycl-post-link writes the bitcode.
+	p.setEnv("PATH", testenv.PathWithoutLLVMAs(t))
 	for _, tc := range []struct{ inputs, want string }{
 		{"[vector_ops.bc, image_ops.ll]", "llvm-link-15 -S -o out/linked.ll vector_ops.bc image_ops.ll\n"},
-		{"[vector_ops.bc]", " sycl-post-link -device-globals -properties -spec-const=native -split=auto -emit-only-kernels-as-entry-points -emit-param-info -symbols -emit-exported-symbols -emit-imported-symbols -split-esimd -S -o out/llvm_ir/module.table vector_ops.bc\n"},
-		{"[nvptx.bc]", " -S -o out/llvm_ir/module.table nvptx.bc\n"},
+		{"[vector_ops.bc]", " sycl-post-link -device-globals -properties -spec-const=native -split=auto -emit-only-kernels-as-entry-points -emit-param-info -symbols -emit-exported-symbols -emit-imported-symbols -split-esimd -o out/llvm_ir/module.table vector_ops.bc\n"},
+		{"[nvptx.bc]", " -split-esimd -o out/llvm_ir/module.table nvptx.bc\n"},
 	} {
 		p.write("targets.yaml", "inputs: "+tc.inputs+"\ntargets:\n  - kind: llvm_ir\n")
 		script, stderr, code := p.run("-n")
@@ -136,7 +138,7 @@ func TestBitcodeInputs(t *testing.T) {
 // naming the target and the package; optional targets are skipped instead.
 func TestMissingTools(t *testing.T) {
 	p := newProject(t, "p", "inputs: [vector_ops.ll]\ntargets:\n  - kind: spir64\n  - kind: spir64_gen\n    devices: [pvc]\n  - kind: nvptx64\n    arch: sm_90\n", "vector_ops.ll")
-	p.onlyTools("llvm-as-15", "llvm-spirv-15")
+	p.onlyTools("llvm-spirv-15")
 	p.setEnv("CUDA_PATH", "/nonexistent/cuda")
 	p.expectFailure(2,
 		"sycbuild: warning: SPIR-V modules will not be validated (ocloc does not validate its input either): spirv-val was not found (looked for spirv-val on PATH); install the Debian package spirv-tools\n"+
@@ -161,13 +163,13 @@ func TestMissingTools(t *testing.T) {
 // end of its output, and which of its module's kernels fail alone (the
 // module is split per kernel to find out); nothing of it is left behind.
 func TestFailingTool(t *testing.T) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15", "spirv-val", "ocloc")
+	needTools(t, "llvm-spirv-15", "spirv-val", "ocloc")
 	p := newProject(t, "p", "inputs: [vector_ops.ll]\nsplit: per_source\ntools: {ocloc: ./fake/ocloc}\ntargets:\n  - kind: spir64_gen\n    devices: [pvc]\n", "vector_ops.ll")
 	p.write("fake/ocloc", "#!/bin/sh\necho \"compiling $3\"\necho \"error: no GPU compiler for $6\" >&2\nexit 3\n")
 	p.expectFailure(1, "[1/6] [spir64_gen] sycl-post-link\n"+
 		"[2/6] [spir64_gen] file-table-tform --extract=Code\n"+
-		"[3/6] [spir64_gen] ocloc out/spir64_gen/module_0.ll\n"+
-		"FAILED: [spir64_gen] ocloc out/spir64_gen/module_0.ll (ocloc) (exit status 3)\n"+
+		"[3/6] [spir64_gen] ocloc out/spir64_gen/module_0.bc\n"+
+		"FAILED: [spir64_gen] ocloc out/spir64_gen/module_0.bc (ocloc) (exit status 3)\n"+
 		"  $ ./fake/ocloc compile -file out/spir64_gen/module_0.spv -spirv_input -device pvc -output out/spir64_gen/module_0.bin -output_no_suffix\n"+
 		"  | compiling out/spir64_gen/module_0.spv\n"+
 		"  | error: no GPU compiler for pvc\n"+

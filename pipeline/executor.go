@@ -13,7 +13,7 @@ import (
 	"github.com/sycbuild/sycbuild/graph"
 	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/slurm"
-	"github.com/sycbuild/sycbuild/tools"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // ToolsCommand is the command by which sycbuild runs ToolsMain ("sycbuild
@@ -132,7 +132,7 @@ func (e *Executor) Close() error {
 
 // checkTools runs ToolsMain on a node, in the config's directory dir, and
 // compares the identities it finds with the plan's.
-func checkTools(ctx context.Context, c *slurm.Cluster, dir, self string, ts []*tools.Tool) error {
+func checkTools(ctx context.Context, c *slurm.Cluster, dir, self string, ts []*toolchain.Tool) error {
 	if len(ts) == 0 {
 		return nil
 	}
@@ -173,7 +173,7 @@ func checkTools(ctx context.Context, c *slurm.Cluster, dir, self string, ts []*t
 // between them; in the identity's place, why it has none. It runs in the
 // config's directory, which relative paths are relative to.
 func ToolsMain(args []string, stdout, stderr io.Writer) int {
-	versions := tools.LoadVersionCache("")
+	versions := toolchain.LoadVersionCache("")
 	for _, a := range args {
 		role, path, ok := strings.Cut(a, "=")
 		if !ok {

@@ -13,14 +13,14 @@ import (
 	"time"
 
 	"github.com/sycbuild/sycbuild/internal/testenv"
-	"github.com/sycbuild/sycbuild/tools"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // TestDiskFull: a compiler that hits ENOSPC on a full disk and still exits
 // 0 leaves an empty or cut image; the build fails, caches nothing, and
 // once space is freed the rebuild makes the real images.
 func TestDiskFull(t *testing.T) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15", "ocloc", "cc")
+	needTools(t, "llvm-spirv-15", "ocloc", "cc")
 	p := newProject(t, "p", "inputs: [device.ll]\nsplit: per_kernel\ntools: {ocloc: ./fake/ocloc}\ntargets:\n  - kind: spir64_gen\n    devices: [pvc, acm-g10]\n", "device.ll")
 	out := filepath.Join(p.dir, "out")
 	os.MkdirAll(out, 0o755)
@@ -54,7 +54,7 @@ func TestDiskFull(t *testing.T) {
 	}
 	bins, _ := filepath.Glob(filepath.Join(out, "spir64_gen", "module_*.bin"))
 	for _, b := range bins {
-		if err := tools.CheckFile(tools.OutputCheck("ocloc"), b); err != nil {
+		if err := toolchain.CheckFile(toolchain.OutputCheck("ocloc"), b); err != nil {
 			t.Errorf("after the rebuild: %v", err)
 		}
 	}
@@ -66,7 +66,7 @@ func TestDiskFull(t *testing.T) {
 // TestToolsDieWithSycbuild: a sycbuild killed with SIGKILL takes its
 // running tools with it.
 func TestToolsDieWithSycbuild(t *testing.T) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15")
+	needTools(t, "llvm-spirv-15")
 	p := newProject(t, "p", "inputs: [vector_ops.ll]\nsplit: off\ntools: {ocloc: ./fake/ocloc}\ntargets:\n  - kind: spir64_gen\n    devices: [pvc]\n", "vector_ops.ll")
 	p.write("fake/ocloc", "#!/bin/sh\n[ \"$1\" = query ] && { echo 1.0; exit 0; }\necho $$ > ocloc.pid\nexec sleep 120\n")
 	cmd := exec.Command(testenv.Sycbuild(t))

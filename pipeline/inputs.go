@@ -9,14 +9,14 @@ import (
 
 	"github.com/sycbuild/sycbuild/diag"
 	"github.com/sycbuild/sycbuild/graph"
-	"github.com/sycbuild/sycbuild/tools"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // inputSet is the device inputs that hold device code, and what they say
 // about the LLVM that must process them.
 type inputSet struct {
 	files  []string
-	infos  []*tools.IRInfo
+	infos  []*toolchain.IRInfo
 	llvm   int    // LLVM generation of the IR; 0: LLVM 15 and 19 both read it
 	why    string // the input and reason that decided llvm
 	triple string // the first known target triple
@@ -33,11 +33,11 @@ func (p *planner) inputs() (*inputSet, error) {
 	set := &inputSet{}
 	var errs errorList
 	for i, path := range p.cfg.Inputs {
-		ipath := fmt.Sprintf("inputs[%d]", i)
+		loc := p.cfg.Input(i)
 		info, err := p.opt.Versions.ScanIR(p.path(path))
 		if err != nil {
 			var pe *fs.PathError
-			var se *tools.ScanError
+			var se *toolchain.ScanError
 			switch {
 			case errors.As(err, &se):
 				// The input's own position, named as the config names it;
@@ -47,12 +47,12 @@ func (p *planner) inputs() (*inputSet, error) {
 					file = path
 				}
 				errs = append(errs, &diag.Error{File: file, Line: se.Line, Col: se.Col,
-					Msg: fmt.Sprintf("%s (%s: %s)", se.Msg, p.cfg.Position(ipath), ipath)})
+					Msg: fmt.Sprintf("%s (%s: %s)", se.Msg, loc.Position(), loc.Path)})
 				continue
 			case errors.As(err, &pe):
 				err = fmt.Errorf("cannot read %s: %v", path, pe.Err)
 			}
-			errs = append(errs, p.cfg.ErrorAt(ipath, "%s: %v", ipath, err))
+			errs = append(errs, loc.Error("%s: %v", loc.Path, err))
 			continue
 		}
 		if !info.HasDeviceCode() {
@@ -61,8 +61,8 @@ func (p *planner) inputs() (*inputSet, error) {
 		}
 		if info.LLVM != 0 {
 			if set.llvm != 0 && set.llvm != info.LLVM {
-				errs = append(errs, p.cfg.ErrorAt(ipath, "%s: %s needs LLVM %d (%s), but %s; no one llvm-link reads both",
-					ipath, path, info.LLVM, info.Why, set.why))
+				errs = append(errs, loc.Error("%s: %s needs LLVM %d (%s), but %s; no one llvm-link reads both",
+					loc.Path, path, info.LLVM, info.Why, set.why))
 				continue
 			}
 			if set.llvm == 0 {
@@ -79,7 +79,7 @@ func (p *planner) inputs() (*inputSet, error) {
 		return nil, errs
 	}
 	if len(set.files) == 0 {
-		return nil, fmt.Errorf("%s: no input holds device code (every input was skipped)", p.cfg.Position("inputs"))
+		return nil, fmt.Errorf("%s: no input holds device code (every input was skipped)", p.cfg.InputList().Position())
 	}
 	set.needs = len(set.files) > 1
 	return set, nil
@@ -102,7 +102,7 @@ func (p *planner) linkLLVM(in *inputSet, targets []*target) int {
 
 // link adds the action that makes one textual module of the inputs, if
 // one is needed, and returns the module's node.
-func (p *planner) link(in *inputSet, link *tools.Tool) *graph.Node {
+func (p *planner) link(in *inputSet, link *toolchain.Tool) *graph.Node {
 	if !in.needs {
 		return p.g.File(in.files[0], graph.Plain)
 	}
@@ -115,7 +115,7 @@ func (p *planner) link(in *inputSet, link *tools.Tool) *graph.Node {
 	p.add(&graph.Action{
 		Desc: string(link.Role) + " " + out.Path,
 		Tool: graphTool(link),
-		Argv: append([]string{link.Path}, tools.LLVMLinkArgs(out.Path, files, nil)...),
+		Argv: append([]string{link.Path}, toolchain.LLVMLinkArgs(out.Path, files, nil)...),
 		In:   ins,
 		Out:  []*graph.Node{out},
 	})

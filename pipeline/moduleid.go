@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 
 	"github.com/sycbuild/sycbuild/configs"
+	"github.com/sycbuild/sycbuild/dpcpp/moduleid"
 	"github.com/sycbuild/sycbuild/graph"
-	"github.com/sycbuild/sycbuild/tools/clopt"
-	"github.com/sycbuild/sycbuild/tools/moduleid"
+	"github.com/sycbuild/sycbuild/internal/clopt"
 )
 
 // moduleIDInputs returns the files to link. Per-source split groups
@@ -34,8 +34,8 @@ func (p *planner) moduleIDInputs(in *inputSet) []string {
 		}
 		o := p.g.File(filepath.Join(p.cfg.BuildDir, fmt.Sprintf("linked.%d.ll", i)), graph.Plain)
 		opt := moduleid.Options{Input: f, Output: o.Path}
-		p.add(p.inProcess("sycl-module-id "+f, "sycl-module-id", moduleid.Args(opt),
-			func(env graph.Env, stdio clopt.Stdio) int { return moduleid.Run("sycl-module-id", env.Dir, opt, stdio) },
+		p.add(p.inProcess(moduleid.Name+" "+f, moduleid.Name, moduleid.Args(opt),
+			func(env graph.Env, stdio clopt.Stdio) int { return moduleid.Run(moduleid.Name, env.Dir, opt, stdio) },
 			[]*graph.Node{p.g.File(f, graph.Plain)}, []*graph.Node{o}))
 		out[i] = o.Path
 	}

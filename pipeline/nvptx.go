@@ -3,7 +3,7 @@ package pipeline
 import (
 	"fmt"
 
-	"github.com/sycbuild/sycbuild/tools"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // nvptxLLVM is the LLVM generation of the llc an nvptx64 target runs: the
@@ -22,7 +22,7 @@ func nvptxLLVM(in *inputSet) int {
 // llc found for an nvptx64 target, configured under tools: or discovered,
 // is of an LLVM older than the inputs need, naming both; "" when it reads
 // them, or when its version does not say.
-func nvptxReads(llc *tools.Tool, in *inputSet) string {
+func nvptxReads(llc *toolchain.Tool, in *inputSet) string {
 	if llc == nil {
 		return ""
 	}

@@ -36,109 +36,134 @@ type owned struct {
 // be one of the build's own files. Each problem is reported where the path
 // was given.
 func (p *planner) checkPaths() error {
-	var errs errorList
-	abs := func(path string) string {
-		a, err := filepath.Abs(p.path(path))
-		if err != nil {
-			return filepath.Clean(path)
-		}
-		return a
-	}
 	bd := p.cfg.BuildDir
-	own := []owned{
-		{abs(filepath.Join(bd, StateDirName)), true, "the state directory of the build"},
-		{abs(filepath.Join(bd, "linked.ll")), false, "the linked module the build writes"},
+	c := &pathCheck{p: p}
+	c.own = []owned{
+		{c.abs(filepath.Join(bd, StateDirName)), true, "the state directory of the build"},
+		{c.abs(filepath.Join(bd, "linked.ll")), false, "the linked module the build writes"},
 	}
 	for _, t := range p.cfg.Targets {
-		own = append(own, owned{abs(filepath.Join(bd, t.Name)), true, "the work directory of target " + t.Name})
+		c.own = append(c.own, owned{c.abs(filepath.Join(bd, t.Name)), true, "the work directory of target " + t.Name})
 	}
-	// ownedBy returns what the build writes at path, or "".
-	ownedBy := func(path string) string {
-		for _, o := range own {
-			if path == o.path || o.dir && strings.HasPrefix(path, o.path+string(filepath.Separator)) {
-				return o.what
-			}
-		}
-		return ""
-	}
-	type read struct{ path, what string }
-	var reads []read
 	if p.opt.ConfigFile != "" {
-		reads = append(reads, read{abs(p.opt.ConfigFile), "the config file"})
+		c.reads = append(c.reads, read{c.abs(p.opt.ConfigFile), "the config file"})
 	}
-	for i, in := range p.cfg.Inputs {
-		a := abs(in)
-		ipath := fmt.Sprintf("inputs[%d]", i)
-		if what := ownedBy(a); what != "" {
-			errs = append(errs, p.cfg.Errorf(ipath, "input %q is %s", in, inside(a, what, own)))
-		} else if a == abs(bd) {
-			errs = append(errs, p.cfg.Errorf(ipath, "input %q is the build directory", in))
-		}
-		reads = append(reads, read{a, fmt.Sprintf("an input (inputs[%d])", i)})
-	}
-	if a := abs(filepath.Join(bd, "linked.ll")); ownedBy(a) != "the linked module the build writes" {
+	c.inputs()
+	if a := c.abs(filepath.Join(bd, "linked.ll")); c.ownedBy(a) != "the linked module the build writes" {
 		// A target named linked.ll: its directory would be the linked module.
 		for _, t := range p.cfg.Targets {
 			if t.Name == "linked.ll" {
-				errs = append(errs, p.cfg.Errorf(fmt.Sprintf("targets[%d].name", t.Index), "target name %q is the file %s the build links the inputs into", t.Name, filepath.Join(bd, "linked.ll")))
+				c.errs = append(c.errs, p.cfg.NameLoc(t).Errorf("target name %q is the file %s the build links the inputs into", t.Name, filepath.Join(bd, "linked.ll")))
 			}
 		}
 	}
 	out := Written{Path: p.cfg.Output, Where: "output", field: "output"}
-	if flag := p.cfg.Flag("output"); flag != "" {
+	if flag := p.cfg.Field("output").Flag(); flag != "" {
 		out.Where, out.field = "command line: "+flag, ""
-	} else if !p.cfg.Given("output") {
+	} else if !p.cfg.Field("output").Given() {
 		out.Where += " (the default, in build_dir)"
 	}
-	writes := append([]Written{out}, p.opt.Written...)
 	seen := map[string]string{}
-	for _, w := range writes {
-		a := abs(w.Path)
-		shown := w.Shown
-		if shown == "" {
-			shown = w.Path
-		}
-		report := func(msg string) {
-			if w.field != "" {
-				errs = append(errs, p.cfg.ErrorAt(w.field, "%s: %s", w.Where, msg))
-			} else {
-				errs = append(errs, errors.New(w.Where+": "+msg))
-			}
-		}
-		bad := func(format string, args ...any) {
-			report(fmt.Sprintf("%q %s; it would be overwritten", shown, fmt.Sprintf(format, args...)))
-		}
-		if fi, err := os.Stat(a); err == nil && fi.IsDir() {
-			report(fmt.Sprintf("%q is a directory (name a file to write)", shown))
-			continue
-		}
-		if first, dup := seen[a]; dup {
-			bad("is also written for %s", first)
-			continue
-		}
-		seen[a] = strings.TrimPrefix(w.Where, "command line: ")
-		if w.Path == p.cfg.Output {
-			seen[a] = "the output object"
-		}
-		switch {
-		case a == abs(bd):
-			bad("is the build directory")
-			continue
-		case ownedBy(a) != "":
-			bad("is %s", inside(a, ownedBy(a), own))
-			continue
-		}
-		for _, r := range reads {
-			if a == r.path || sameFile(a, r.path) {
-				bad("is %s", r.what)
-				break
-			}
-		}
+	for _, w := range append([]Written{out}, p.opt.Written...) {
+		c.write(w, seen)
 	}
-	if len(errs) > 0 {
-		return errs
+	if len(c.errs) > 0 {
+		return c.errs
 	}
 	return nil
+}
+
+// pathCheck is checkPaths' state: what the build owns and reads, and the
+// problems found.
+type pathCheck struct {
+	p     *planner
+	own   []owned
+	reads []read
+	errs  errorList
+}
+
+// read is a file the build reads.
+type read struct{ path, what string }
+
+// abs is path made absolute (relative to the config's directory).
+func (c *pathCheck) abs(path string) string {
+	a, err := filepath.Abs(c.p.path(path))
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	return a
+}
+
+// ownedBy returns what the build writes at path, or "".
+func (c *pathCheck) ownedBy(path string) string {
+	for _, o := range c.own {
+		if path == o.path || o.dir && strings.HasPrefix(path, o.path+string(filepath.Separator)) {
+			return o.what
+		}
+	}
+	return ""
+}
+
+// inputs checks that no input is one of the build's own files, and notes
+// each as read.
+func (c *pathCheck) inputs() {
+	bd := c.abs(c.p.cfg.BuildDir)
+	for i, in := range c.p.cfg.Inputs {
+		a := c.abs(in)
+		loc := c.p.cfg.Input(i)
+		if what := c.ownedBy(a); what != "" {
+			c.errs = append(c.errs, loc.Errorf("input %q is %s", in, inside(a, what, c.own)))
+		} else if a == bd {
+			c.errs = append(c.errs, loc.Errorf("input %q is the build directory", in))
+		}
+		c.reads = append(c.reads, read{a, "an input (" + loc.Path + ")"})
+	}
+}
+
+// write checks a file the build writes against the directories, the files
+// written before it (seen: by absolute path, for what) and those read.
+func (c *pathCheck) write(w Written, seen map[string]string) {
+	a := c.abs(w.Path)
+	shown := w.Shown
+	if shown == "" {
+		shown = w.Path
+	}
+	report := func(msg string) {
+		if w.field != "" {
+			c.errs = append(c.errs, c.p.cfg.Field(w.field).Error("%s: %s", w.Where, msg))
+		} else {
+			c.errs = append(c.errs, errors.New(w.Where+": "+msg))
+		}
+	}
+	bad := func(format string, args ...any) {
+		report(fmt.Sprintf("%q %s; it would be overwritten", shown, fmt.Sprintf(format, args...)))
+	}
+	if fi, err := os.Stat(a); err == nil && fi.IsDir() {
+		report(fmt.Sprintf("%q is a directory (name a file to write)", shown))
+		return
+	}
+	if first, dup := seen[a]; dup {
+		bad("is also written for %s", first)
+		return
+	}
+	seen[a] = strings.TrimPrefix(w.Where, "command line: ")
+	if w.Path == c.p.cfg.Output {
+		seen[a] = "the output object"
+	}
+	switch {
+	case a == c.abs(c.p.cfg.BuildDir):
+		bad("is the build directory")
+		return
+	case c.ownedBy(a) != "":
+		bad("is %s", inside(a, c.ownedBy(a), c.own))
+		return
+	}
+	for _, r := range c.reads {
+		if a == r.path || sameFile(a, r.path) {
+			bad("is %s", r.what)
+			return
+		}
+	}
 }
 
 // inside describes where path is among the build's own files.

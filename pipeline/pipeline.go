@@ -31,15 +31,15 @@ import (
 	"github.com/sycbuild/sycbuild/diag"
 	"github.com/sycbuild/sycbuild/graph"
 	"github.com/sycbuild/sycbuild/internal/basedir"
-	"github.com/sycbuild/sycbuild/tools"
-	"github.com/sycbuild/sycbuild/tools/clopt"
+	"github.com/sycbuild/sycbuild/internal/clopt"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // Options are the inputs of Plan besides the config.
 type Options struct {
 	// Versions captures and caches tool versions, and the scans of the
 	// inputs.
-	Versions *tools.VersionCache
+	Versions *toolchain.VersionCache
 	// Warn receives warnings and notes (skipped inputs, skipped optional
 	// targets, no spirv-val), each one line without the "sycbuild: "
 	// prefix.
@@ -68,7 +68,7 @@ type Plan struct {
 	Routes map[string]configs.SPIRVRoute
 	// Tools are the external tools the build runs, each once, in the
 	// order of their roles (configs.ExternalTools).
-	Tools []*tools.Tool
+	Tools []*toolchain.Tool
 }
 
 // StateDirName is the directory under the build directory where sycbuild
@@ -83,7 +83,7 @@ type planner struct {
 	cfg    *configs.Config
 	opt    Options
 	g      *graph.Graph
-	finder *tools.Finder
+	finder *toolchain.Finder
 	self   *graph.Tool
 	warn   func(string)
 
@@ -98,7 +98,7 @@ type planner struct {
 // generation or missing tools are reported together, before anything runs.
 func New(cfg *configs.Config, opt Options) (*Plan, error) {
 	if opt.Versions == nil {
-		opt.Versions = tools.LoadVersionCache("")
+		opt.Versions = toolchain.LoadVersionCache("")
 	}
 	if opt.Warn == nil {
 		opt.Warn = func(string) {}
@@ -111,7 +111,7 @@ func New(cfg *configs.Config, opt Options) (*Plan, error) {
 		cfg:    cfg,
 		opt:    opt,
 		g:      graph.New(),
-		finder: &tools.Finder{Configured: cfg.Tools, Versions: opt.Versions, Dir: cfg.Dir},
+		finder: &toolchain.Finder{Configured: cfg.Tools, Versions: opt.Versions, Dir: cfg.Dir},
 		self:   &graph.Tool{Name: "sycbuild", Path: "sycbuild", Version: selfVersion},
 		warn:   opt.Warn,
 	}
@@ -151,7 +151,7 @@ func (p *planner) plan() (*Plan, error) {
 	}
 	plan.Routes = map[string]configs.SPIRVRoute{}
 	seen := map[string]bool{}
-	found := append([]*tools.Tool(nil), linkTool)
+	found := append([]*toolchain.Tool(nil), linkTool)
 	for _, t := range targets {
 		plan.Targets = append(plan.Targets, t.cfg)
 		if t.route != "" {
@@ -162,8 +162,8 @@ func (p *planner) plan() (*Plan, error) {
 		}
 	}
 	roles := configs.ExternalTools()
-	found = slices.DeleteFunc(found, func(t *tools.Tool) bool { return t == nil })
-	slices.SortFunc(found, func(a, b *tools.Tool) int {
+	found = slices.DeleteFunc(found, func(t *toolchain.Tool) bool { return t == nil })
+	slices.SortFunc(found, func(a, b *toolchain.Tool) int {
 		return cmp.Or(cmp.Compare(slices.Index(roles, a.Role), slices.Index(roles, b.Role)), strings.Compare(a.Path, b.Path))
 	})
 	for _, tool := range found {
@@ -214,7 +214,7 @@ func (p *planner) inProcess(desc, tool string, args []string, run func(env graph
 		Desc: desc,
 		Tool: &graph.Tool{Name: tool, Path: p.self.Path, Version: p.self.Version},
 		Argv: append([]string{"sycbuild", tool}, args...),
-		Main: func(env graph.Env, _ []string, stdio clopt.Stdio) int { return run(env, stdio) },
+		Main: func(env graph.Env, _ []string, stdio graph.Stdio) int { return run(env, clopt.Stdio(stdio)) },
 		In:   in,
 		Out:  out,
 	}
@@ -225,11 +225,11 @@ func (p *planner) inProcess(desc, tool string, args []string, run func(env graph
 // the config's.
 func (p *planner) path(name string) string { return basedir.Resolve(p.cfg.Dir, name) }
 
-func graphTool(t *tools.Tool) *graph.Tool {
+func graphTool(t *toolchain.Tool) *graph.Tool {
 	gt := &graph.Tool{Name: string(t.Role), Path: t.Path, Version: t.Version,
-		Check: tools.OutputCheck(t.Role), ResponseFiles: tools.ResponseFiles(t.Role)}
+		Check: toolchain.OutputCheck(t.Role), ResponseFiles: toolchain.ResponseFiles(t.Role)}
 	if t.Role == configs.ToolOcloc {
-		gt.Chatter = tools.OclocChatter
+		gt.Chatter = toolchain.OclocChatter
 	}
 	return gt
 }

@@ -16,7 +16,7 @@ func TestPostLinkExtraOptions(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sycbuild -n: exit %d\n%s", code, stderr)
 	}
-	want := " sycl-post-link -device-globals -properties -spec-const=native -split=kernel -emit-only-kernels-as-entry-points -emit-param-info -symbols -emit-exported-symbols -emit-imported-symbols -split-esimd -S -O0 -emit-program-metadata -o out/llvm_ir/module.table vector_ops.ll\n"
+	want := " sycl-post-link -device-globals -properties -spec-const=native -split=kernel -emit-only-kernels-as-entry-points -emit-param-info -symbols -emit-exported-symbols -emit-imported-symbols -split-esimd -O0 -emit-program-metadata -o out/llvm_ir/module.table vector_ops.ll\n"
 	if !strings.Contains(out, want) {
 		t.Errorf("-n does not print%s in:\n%s", want, out)
 	}

@@ -278,12 +278,12 @@ func testSlurmFailingKernel(t *testing.T, k *slurmtest.Cluster) {
 // testSlurmToolsDiffer: a tool that answers otherwise on the nodes (here:
 // inside a step) stops the build before anything runs.
 func testSlurmToolsDiffer(t *testing.T, k *slurmtest.Cluster) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15")
-	p := onCluster(newProject(t, "p", "inputs: [device.ll]\ntools: {llvm-as: ./llvm-as}\ntargets:\n  - kind: spir64\n", "device.ll"), k)
-	p.write("llvm-as", "#!/bin/sh\nif [ \"$1\" = --version ]; then echo \"LLVM version 15.0.7${SLURM_STEP_ID:+ (on a node)}\"; exit; fi\nexec llvm-as-15 \"$@\"\n")
+	needTools(t, "llvm-spirv-15", "spirv-val")
+	p := onCluster(newProject(t, "p", "inputs: [device.ll]\ntools: {llvm-spirv: ./llvm-spirv}\ntargets:\n  - kind: spir64\n", "device.ll"), k)
+	p.write("llvm-spirv", "#!/bin/sh\nif [ \"$1\" = --version ]; then echo \"LLVM version 15.0.7${SLURM_STEP_ID:+ (on a node)}\"; exit; fi\nexec llvm-spirv-15 \"$@\"\n")
 	_, stderr, code := p.run("-executor", "slurm")
 	if code != 1 || !strings.Contains(stderr, "sycbuild: slurm: the node "+k.Node+" does not have the tools this machine has") ||
-		!strings.Contains(stderr, `llvm-as (./llvm-as): here "LLVM version 15.0.7; sha256:`) || !strings.Contains(stderr, `there "LLVM version 15.0.7 (on a node); sha256:`) {
+		!strings.Contains(stderr, `llvm-spirv (./llvm-spirv): here "LLVM version 15.0.7; sha256:`) || !strings.Contains(stderr, `there "LLVM version 15.0.7 (on a node); sha256:`) {
 		t.Errorf("exit %d:\n%s", code, stderr)
 	}
 	if p.exists("out/spir64/module_0.spv") || p.exists("out/device_images.o") {

@@ -7,20 +7,20 @@ import (
 	"strings"
 
 	"github.com/sycbuild/sycbuild/configs"
+	"github.com/sycbuild/sycbuild/dpcpp/filetabletform"
+	"github.com/sycbuild/sycbuild/dpcpp/offloadwrapper"
+	"github.com/sycbuild/sycbuild/dpcpp/syclpostlink"
 	"github.com/sycbuild/sycbuild/filetable"
 	"github.com/sycbuild/sycbuild/graph"
+	"github.com/sycbuild/sycbuild/internal/clopt"
 	"github.com/sycbuild/sycbuild/postlink"
-	"github.com/sycbuild/sycbuild/tools"
-	"github.com/sycbuild/sycbuild/tools/clopt"
-	"github.com/sycbuild/sycbuild/tools/filetabletform"
-	"github.com/sycbuild/sycbuild/tools/offloadwrapper"
-	"github.com/sycbuild/sycbuild/tools/syclpostlink"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // target is a config target with the tools found for it.
 type target struct {
 	cfg   *configs.Target
-	tools map[configs.Tool]*tools.Tool
+	tools map[configs.Tool]*toolchain.Tool
 	route configs.SPIRVRoute // spir64 and spir64_gen: how SPIR-V is made
 }
 
@@ -28,14 +28,15 @@ func (t *target) spirv() bool { return t.cfg.Kind == configs.SPIR64 || t.cfg.Kin
 
 // need lists the tools a kind runs, with the LLVM generation of the LLVM
 // ones (llvm-spirv-15 is the only translator there is, and it reads LLVM 15
-// bitcode; NVPTX code generation uses LLVM 19, or the input's generation
-// when it is newer: see nvptxLLVM). spirv-val is optional.
+// bitcode, which sycl-post-link writes itself: no llvm-as runs; NVPTX code
+// generation uses LLVM 19, or the input's generation when it is newer: see
+// nvptxLLVM). spirv-val is optional.
 func need(k configs.Kind) (roles []configs.Tool, llvm map[configs.Tool]int) {
 	switch k {
 	case configs.SPIR64:
-		return []configs.Tool{configs.ToolLLVMAs, configs.ToolLLVMSPIRV}, map[configs.Tool]int{configs.ToolLLVMAs: 15, configs.ToolLLVMSPIRV: 15}
+		return []configs.Tool{configs.ToolLLVMSPIRV}, map[configs.Tool]int{configs.ToolLLVMSPIRV: 15}
 	case configs.SPIR64Gen:
-		return []configs.Tool{configs.ToolLLVMAs, configs.ToolLLVMSPIRV, configs.ToolOcloc}, map[configs.Tool]int{configs.ToolLLVMAs: 15, configs.ToolLLVMSPIRV: 15}
+		return []configs.Tool{configs.ToolLLVMSPIRV, configs.ToolOcloc}, map[configs.Tool]int{configs.ToolLLVMSPIRV: 15}
 	case configs.NVPTX64:
 		return []configs.Tool{configs.ToolLLC, configs.ToolPtxas, configs.ToolFatbinary}, map[configs.Tool]int{configs.ToolLLC: 19}
 	case configs.AMDGCN:
@@ -48,12 +49,12 @@ func need(k configs.Kind) (roles []configs.Tool, llvm map[configs.Tool]int) {
 // target can read the IR. Everything missing is reported at once, naming
 // the target that needs it; optional targets with missing tools are left
 // out with a warning instead.
-func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
+func (p *planner) resolveTools(in *inputSet) ([]*target, *toolchain.Tool, error) {
 	var errs errorList
 	var out []*target
 	for _, tc := range p.cfg.Targets {
-		tpath := fmt.Sprintf("targets[%d]", tc.Index)
-		t := &target{cfg: tc, tools: map[configs.Tool]*tools.Tool{}}
+		loc := p.cfg.TargetLoc(tc)
+		t := &target{cfg: tc, tools: map[configs.Tool]*toolchain.Tool{}}
 		var problems []string
 		// Each problem completes "target <name> …".
 		if t.spirv() {
@@ -102,18 +103,18 @@ func (p *planner) resolveTools(in *inputSet) ([]*target, *tools.Tool, error) {
 		case len(problems) == 0:
 			out = append(out, t)
 		case tc.Optional:
-			p.warn(fmt.Sprintf("warning: %s: skipping optional target %s, which %s", p.cfg.Position(tpath), tc.Name, strings.Join(problems, "; ")))
+			p.warn(fmt.Sprintf("warning: %s: skipping optional target %s, which %s", loc.Position(), tc.Name, strings.Join(problems, "; ")))
 		default:
 			for _, pr := range problems {
-				errs = append(errs, p.cfg.ErrorAt(tpath, "target %s %s", tc.Name, pr))
+				errs = append(errs, loc.Error("target %s %s", tc.Name, pr))
 			}
 		}
 	}
-	var link *tools.Tool
+	var link *toolchain.Tool
 	if in.needs {
 		tool, err := p.finder.Find(configs.ToolLLVMLink, p.linkLLVM(in, out))
 		if err != nil {
-			errs = append(errs, p.cfg.ErrorAt("inputs", "the inputs need %s: %v", configs.ToolLLVMLink, err))
+			errs = append(errs, p.cfg.InputList().Error("the inputs need %s: %v", configs.ToolLLVMLink, err))
 		}
 		link = tool
 	}
@@ -146,6 +147,9 @@ func (p *planner) postLinkOptions(targets []*target) ([]postlink.Options, error)
 		o, err := postLinkOptions(p.cfg, t.cfg)
 		if err != nil {
 			errs = append(errs, err)
+		} else if o.Assembly && t.spirv() && t.route == configs.SPIRVTranslator {
+			loc := p.cfg.OptionsLoc(t.cfg, configs.ToolPostLink)
+			errs = append(errs, loc.Error("%s: -S: target %s makes SPIR-V with llvm-spirv, which reads only bitcode; remove -S", loc.Path, t.cfg.Name))
 		}
 		out[i] = o
 	}
@@ -157,8 +161,12 @@ func (p *planner) postLinkOptions(targets []*target) ([]postlink.Options, error)
 
 // postLinkOptions are the sycl-post-link options the DPC++ driver passes
 // (clang/test/Driver/sycl-post-link-options.cpp), except the ESIMD
-// lowering sycbuild does not have, with text output (-S): the external
-// tools read it, and the modules stay readable. The target's extra options
+// lowering sycbuild does not have. The modules are bitcode, as the
+// driver's are, which sycl-post-link writes itself for the input's LLVM
+// generation: llvm-spirv reads nothing else, llc-22's SPIR-V backend reads
+// it as well as text, and the runtime takes an llvm_ir image for LLVM IR
+// by the bitcode's magic. Only the llc of nvptx64 and amdgcn targets reads
+// text (-S), which also keeps their modules readable. The target's extra options
 // (options: sycl-post-link:) are read by sycl-post-link's own parser, as
 // if they followed the driver's on its command line; outputs and the input
 // are the build's to name.
@@ -176,21 +184,22 @@ func postLinkOptions(cfg *configs.Config, t *configs.Target) (postlink.Options, 
 	}
 	o.EmitOnlyKernelsAsEPs, o.EmitParamInfo, o.Symbols = true, true, true
 	o.EmitExportedSymbols, o.EmitImportedSymbols = true, true
-	o.SplitESIMD, o.Assembly = true, true
+	o.SplitESIMD = true
+	o.Assembly = t.Kind == configs.NVPTX64 || t.Kind == configs.AMDGCN
 	extra := t.Options[configs.ToolPostLink]
 	if len(extra) == 0 {
 		return o, nil
 	}
-	key := fmt.Sprintf("targets[%d].options.%s", t.Index, configs.ToolPostLink)
+	loc := cfg.OptionsLoc(t, configs.ToolPostLink)
 	var help strings.Builder
 	parsed, err := syclpostlink.Parse(string(configs.ToolPostLink), append(syclpostlink.Args(o), extra...), &help)
 	switch {
 	case errors.Is(err, clopt.ErrHelp):
-		return o, cfg.ErrorAt(key, "%s: --help and --version are not options for a build", key)
+		return o, loc.Error("%s: --help and --version are not options for a build", loc.Path)
 	case err != nil:
-		return o, cfg.ErrorAt(key, "%s: %v", key, err)
+		return o, loc.Error("%s: %v", loc.Path, err)
 	case len(parsed.Outputs) > 0 || parsed.Input != "-":
-		return o, cfg.ErrorAt(key, "%s: the build names sycl-post-link's outputs (-o) and input itself", key)
+		return o, loc.Error("%s: the build names sycl-post-link's outputs (-o) and input itself", loc.Path)
 	}
 	return parsed, nil
 }
@@ -211,9 +220,9 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 		t0 = p.g.File(at(Stem+".table"), graph.Table)
 		post.Outputs = []postlink.Output{{File: t0.Path}}
 		post.Input = linked.Path
-		a := p.inProcess(label+"sycl-post-link", "sycl-post-link", syclpostlink.Args(post),
+		a := p.inProcess(label+syclpostlink.Name, syclpostlink.Name, syclpostlink.Args(post),
 			func(env graph.Env, stdio clopt.Stdio) int {
-				return syclpostlink.Run("sycl-post-link", env.Dir, post, env.Tokens, stdio)
+				return syclpostlink.Run(syclpostlink.Name, env.Dir, post, env.Tokens, stdio)
 			},
 			[]*graph.Node{linked}, []*graph.Node{t0})
 		a.OwnsNamed = true
@@ -264,27 +273,24 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 			f.Steps = append(f.Steps, p.backendStep(t, at))
 			desc = "llc (SPIR-V backend)"
 		} else {
-			// llvm-as pipes the bitcode into llvm-spirv: the same SPIR-V as
-			// through a file, with no file per module to write and keep.
-			step(configs.ToolLLVMAs, tools.LLVMAsArgs(ph("ll"), "-", opts(configs.ToolLLVMAs)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "")
-			f.Steps[len(f.Steps)-1].Pipe = true
-			step(configs.ToolLLVMSPIRV, tools.LLVMSPIRVArgs("-", ph("spv"), opts(configs.ToolLLVMSPIRV)), nil, "spv")
+			// llvm-spirv reads the bitcode sycl-post-link wrote.
+			step(configs.ToolLLVMSPIRV, toolchain.LLVMSPIRVArgs(ph("bc"), ph("spv"), opts(configs.ToolLLVMSPIRV)), []graph.StepInput{{Placeholder: ph("bc"), From: -1}}, "spv")
 		}
 		if t.tools[configs.ToolSPIRVVal] != nil {
-			step(configs.ToolSPIRVVal, tools.SPIRVValArgs(ph("spv"), opts(configs.ToolSPIRVVal)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "")
+			step(configs.ToolSPIRVVal, toolchain.SPIRVValArgs(ph("spv"), opts(configs.ToolSPIRVVal)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "")
 		}
 		targetName, format = "spir64", "spirv"
 		if tc.Kind == configs.SPIR64Gen {
-			step(configs.ToolOcloc, tools.OclocArgs(ph("spv"), ph("bin"), tc.Devices, opts(configs.ToolOcloc)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "bin")
+			step(configs.ToolOcloc, toolchain.OclocArgs(ph("spv"), ph("bin"), tc.Devices, opts(configs.ToolOcloc)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "bin")
 			targetName, format = "spir64_gen", "native"
 			if desc = "ocloc"; t.route == configs.SPIRVBackend {
 				desc = "llc (SPIR-V backend) → ocloc"
 			}
 		}
 	case configs.NVPTX64:
-		step(configs.ToolLLC, tools.LLCArgs(ph("ll"), ph("ptx"), tc.Arch, opts(configs.ToolLLC)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "ptx")
-		step(configs.ToolPtxas, tools.PtxasArgs(ph("ptx"), ph("cubin"), tc.Arch, opts(configs.ToolPtxas)), []graph.StepInput{{Placeholder: ph("ptx"), From: from("ptx")}}, "cubin")
-		step(configs.ToolFatbinary, tools.FatbinaryArgs(ph("ptx"), ph("cubin"), ph("fatbin"), tc.Arch, opts(configs.ToolFatbinary)),
+		step(configs.ToolLLC, toolchain.LLCArgs(ph("ll"), ph("ptx"), tc.Arch, opts(configs.ToolLLC)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "ptx")
+		step(configs.ToolPtxas, toolchain.PtxasArgs(ph("ptx"), ph("cubin"), tc.Arch, opts(configs.ToolPtxas)), []graph.StepInput{{Placeholder: ph("ptx"), From: from("ptx")}}, "cubin")
+		step(configs.ToolFatbinary, toolchain.FatbinaryArgs(ph("ptx"), ph("cubin"), ph("fatbin"), tc.Arch, opts(configs.ToolFatbinary)),
 			[]graph.StepInput{{Placeholder: ph("ptx"), From: from("ptx")}, {Placeholder: ph("cubin"), From: from("cubin")}}, "fatbin")
 		desc, targetName, format = "ptxas", "nvptx64", "native"
 	case configs.AMDGCN:
@@ -311,9 +317,9 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 
 // tform makes a file-table-tform action.
 func (p *planner) tform(desc string, t filetable.Tform, in, out []*graph.Node) *graph.Action {
-	return p.inProcess(desc, "file-table-tform", filetabletform.Args(t),
+	return p.inProcess(desc, filetabletform.Name, filetabletform.Args(t),
 		func(env graph.Env, stdio clopt.Stdio) int {
-			return filetabletform.Run("file-table-tform", env.Dir, t, stdio)
+			return filetabletform.Run(filetabletform.Name, env.Dir, t, stdio)
 		},
 		in, out)
 }
@@ -338,9 +344,9 @@ func (p *planner) wrap(in []wrapInput) {
 			Files:      []string{w.table.Path}})
 		ins = append(ins, w.table)
 	}
-	p.add(p.inProcess("clang-offload-wrapper "+out.Path, "clang-offload-wrapper", offloadwrapper.Args(o),
+	p.add(p.inProcess(offloadwrapper.Name+" "+out.Path, offloadwrapper.Name, offloadwrapper.Args(o),
 		func(env graph.Env, stdio clopt.Stdio) int {
-			return offloadwrapper.Run("clang-offload-wrapper", env.Dir, o, stdio)
+			return offloadwrapper.Run(offloadwrapper.Name, env.Dir, o, stdio)
 		},
 		ins, []*graph.Node{out}))
 }

@@ -26,10 +26,13 @@ type page struct {
 	Targets   []targetRow
 	Modules   rows[moduleRow]
 	Slowest   []commandRow
-	Memory    rows[memoryRow]
-	Reasons   rows[reasonRow]
-	Config    []Setting
-	Tools     []Setting
+	// Nodes says that some work ran on another machine: the module and
+	// command tables then name each one's node.
+	Nodes   bool
+	Memory  rows[memoryRow]
+	Reasons rows[reasonRow]
+	Config  []Setting
+	Tools   []Setting
 }
 
 // card is one number of the page's head.
@@ -98,6 +101,7 @@ func (r *Report) page() *page {
 		Reasons:  firstRows(reasons, r.opt.Rows),
 		Config:   r.opt.Config,
 		Tools:    r.opt.Tools,
+		Nodes:    slices.ContainsFunc(events, func(e record) bool { return e.node != "" }),
 	}
 	if t0 := origin(events); !t0.IsZero() {
 		p.Started = t0.UTC().Format("2006-01-02 15:04:05 UTC")

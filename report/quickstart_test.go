@@ -13,7 +13,7 @@ import (
 	"github.com/sycbuild/sycbuild/internal/testenv"
 	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/pipeline"
-	"github.com/sycbuild/sycbuild/tools"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // TestQuickstartInBrowser builds examples/quickstart (its optional
@@ -40,7 +40,7 @@ func TestQuickstartInBrowser(t *testing.T) {
 	}
 	var warnings []string
 	plan, err := pipeline.New(cfg, pipeline.Options{
-		Versions:   tools.LoadVersionCache(""),
+		Versions:   toolchain.LoadVersionCache(""),
 		Warn:       func(s string) { warnings = append(warnings, "sycbuild: "+s) },
 		ConfigFile: filepath.Join(dir, "targets.yaml"),
 	})

@@ -29,6 +29,7 @@ type record struct {
 	err      string
 	usage    *graph.Usage
 	target   string
+	node     string // the machine it ran on; "" for this one
 }
 
 // jobKey names a fan-out job.
@@ -112,6 +113,7 @@ func compareRecords(a, b record) int {
 		slices.Compare(a.outputs, b.outputs),
 		strings.Compare(a.tool, b.tool),
 		strings.Compare(a.target, b.target),
+		strings.Compare(a.node, b.node),
 		cmp.Compare(a.jobs, b.jobs),
 		cmp.Compare(a.maxRSS(), b.maxRSS()),
 		cmp.Compare(a.cpu(), b.cpu()),

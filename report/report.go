@@ -122,6 +122,7 @@ func (r *Report) Finished(e graph.Event) {
 		kind: e.Kind, action: e.Action, desc: e.Desc, tool: e.Tool, item: e.Item,
 		argv: e.Argv, outputs: e.Outputs, jobs: e.Jobs, slot: e.Slot,
 		start: e.Start, end: e.End, outcome: e.Outcome, cache: e.Cache, fallback: e.Fallback, target: r.opt.Target(e),
+		node: e.Where.Node,
 	}
 	if e.Err != nil {
 		rec.err = e.Err.Error()

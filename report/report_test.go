@@ -412,3 +412,42 @@ func TestFormat(t *testing.T) {
 		t.Errorf("cut = %q", got)
 	}
 }
+
+// TestNodes: when some work ran on another machine, the module and
+// command tables name each one's node ("here" for this machine); a local
+// build's page has no node column.
+func TestNodes(t *testing.T) {
+	dir := t.TempDir()
+	local := render(t, func() *Report { r := New(Options{Dir: dir}); feed(r, sampleBuild(t, dir)); return r }())
+	if strings.Contains(local, "<th>node</th>") {
+		t.Errorf("a local build's page has a node column")
+	}
+	events := sampleBuild(t, dir)
+	for i := range events {
+		if events[i].Item == "out/module_1.ll" {
+			events[i].Where = graph.Where{Node: "gpu-node-3", ID: "41.7"}
+		}
+	}
+	r := New(Options{Dir: dir})
+	feed(r, events)
+	page := render(t, r)
+	for _, c := range []struct {
+		where, what string
+		n           int
+	}{
+		{"modules", "<th>node</th>", 1},
+		{"modules", "<td>gpu-node-3</td>", 1}, // module 1's job
+		{"modules", "<code>out/module_0.bin</code></td><td>here</td>", 1},
+		{"modules", "<code>out/module_2.bin</code></td><td></td>", 1}, // up to date: ran nowhere
+		{"slowest", "<th>node</th>", 1},
+		{"slowest", "<td>gpu-node-3</td>", 2}, // its two commands
+		{"slowest", "<td>here</td>", 3},
+	} {
+		if n := strings.Count(section(t, page, c.where), c.what); n != c.n {
+			t.Errorf("%s: %q occurs %d times, want %d", c.where, c.what, n, c.n)
+		}
+	}
+	if t.Failed() {
+		t.Logf("page:\n%s", page)
+	}
+}

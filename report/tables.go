@@ -38,6 +38,7 @@ type moduleRow struct {
 	Fallback                       string // what failed and stands in
 	Time, PeakRSS, Size            sortable
 	Failed                         bool
+	Node                           string // where it ran, when the page names nodes
 }
 
 // commandRow is one command (an action's or a job's).
@@ -46,6 +47,7 @@ type commandRow struct {
 	Full               string // the whole command, when Command is cut
 	Time, PeakRSS, CPU sortable
 	Failed             bool
+	Node               string // where it ran, when the page names nodes
 }
 
 // memoryRow is what one action or job cost.
@@ -235,6 +237,7 @@ func modules(events []record, sizes map[string]int64, kernels map[string]kernelL
 			PeakRSS:  bytesValue(e.maxRSS()),
 			Size:     none,
 			Failed:   e.outcome == graph.Failed,
+			Node:     nodeName(e),
 		}
 		if n, ok := sizes[row.Image]; ok && n >= 0 {
 			row.Size = bytesValue(n)
@@ -245,6 +248,19 @@ func modules(events []record, sizes map[string]int64, kernels map[string]kernelL
 		list = append(list, row)
 	}
 	return list
+}
+
+// nodeName is the node column's text for what ran: its node, "here"
+// for this machine (beside work that ran elsewhere), "" for what did not
+// run.
+func nodeName(e *record) string {
+	switch {
+	case e.node != "":
+		return e.node
+	case e.ran():
+		return "here"
+	}
+	return ""
 }
 
 // maxCommandText is the most of a command line a table shows; the rest
@@ -273,6 +289,7 @@ func slowest(events []record, n int) []commandRow {
 			PeakRSS: bytesValue(e.maxRSS()),
 			CPU:     durationValue(e.cpu()),
 			Failed:  e.outcome == graph.Failed,
+			Node:    nodeName(e),
 		}
 		if row.Command != full {
 			row.Full = full

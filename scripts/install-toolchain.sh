@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs the external tools sycbuild's tests and examples use, from Debian 12's
 # packages. Idempotent: installs only what is missing, and says what it installs.
+# sycbuild itself never runs llvm-as (it writes bitcode itself): the llvm-as-N
+# these packages bring are for the tests, which compare sycbuild's bitcode with
+# theirs and make bitcode inputs with them.
 set -euo pipefail
 
 packages=(
   clang-19 llvm-19 llvm-19-tools        # FileCheck-19, llvm-as-19, opt-19, llc-19 (NVPTX), llvm-link-19
-  clang-15 llvm-15                      # LLVM 15 syntax (typed pointers), llvm-as-15 for llvm-spirv-15
+  clang-15 llvm-15                      # LLVM 15 syntax (typed pointers), llvm-dis-15, opt-15; llvm-as-15 for tests
   clang-22 llvm-22 clang-tools-22       # LLVM 22: bitcode of current DPC++, the SPIR-V backend, clang-sycl-linker-22
   lld-22                                # ld.lld-22: AMD GPU code objects (amdgcn targets)
   llvm-14                               # llvm-as-14: LLVM 14 bitcode for the bitcode reader's tests
@@ -14,6 +17,7 @@ packages=(
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers   # running kernels on the CPU in tests
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user   # the wrapper's aarch64 objects, checked under emulation
   zstd                                  # cross-checks of compressed images
+  strace                                # the test that counts the processes a build starts (no llvm-as)
   cmake ninja-build bazel-bootstrap make   # the build-system integration examples
   chromium                              # headless: the build report's browser test
   slurmctld slurmd slurm-client munge   # a one-machine Slurm cluster for the slurm executor's tests

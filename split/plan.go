@@ -80,13 +80,42 @@ func (p *Part) writtenGlobals() []int32 { return p.written }
 // AddStatus adds to plan the sycl-esimd-split-status named metadata (and, for a
 // module whose spec constants were replaced by their defaults, the
 // sycl.specialization-constants-default-values-module marker), as the
-// reference does right before writing a module.
+// reference does right before writing a module: its
+// getOrInsertNamedMetadata and addOperand append the status to the one the
+// input holds already (a module sycl-post-link wrote, split again), rather
+// than defining the named metadata twice, which no reader of the text
+// accepts.
 func AddStatus(plan *llvmir.Plan, status ESIMDStatus, defaultValues bool) {
 	n := plan.NewMD("!{i8 " + strconv.Itoa(int(status)) + "}")
-	plan.Add(llvmir.KindNamedMD, "!sycl-esimd-split-status = !{!"+strconv.Itoa(n)+"}")
-	if defaultValues {
+	if ops, ok := keptNamedOps(plan, "sycl-esimd-split-status"); ok {
+		plan.SetNamedMDOps(plan.Module().NamedMD("sycl-esimd-split-status"), append(ops, "!"+strconv.Itoa(n)))
+	} else {
+		plan.Add(llvmir.KindNamedMD, "!sycl-esimd-split-status = !{!"+strconv.Itoa(n)+"}")
+	}
+	if _, ok := keptNamedOps(plan, "sycl.specialization-constants-default-values-module"); defaultValues && !ok {
 		plan.Add(llvmir.KindNamedMD, "!sycl.specialization-constants-default-values-module = !{}")
 	}
+}
+
+// keptNamedOps returns the operands of the input's named metadata name
+// ("!3" each) when the plan writes it, and whether it does: not when the
+// input has none, the plan leaves it out, or an operand is not a
+// reference to a numbered node (it is then left out, and written anew).
+func keptNamedOps(plan *llvmir.Plan, name string) ([]string, bool) {
+	e := plan.Module().NamedMD(name)
+	if e == nil || e.Named == nil || !plan.Kept(e) {
+		return nil, false
+	}
+	ops := make([]string, 0, len(e.Named.Ops)+1)
+	for i := range e.Named.Ops {
+		op := &e.Named.Ops[i]
+		if op.Kind != llvmir.MDRef || op.Ref == nil {
+			plan.Drop(e)
+			return nil, false
+		}
+		ops = append(ops, "!"+op.Ref.Name)
+	}
+	return ops, true
 }
 
 // AddAuxInfo adds to plan a module's property sets and symbol table as

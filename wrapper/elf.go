@@ -226,51 +226,8 @@ func (o *object) layout() (*layout, error) {
 		return nil, fmt.Errorf("too many sections for an object file (%d)", len(l.sections))
 	}
 
-	// Symbols: null, section symbols, named locals, then globals.
-	syms := []*symbol{{}}
-	for _, s := range o.sections {
-		if s.sym != nil {
-			syms = append(syms, s.sym)
-		}
-	}
-	syms = append(syms, o.locals...)
-	firstGlobal := len(syms)
-	syms = append(syms, o.globals...)
-	names := newStrtab()
-	symData := make([]byte, 0, len(syms)*elf.Sym64Size)
-	for i, sym := range syms {
-		sym.index = i
-		var nameOff uint32
-		if sym.name != "" {
-			nameOff = names.add(sym.name)
-		}
-		shndx := uint16(elf.SHN_UNDEF)
-		if sym.sect != nil {
-			shndx = uint16(sym.sect.index)
-		}
-		if i == 0 {
-			symData = append(symData, make([]byte, elf.Sym64Size)...)
-			continue
-		}
-		symData = binary.LittleEndian.AppendUint32(symData, nameOff)
-		symData = append(symData, elf.ST_INFO(sym.bind, sym.typ), byte(elf.STV_DEFAULT))
-		symData = binary.LittleEndian.AppendUint16(symData, shndx)
-		symData = binary.LittleEndian.AppendUint64(symData, sym.value)
-		symData = binary.LittleEndian.AppendUint64(symData, sym.size)
-	}
-	symtab.appendBytes(symData, 8)
-	strs.appendBytes(names.b, 1)
-
-	for s, r := range relaOf { // each .rela depends on its own section only
-		sort.SliceStable(s.relocs, func(i, j int) bool { return s.relocs[i].off < s.relocs[j].off })
-		data := make([]byte, 0, len(s.relocs)*relaSize)
-		for _, rel := range s.relocs {
-			data = binary.LittleEndian.AppendUint64(data, rel.off)
-			data = binary.LittleEndian.AppendUint64(data, elf.R_INFO(uint32(rel.sym.index), rel.typ))
-			data = binary.LittleEndian.AppendUint64(data, uint64(rel.addend))
-		}
-		r.appendBytes(data, 8)
-	}
+	firstGlobal := o.symbolTable(symtab, strs)
+	writeRelocations(relaOf)
 
 	shnames := newStrtab()
 	l.nameOff = make([]uint32, len(l.sections))
@@ -299,6 +256,61 @@ func (o *object) layout() (*layout, error) {
 	l.shoff = alignUp(off, 8)
 	l.size = l.shoff + uint64(len(l.sections))*sectionHeaderSize
 	return l, nil
+}
+
+// symbolTable numbers the symbols and writes them into symtab, their
+// names into strs: the null symbol, section symbols, named locals, then
+// globals. It returns the index of the first global.
+func (o *object) symbolTable(symtab, strs *section) (firstGlobal int) {
+	syms := []*symbol{{}}
+	for _, s := range o.sections {
+		if s.sym != nil {
+			syms = append(syms, s.sym)
+		}
+	}
+	syms = append(syms, o.locals...)
+	firstGlobal = len(syms)
+	syms = append(syms, o.globals...)
+	names := newStrtab()
+	symData := make([]byte, 0, len(syms)*elf.Sym64Size)
+	for i, sym := range syms {
+		sym.index = i
+		if i == 0 {
+			symData = append(symData, make([]byte, elf.Sym64Size)...)
+			continue
+		}
+		var nameOff uint32
+		if sym.name != "" {
+			nameOff = names.add(sym.name)
+		}
+		shndx := uint16(elf.SHN_UNDEF)
+		if sym.sect != nil {
+			shndx = uint16(sym.sect.index)
+		}
+		symData = binary.LittleEndian.AppendUint32(symData, nameOff)
+		symData = append(symData, elf.ST_INFO(sym.bind, sym.typ), byte(elf.STV_DEFAULT))
+		symData = binary.LittleEndian.AppendUint16(symData, shndx)
+		symData = binary.LittleEndian.AppendUint64(symData, sym.value)
+		symData = binary.LittleEndian.AppendUint64(symData, sym.size)
+	}
+	symtab.appendBytes(symData, 8)
+	strs.appendBytes(names.b, 1)
+	return firstGlobal
+}
+
+// writeRelocations fills each .rela section with its section's
+// relocations, in offset order; the symbols must be numbered.
+func writeRelocations(relaOf map[*section]*section) {
+	for s, r := range relaOf { // each .rela depends on its own section only
+		sort.SliceStable(s.relocs, func(i, j int) bool { return s.relocs[i].off < s.relocs[j].off })
+		data := make([]byte, 0, len(s.relocs)*relaSize)
+		for _, rel := range s.relocs {
+			data = binary.LittleEndian.AppendUint64(data, rel.off)
+			data = binary.LittleEndian.AppendUint64(data, elf.R_INFO(uint32(rel.sym.index), rel.typ))
+			data = binary.LittleEndian.AppendUint64(data, uint64(rel.addend))
+		}
+		r.appendBytes(data, 8)
+	}
 }
 
 const (

@@ -26,10 +26,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/sycbuild/sycbuild/internal/irgen"
+	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/llvmir"
 )
 
@@ -158,14 +158,12 @@ func process(cmd *exec.Cmd) (sample, error) {
 // inProcess runs f and returns its wall time and this process's CPU time
 // while it ran.
 func inProcess(f func() error) (sample, error) {
-	var before, after syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	u0, s0, _ := jobs.SelfCPU()
 	start := time.Now()
 	if err := f(); err != nil {
 		return sample{}, err
 	}
 	wall := time.Since(start)
-	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
-	cpu := time.Duration(after.Utime.Nano()+after.Stime.Nano()-before.Utime.Nano()-before.Stime.Nano()) * time.Nanosecond
-	return sample{wall: wall, cpu: cpu}, nil
+	u1, s1, _ := jobs.SelfCPU()
+	return sample{wall: wall, cpu: u1 + s1 - u0 - s0}, nil
 }

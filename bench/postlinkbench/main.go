@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command postlinkbench times sycbuild's sycl-post-link on the synthetic
 // SYCL modules of internal/irgen, against the read-once-write-once floor
 // (bench/floor) and against LLVM, in one run on one machine:

@@ -12,17 +12,16 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/sycbuild/sycbuild/configs"
 	"github.com/sycbuild/sycbuild/graph"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
+	"github.com/sycbuild/sycbuild/internal/clopt"
 	"github.com/sycbuild/sycbuild/internal/heapfloor"
 	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/pipeline"
 	"github.com/sycbuild/sycbuild/report"
-	"github.com/sycbuild/sycbuild/tools"
-	"github.com/sycbuild/sycbuild/tools/clopt"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // Exit statuses of the build mode.
@@ -140,10 +139,9 @@ func build(args []string, stdio clopt.Stdio) int {
 	if f.trace != "" {
 		// sycbuild's own CPU time (its children's is not included): what
 		// coordinating the build cost.
-		var ru syscall.Rusage
-		if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-			trace.SetMeta("sycbuild_user_seconds", seconds(time.Duration(ru.Utime.Nano())))
-			trace.SetMeta("sycbuild_system_seconds", seconds(time.Duration(ru.Stime.Nano())))
+		if user, sys, ok := jobs.SelfCPU(); ok {
+			trace.SetMeta("sycbuild_user_seconds", seconds(user))
+			trace.SetMeta("sycbuild_system_seconds", seconds(sys))
 		}
 		fanouts.record(trace)
 		if terr := trace.WriteFile(f.trace); terr != nil {
@@ -223,7 +221,7 @@ type session struct {
 	plan     *pipeline.Plan
 	opt      graph.Options
 	progress *graph.Progress
-	versions *tools.VersionCache
+	versions *toolchain.VersionCache
 	restore  func()
 }
 
@@ -279,7 +277,7 @@ func setUp(ctx context.Context, f *buildFlags, stdio clopt.Stdio) (*session, int
 	if f.host.noCache {
 		stateDir = "" // nothing cached, no state kept: the host caches
 	}
-	versions := tools.LoadVersionCache(stateFile(stateDir, "tools"))
+	versions := toolchain.LoadVersionCache(stateFile(stateDir, "tools"))
 	warn := func(msg string) { fmt.Fprintln(stdio.Err, "sycbuild: "+msg) }
 	var written []pipeline.Written
 	for _, w := range []struct{ path, flag string }{{f.host.depfile, "-M"}, {f.trace, "-trace"}, {f.dotOut, "-o"}, {f.run.report, "-report"}} {

@@ -9,7 +9,7 @@ import (
 	"github.com/sycbuild/sycbuild/configs"
 
 	"github.com/sycbuild/sycbuild/cache/local"
-	"github.com/sycbuild/sycbuild/tools/clopt"
+	"github.com/sycbuild/sycbuild/internal/clopt"
 )
 
 // cacheCommand runs "sycbuild cache stats|clean": what the shared local

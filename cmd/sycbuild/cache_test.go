@@ -10,7 +10,7 @@ import (
 
 	"github.com/sycbuild/sycbuild/cache"
 	"github.com/sycbuild/sycbuild/cache/local"
-	"github.com/sycbuild/sycbuild/tools/clopt"
+	"github.com/sycbuild/sycbuild/internal/clopt"
 )
 
 // TestCacheCommand fills a cache, reads its stats and cleans it.

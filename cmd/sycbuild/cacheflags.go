@@ -80,7 +80,7 @@ func (c *cacheFlags) open(cfg *configs.Config, warn func(string)) (cc cache.Cach
 		if err := remote.CheckURL(url); err != nil {
 			where := "-remote-cache"
 			if c.remote == "" {
-				where = cfg.Position("remote_cache") + ": remote_cache"
+				where = cfg.Field("remote_cache").Position() + ": remote_cache"
 			}
 			return nil, false, fmt.Errorf("%s: %v (sycbuild speaks the Remote Execution API over gRPC: bazel-remote serves it on its --grpc_port, 9092 by default)", where, err)
 		}

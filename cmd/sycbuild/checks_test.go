@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sycbuild/sycbuild/internal/clopt"
 	"github.com/sycbuild/sycbuild/internal/testenv"
-	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
 // Mistakes found before anything runs: the message once, exit 2, and no

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sycbuild/sycbuild/tools/clopt"
+	"github.com/sycbuild/sycbuild/internal/clopt"
 )
 
 // A rejected command line exits 2 with its reason printed once, followed

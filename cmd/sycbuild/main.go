@@ -22,28 +22,28 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sycbuild/sycbuild/dpcpp/filetabletform"
+	"github.com/sycbuild/sycbuild/dpcpp/llvmforeach"
+	"github.com/sycbuild/sycbuild/dpcpp/moduleid"
+	"github.com/sycbuild/sycbuild/dpcpp/offloadwrapper"
+	"github.com/sycbuild/sycbuild/dpcpp/sycllinker"
+	"github.com/sycbuild/sycbuild/dpcpp/syclpostlink"
+	"github.com/sycbuild/sycbuild/internal/clopt"
 	"github.com/sycbuild/sycbuild/internal/suggest"
 	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/pipeline"
 	"github.com/sycbuild/sycbuild/slurm"
-	"github.com/sycbuild/sycbuild/tools/clopt"
-	"github.com/sycbuild/sycbuild/tools/filetabletform"
-	"github.com/sycbuild/sycbuild/tools/llvmforeach"
-	"github.com/sycbuild/sycbuild/tools/moduleid"
-	"github.com/sycbuild/sycbuild/tools/offloadwrapper"
-	"github.com/sycbuild/sycbuild/tools/sycllinker"
-	"github.com/sycbuild/sycbuild/tools/syclpostlink"
 )
 
 // toolMains are the in-process tools, by the name of the DPC++ tool each
 // replaces.
 var toolMains = map[string]clopt.Main{
-	"file-table-tform":      filetabletform.Main,
-	"llvm-foreach":          llvmforeach.Main,
-	"sycl-post-link":        syclpostlink.Main,
-	"clang-offload-wrapper": offloadwrapper.Main,
-	"sycl-module-id":        moduleid.Main,
-	"clang-sycl-linker":     sycllinker.Main,
+	filetabletform.Name: filetabletform.Main,
+	llvmforeach.Name:    llvmforeach.Main,
+	syclpostlink.Name:   syclpostlink.Main,
+	offloadwrapper.Name: offloadwrapper.Main,
+	moduleid.Name:       moduleid.Main,
+	sycllinker.Name:     sycllinker.Main,
 }
 
 func main() {

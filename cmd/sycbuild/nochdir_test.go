@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sycbuild/sycbuild/internal/clopt"
 	"github.com/sycbuild/sycbuild/internal/testenv"
-	"github.com/sycbuild/sycbuild/tools/clopt"
 )
 
 // The build runs in the config's directory without moving the process

@@ -3,10 +3,10 @@ package main
 import (
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/sycbuild/sycbuild/graph"
+	"github.com/sycbuild/sycbuild/jobs"
 )
 
 // fanoutCPU measures sycbuild's own CPU time while fan-outs run: what
@@ -16,9 +16,10 @@ import (
 type fanoutCPU struct {
 	graph.NopObserver
 	mu        sync.Mutex
-	running   map[int]bool // the fan-outs started and not finished
-	since     time.Time    // when the first of them started
-	from      syscall.Rusage
+	running   map[int]bool  // the fan-outs started and not finished
+	since     time.Time     // when the first of them started
+	fromUser  time.Duration // the CPU time used when the first started
+	fromSys   time.Duration
 	user, sys time.Duration // summed over the times some fan-out ran
 	wall      time.Duration
 }
@@ -31,7 +32,7 @@ func (o *fanoutCPU) Started(e graph.Event) {
 	defer o.mu.Unlock()
 	if len(o.running) == 0 {
 		o.since = time.Now()
-		syscall.Getrusage(syscall.RUSAGE_SELF, &o.from)
+		o.fromUser, o.fromSys, _ = jobs.SelfCPU()
 	}
 	if o.running == nil {
 		o.running = map[int]bool{}
@@ -52,12 +53,12 @@ func (o *fanoutCPU) Finished(e graph.Event) {
 	if len(o.running) > 0 {
 		return
 	}
-	var now syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &now) != nil {
+	user, sys, ok := jobs.SelfCPU()
+	if !ok {
 		return
 	}
-	o.user += time.Duration(now.Utime.Nano() - o.from.Utime.Nano())
-	o.sys += time.Duration(now.Stime.Nano() - o.from.Stime.Nano())
+	o.user += user - o.fromUser
+	o.sys += sys - o.fromSys
 	o.wall += time.Since(o.since)
 }
 

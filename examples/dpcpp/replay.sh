@@ -11,7 +11,10 @@
 #
 #   examples/dpcpp/replay.sh <sycbuild-binary> <work-dir>
 #
-# Bitcode goes between the steps as the driver has it. The other tools are
+# Bitcode goes between the steps as the driver has it; sycl-post-link writes
+# its modules' bitcode itself, so no llvm-as is needed past the device compile.
+# That compile's output, the application's device bitcode, is DEVICE_BC when
+# set, else made from the quickstart's text with LLVM_AS. The other tools are
 # LLVM's and Intel's own; override them with LLVM_AS, LLVM_LINK, LLVM_SPIRV,
 # OCLOC, LLC and CC (the defaults are Debian's names). The program the last
 # step links prints every device image it was handed at start-up.
@@ -36,7 +39,11 @@ run() { printf '+ %s\n' "$*" >&2; "$@"; }
 
 # The device compile's output: bitcode of the application's translation units
 # (here the quickstart's device code, which two translation units made).
-run "$LLVM_AS" "$here/../quickstart/device.ll" -o app.bc
+if [ -n "${DEVICE_BC:-}" ]; then
+  run cp "$DEVICE_BC" app.bc
+else
+  run "$LLVM_AS" "$here/../quickstart/device.ll" -o app.bc
+fi
 run "$LLVM_LINK" app.bc -o linked.bc
 
 spirv_opts=(-spirv-max-version=1.4 -spirv-debug-info-version=ocl-100 -spirv-allow-extra-diexpressions

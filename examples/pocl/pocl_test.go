@@ -14,11 +14,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sycbuild/sycbuild/dpcpp/syclpostlink"
+	"github.com/sycbuild/sycbuild/internal/clopt"
 	"github.com/sycbuild/sycbuild/internal/spirvtest"
 	"github.com/sycbuild/sycbuild/internal/testenv"
 	"github.com/sycbuild/sycbuild/props"
-	"github.com/sycbuild/sycbuild/tools/clopt"
-	"github.com/sycbuild/sycbuild/tools/syclpostlink"
 )
 
 // spirvFlags are the DPC++ driver's llvm-spirv options (toolchain.md §3).

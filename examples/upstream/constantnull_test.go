@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/sycbuild/sycbuild/internal/testenv"
-	"github.com/sycbuild/sycbuild/tools"
+	"github.com/sycbuild/sycbuild/toolchain"
 )
 
 // TestScalarConstantNull pins down the case README.md documents: llc-22
@@ -27,7 +27,7 @@ func TestScalarConstantNull(t *testing.T) {
 		"default":           nil,
 		"-O0":               {"-O0"},
 		"-O3":               {"-O3"},
-		"DPC++ extensions":  {"--spirv-ext=" + strings.Join(tools.SPIRVBackendExtensions, ",")},
+		"DPC++ extensions":  {"--spirv-ext=" + strings.Join(toolchain.SPIRVBackendExtensions, ",")},
 		"avoid Shader":      {"--avoid-spirv-capabilities=Shader"},
 		"all extensions":    {"--spirv-ext=all"},
 		"OpName everywhere": {"--spirv-emit-op-names"},

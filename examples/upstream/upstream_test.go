@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sycbuild/sycbuild/dpcpp/syclpostlink"
+	"github.com/sycbuild/sycbuild/internal/clopt"
 	"github.com/sycbuild/sycbuild/internal/testenv"
-	"github.com/sycbuild/sycbuild/tools/clopt"
-	"github.com/sycbuild/sycbuild/tools/syclpostlink"
 )
 
 // kernels are the example's kernels in module order.

@@ -1,5 +1,5 @@
 // Package jobstest holds a job pool for tests that counts what is done
-// with its tokens.
+// with its tokens, and a runner for tests that starts no process.
 package jobstest
 
 import (
@@ -10,8 +10,8 @@ import (
 )
 
 // CountingPool wraps a pool and counts its tokens: how many are out, the
-// most out at once, how many Acquire calls got one and how many of them
-// had to wait. With Unsized, Size says 0, as make's jobserver does.
+// most out at once, how many Acquire and TryAcquire calls got one and how
+// many of them had to wait. With Unsized, Size says 0, as make's jobserver does.
 type CountingPool struct {
 	jobs.Pool
 	Unsized bool
@@ -53,6 +53,19 @@ func (p *CountingPool) Acquire(ctx context.Context) (jobs.Token, error) {
 	}
 	p.mu.Unlock()
 	return tok, nil
+}
+
+// TryAcquire counts a token it got as an Acquire call that did not wait.
+func (p *CountingPool) TryAcquire() (jobs.Token, bool) {
+	tok, ok := p.Pool.TryAcquire()
+	if ok {
+		p.mu.Lock()
+		p.out++
+		p.peak = max(p.peak, p.out)
+		p.acquired++
+		p.mu.Unlock()
+	}
+	return tok, ok
 }
 
 func (p *CountingPool) Release(t jobs.Token) {

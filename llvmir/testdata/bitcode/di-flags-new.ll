@@ -1,0 +1,5 @@
+; Debug-info flags spelled as combinations or added lately: what the bitcode
+; writer writes, checked by TestBitcodeWriterOracle.
+!named = !{!0, !1}
+!0 = !DIBasicType(name: "a", flags: DIFlagIndirectVirtualBase)
+!1 = !DIBasicType(name: "b", flags: DIFlagNameIsSimplified | DIFlagArtificial)

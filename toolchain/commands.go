@@ -1,0 +1,108 @@
+package toolchain
+
+import "strings"
+
+// Command lines of the external tools, as the DPC++ driver runs them (see
+// the project's toolchain reference). Each function returns the arguments
+// after the executable; in, out and the like may be fan-out placeholders.
+// Extra options from the config come last, so they can override.
+
+// SPIRVExtensions is the SPIR-V extension list the DPC++ driver enables
+// for llvm-spirv (from intel/llvm's libdevice build); llvm-spirv-15 knows
+// every entry. Enabling "+all" instead would also let the translator emit
+// capabilities (Shader, Matrix) that OpenCL consumers reject.
+var SPIRVExtensions = []string{
+	"-all",
+	"+SPV_EXT_shader_atomic_float_add",
+	"+SPV_EXT_shader_atomic_float_min_max",
+	"+SPV_KHR_no_integer_wrap_decoration",
+	"+SPV_KHR_float_controls",
+	"+SPV_KHR_expect_assume",
+	"+SPV_KHR_linkonce_odr",
+	"+SPV_INTEL_subgroups",
+	"+SPV_INTEL_media_block_io",
+	"+SPV_INTEL_device_side_avc_motion_estimation",
+	"+SPV_INTEL_fpga_loop_controls",
+	"+SPV_INTEL_unstructured_loop_controls",
+	"+SPV_INTEL_fpga_reg",
+	"+SPV_INTEL_blocking_pipes",
+	"+SPV_INTEL_function_pointers",
+	"+SPV_INTEL_kernel_attributes",
+	"+SPV_INTEL_io_pipes",
+	"+SPV_INTEL_inline_assembly",
+	"+SPV_INTEL_arbitrary_precision_integers",
+	"+SPV_INTEL_float_controls2",
+	"+SPV_INTEL_vector_compute",
+	"+SPV_INTEL_fast_composite",
+	"+SPV_INTEL_arbitrary_precision_fixed_point",
+	"+SPV_INTEL_arbitrary_precision_floating_point",
+	"+SPV_INTEL_variable_length_array",
+	"+SPV_INTEL_fp_fast_math_mode",
+	"+SPV_INTEL_long_constant_composite",
+	"+SPV_INTEL_arithmetic_fence",
+	"+SPV_INTEL_token_type",
+	"+SPV_INTEL_bfloat16_conversion",
+	"+SPV_INTEL_joint_matrix",
+	"+SPV_INTEL_hw_thread_queries",
+	"+SPV_KHR_uniform_group_instructions",
+}
+
+// LLVMLinkArgs links inputs into one textual module.
+func LLVMLinkArgs(out string, inputs []string, extra []string) []string {
+	args := append([]string{"-S", "-o", out}, inputs...)
+	return append(args, extra...)
+}
+
+// LLVMSPIRVArgs translates bitcode to SPIR-V with the DPC++ options.
+func LLVMSPIRVArgs(in, out string, extra []string) []string {
+	args := []string{
+		"-spirv-max-version=1.4",
+		"-spirv-debug-info-version=ocl-100",
+		"-spirv-allow-extra-diexpressions",
+		"-spirv-allow-unknown-intrinsics=llvm.genx.",
+		"-spirv-ext=" + strings.Join(SPIRVExtensions, ","),
+		in, "-o", out,
+	}
+	return append(args, extra...)
+}
+
+// SPIRVValArgs validates one SPIR-V module (ocloc does not).
+func SPIRVValArgs(in string, extra []string) []string {
+	return append([]string{in}, extra...)
+}
+
+// OclocArgs compiles SPIR-V for Intel GPUs: all devices in one call, which
+// writes one file, exactly out (a fat binary when there are several). It
+// does not pass -q: that also silences ocloc's error messages ("Error:
+// Cannot get HW Info for device …"); its success lines are OclocChatter.
+func OclocArgs(in, out string, devices, extra []string) []string {
+	args := []string{"compile", "-file", in, "-spirv_input", "-device", strings.Join(devices, ","),
+		"-output", out, "-output_no_suffix"}
+	return append(args, extra...)
+}
+
+// OclocChatter are the lines ocloc prints on every successful compile
+// (graph.Tool.Chatter): for several devices, one line per device.
+var OclocChatter = []string{"Compilation from IR - skipping loading of FCL", "Build succeeded.", "Build succeeded for : *"}
+
+// LLCArgs compiles LLVM IR to PTX for arch (sm_90).
+func LLCArgs(in, out, arch string, extra []string) []string {
+	args := []string{"-march=nvptx64", "-mcpu=" + arch, in, "-o", out}
+	return append(args, extra...)
+}
+
+// PtxasArgs assembles PTX into a cubin for arch.
+func PtxasArgs(in, out, arch string, extra []string) []string {
+	args := []string{"-arch=" + arch, in, "-o", out}
+	return append(args, extra...)
+}
+
+// FatbinaryArgs packs a cubin and its PTX (for JIT on newer GPUs) into a
+// CUDA fat binary.
+func FatbinaryArgs(ptx, cubin, out, arch string, extra []string) []string {
+	sm := strings.TrimPrefix(arch, "sm_")
+	args := []string{"-64", "--create=" + out,
+		"--image3=kind=elf,sm=" + sm + ",file=" + cubin,
+		"--image3=kind=ptx,sm=" + sm + ",file=" + ptx}
+	return append(args, extra...)
+}
