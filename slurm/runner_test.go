@@ -153,7 +153,7 @@ func testRunnerMemoryKilled(t *testing.T, k *slurmtest.Cluster) {
 		t.Fatalf("error %v, want jobs.ErrMemoryKilled; output:\n%s", errs[0], read())
 	}
 	var ee *exec.ExitError
-	if !errors.As(errs[0], &ee) || !strings.Contains(errs[0].Error(), "exceeding its memory") || !strings.Contains(errs[0].Error(), where.Node) {
+	if !errors.As(errs[0], &ee) || !strings.Contains(errs[0].Error(), "exceeding its memory (--mem=256M), on "+where.Node) {
 		t.Errorf("error %q: want srun's exit and the reason, on %s", errs[0], where.Node)
 	}
 	if strings.Contains(read(), "srun:") || strings.Contains(read(), "slurmstepd") {
