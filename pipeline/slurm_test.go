@@ -8,6 +8,7 @@ package pipeline_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -122,11 +123,37 @@ func testSlurmQuickstart(t *testing.T, k *slurmtest.Cluster) {
 	local := newProject(t, "local", string(config), "device.ll")
 	_, ls := local.build()
 	p := onCluster(newProject(t, "slurm", string(config), "device.ll"), k)
-	stderr, s := p.build("-executor", "slurm")
+	trace, report := filepath.Join(t.TempDir(), "trace.json"), filepath.Join(t.TempDir(), "report.html")
+	stderr, s := p.build("-executor", "slurm", "-trace", trace, "-report", report)
 	if s != ls || s.jobsRan != 8 {
 		t.Errorf("through Slurm %+v, here %+v; want 8 module jobs\n%s", s, ls, stderr)
 	}
 	sameFiles(t, "quickstart through Slurm vs here", local.files(), p.files())
+	// The trace and the report name the node of every module job.
+	var tr struct {
+		TraceEvents []struct {
+			Cat  string            `json:"cat"`
+			Args map[string]string `json:"args"`
+		} `json:"traceEvents"`
+	}
+	if b, err := os.ReadFile(trace); err != nil || json.Unmarshal(b, &tr) != nil {
+		t.Fatalf("the trace: %v", err)
+	}
+	jobs := 0
+	for _, e := range tr.TraceEvents {
+		if e.Cat == "job" {
+			jobs++
+			if e.Args["node"] != k.Node {
+				t.Errorf("a job's trace event names node %q, want %s: %v", e.Args["node"], k.Node, e.Args)
+			}
+		}
+	}
+	if jobs != 8 {
+		t.Errorf("%d job events in the trace, want 8", jobs)
+	}
+	if b, _ := os.ReadFile(report); !bytes.Contains(b, []byte(">"+k.Node+"<")) {
+		t.Errorf("the report does not name the node %s", k.Node)
+	}
 	outputs := append(moduleOutputs("spir64", ".spv", 4), moduleOutputs("spir64_gen", ".bin", 4)...)
 	if n := stepsRan(t, p, k, outputs); n < 8 {
 		t.Errorf("%d steps for 8 module jobs", n)
