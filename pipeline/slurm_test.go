@@ -36,6 +36,7 @@ func TestSlurm(t *testing.T) {
 		run  func(*testing.T, *slurmtest.Cluster)
 	}{
 		{"quickstart", testSlurmQuickstart},
+		{"inside an allocation", testSlurmInsideAllocation},
 		{"240 modules", testSlurm240},
 		{"failing kernel", testSlurmFailingKernel},
 		{"tools differ", testSlurmToolsDiffer},
@@ -161,6 +162,44 @@ func testSlurmQuickstart(t *testing.T, k *slurmtest.Cluster) {
 	// Nothing changed: nothing runs, on the cluster or here.
 	if _, s := p.build("-executor", "slurm"); s.ran != 0 || s.jobsRan != 0 {
 		t.Errorf("the rebuild through Slurm ran %+v", s)
+	}
+}
+
+// testSlurmInsideAllocation: under salloc (SLURM_JOB_ID set) the steps
+// run in that allocation, which the build leaves running.
+func testSlurmInsideAllocation(t *testing.T, k *slurmtest.Cluster) {
+	needTools(t, "llvm-spirv-15", "spirv-val")
+	out, err := k.Command("salloc", "--no-shell", "--job-name=outer", "--ntasks=2", "--time=10").CombinedOutput()
+	if err != nil {
+		t.Fatalf("salloc: %v\n%s", err, out)
+	}
+	var job string
+	_, jobs := k.Steps(t)
+	for _, j := range jobs {
+		if f := strings.Fields(j); len(f) == 3 && f[1] == "outer" {
+			job = f[0]
+		}
+	}
+	if job == "" {
+		t.Fatalf("no allocation named outer: %q", jobs)
+	}
+	defer k.Command("scancel", job).Run()
+	local := newProject(t, "local", "inputs: [device.ll]\ntargets:\n  - kind: spir64\n", "device.ll")
+	local.build()
+	p := onCluster(newProject(t, "p", "inputs: [device.ll]\nexecutor: slurm\ntargets:\n  - kind: spir64\n", "device.ll"), k)
+	p.env = append(p.env, "SLURM_JOB_ID="+job)
+	stderr, _ := p.build("-v")
+	if !strings.Contains(stderr, "sycbuild: executor: slurm, allocation "+job+" (2 CPUs on "+k.Node+")") {
+		t.Errorf("the build does not say it runs in allocation %s with its 2 CPUs:\n%s", job, stderr)
+	}
+	sameFiles(t, "inside an allocation vs here", local.files(), p.files())
+	for _, l := range strings.Split(strings.TrimSpace(string(p.read(filepath.Join("out", pipeline.StateDirName, pipeline.StepsLog)))), "\n") {
+		if !strings.HasPrefix(l, job+".") {
+			t.Errorf("a step outside the allocation %s: %s", job, l)
+		}
+	}
+	if _, jobs := k.Steps(t); !slices.Contains(jobs, job+" outer RUNNING") {
+		t.Errorf("the build ended the allocation it did not make: %q", jobs)
 	}
 }
 
