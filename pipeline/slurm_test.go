@@ -8,7 +8,9 @@ package pipeline_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,9 +36,11 @@ func TestSlurm(t *testing.T) {
 		run  func(*testing.T, *slurmtest.Cluster)
 	}{
 		{"quickstart", testSlurmQuickstart},
+		{"inside an allocation", testSlurmInsideAllocation},
 		{"240 modules", testSlurm240},
 		{"failing kernel", testSlurmFailingKernel},
 		{"tools differ", testSlurmToolsDiffer},
+		{"not shared", testSlurmNotShared},
 	} {
 		t.Run(test.name, func(t *testing.T) {
 			test.run(t, k)
@@ -120,11 +124,37 @@ func testSlurmQuickstart(t *testing.T, k *slurmtest.Cluster) {
 	local := newProject(t, "local", string(config), "device.ll")
 	_, ls := local.build()
 	p := onCluster(newProject(t, "slurm", string(config), "device.ll"), k)
-	stderr, s := p.build("-executor", "slurm")
+	trace, report := filepath.Join(t.TempDir(), "trace.json"), filepath.Join(t.TempDir(), "report.html")
+	stderr, s := p.build("-executor", "slurm", "-trace", trace, "-report", report)
 	if s != ls || s.jobsRan != 8 {
 		t.Errorf("through Slurm %+v, here %+v; want 8 module jobs\n%s", s, ls, stderr)
 	}
 	sameFiles(t, "quickstart through Slurm vs here", local.files(), p.files())
+	// The trace and the report name the node of every module job.
+	var tr struct {
+		TraceEvents []struct {
+			Cat  string            `json:"cat"`
+			Args map[string]string `json:"args"`
+		} `json:"traceEvents"`
+	}
+	if b, err := os.ReadFile(trace); err != nil || json.Unmarshal(b, &tr) != nil {
+		t.Fatalf("the trace: %v", err)
+	}
+	jobs := 0
+	for _, e := range tr.TraceEvents {
+		if e.Cat == "job" {
+			jobs++
+			if e.Args["node"] != k.Node {
+				t.Errorf("a job's trace event names node %q, want %s: %v", e.Args["node"], k.Node, e.Args)
+			}
+		}
+	}
+	if jobs != 8 {
+		t.Errorf("%d job events in the trace, want 8", jobs)
+	}
+	if b, _ := os.ReadFile(report); !bytes.Contains(b, []byte(">"+k.Node+"<")) {
+		t.Errorf("the report does not name the node %s", k.Node)
+	}
 	outputs := append(moduleOutputs("spir64", ".spv", 4), moduleOutputs("spir64_gen", ".bin", 4)...)
 	if n := stepsRan(t, p, k, outputs); n < 8 {
 		t.Errorf("%d steps for 8 module jobs", n)
@@ -132,6 +162,44 @@ func testSlurmQuickstart(t *testing.T, k *slurmtest.Cluster) {
 	// Nothing changed: nothing runs, on the cluster or here.
 	if _, s := p.build("-executor", "slurm"); s.ran != 0 || s.jobsRan != 0 {
 		t.Errorf("the rebuild through Slurm ran %+v", s)
+	}
+}
+
+// testSlurmInsideAllocation: under salloc (SLURM_JOB_ID set) the steps
+// run in that allocation, which the build leaves running.
+func testSlurmInsideAllocation(t *testing.T, k *slurmtest.Cluster) {
+	needTools(t, "llvm-spirv-15", "spirv-val")
+	out, err := k.Command("salloc", "--no-shell", "--job-name=outer", "--ntasks=2", "--time=10").CombinedOutput()
+	if err != nil {
+		t.Fatalf("salloc: %v\n%s", err, out)
+	}
+	var job string
+	_, jobs := k.Steps(t)
+	for _, j := range jobs {
+		if f := strings.Fields(j); len(f) == 3 && f[1] == "outer" {
+			job = f[0]
+		}
+	}
+	if job == "" {
+		t.Fatalf("no allocation named outer: %q", jobs)
+	}
+	defer k.Command("scancel", job).Run()
+	local := newProject(t, "local", "inputs: [device.ll]\ntargets:\n  - kind: spir64\n", "device.ll")
+	local.build()
+	p := onCluster(newProject(t, "p", "inputs: [device.ll]\nexecutor: slurm\ntargets:\n  - kind: spir64\n", "device.ll"), k)
+	p.env = append(p.env, "SLURM_JOB_ID="+job)
+	stderr, _ := p.build("-v")
+	if !strings.Contains(stderr, "sycbuild: executor: slurm, allocation "+job+" (2 CPUs on "+k.Node+")") {
+		t.Errorf("the build does not say it runs in allocation %s with its 2 CPUs:\n%s", job, stderr)
+	}
+	sameFiles(t, "inside an allocation vs here", local.files(), p.files())
+	for _, l := range strings.Split(strings.TrimSpace(string(p.read(filepath.Join("out", pipeline.StateDirName, pipeline.StepsLog)))), "\n") {
+		if !strings.HasPrefix(l, job+".") {
+			t.Errorf("a step outside the allocation %s: %s", job, l)
+		}
+	}
+	if _, jobs := k.Steps(t); !slices.Contains(jobs, job+" outer RUNNING") {
+		t.Errorf("the build ended the allocation it did not make: %q", jobs)
 	}
 }
 
@@ -276,12 +344,12 @@ func testSlurmFailingKernel(t *testing.T, k *slurmtest.Cluster) {
 // testSlurmToolsDiffer: a tool that answers otherwise on the nodes (here:
 // inside a step) stops the build before anything runs.
 func testSlurmToolsDiffer(t *testing.T, k *slurmtest.Cluster) {
-	needTools(t, "llvm-as-15", "llvm-spirv-15")
-	p := onCluster(newProject(t, "p", "inputs: [device.ll]\ntools: {llvm-as: ./llvm-as}\ntargets:\n  - kind: spir64\n", "device.ll"), k)
-	p.write("llvm-as", "#!/bin/sh\nif [ \"$1\" = --version ]; then echo \"LLVM version 15.0.7${SLURM_STEP_ID:+ (on a node)}\"; exit; fi\nexec llvm-as-15 \"$@\"\n")
+	needTools(t, "llvm-spirv-15", "spirv-val")
+	p := onCluster(newProject(t, "p", "inputs: [device.ll]\ntools: {llvm-spirv: ./llvm-spirv}\ntargets:\n  - kind: spir64\n", "device.ll"), k)
+	p.write("llvm-spirv", "#!/bin/sh\nif [ \"$1\" = --version ]; then echo \"LLVM version 15.0.7${SLURM_STEP_ID:+ (on a node)}\"; exit; fi\nexec llvm-spirv-15 \"$@\"\n")
 	_, stderr, code := p.run("-executor", "slurm")
 	if code != 1 || !strings.Contains(stderr, "sycbuild: slurm: the node "+k.Node+" does not have the tools this machine has") ||
-		!strings.Contains(stderr, `llvm-as (./llvm-as): here "LLVM version 15.0.7; sha256:`) || !strings.Contains(stderr, `there "LLVM version 15.0.7 (on a node); sha256:`) {
+		!strings.Contains(stderr, `llvm-spirv (./llvm-spirv): here "LLVM version 15.0.7; sha256:`) || !strings.Contains(stderr, `there "LLVM version 15.0.7 (on a node); sha256:`) {
 		t.Errorf("exit %d:\n%s", code, stderr)
 	}
 	if p.exists("out/spir64/module_0.spv") || p.exists("out/device_images.o") {
@@ -290,6 +358,30 @@ func testSlurmToolsDiffer(t *testing.T, k *slurmtest.Cluster) {
 	// The same build here runs.
 	p.env = os.Environ()
 	p.build()
+}
+
+// testSlurmNotShared: a build directory the nodes do not see stops the
+// build at the start, saying so. Here sycbuild runs in a mount namespace
+// of its own where a private tmpfs holding the project is mounted over the
+// project's directory: slurmd's steps see the empty directory under it.
+func testSlurmNotShared(t *testing.T, k *slurmtest.Cluster) {
+	if out, err := exec.Command("unshare", "--mount", "--propagation", "private", "mount", "-t", "tmpfs", "none", t.TempDir()).CombinedOutput(); err != nil {
+		// A container may not let even root make a mount namespace.
+		testenv.SkipNotChecked(t, fmt.Sprintf("the slurm executor's check of an unshared build directory: no mount namespace here (unshare: %v: %s)", err, bytes.TrimSpace(out)))
+	}
+	p := onCluster(newProject(t, "p", "inputs: [device.ll]\ntargets:\n  - kind: llvm_ir\n", "device.ll"), k)
+	script := `set -e; cp -r "$1" "$1.copy"; mount -t tmpfs none "$1"; cp -r "$1.copy/." "$1"; cd "$1"; exec "$2" -executor slurm`
+	cmd := exec.Command("unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", p.dir, testenv.Sycbuild(t))
+	cmd.Env = p.env
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("the build in its own mount namespace: %v\n%s", err, out)
+	}
+	want := "sycbuild: slurm: the build directory " + filepath.Join(p.dir, "out") + " is not shared with the allocation's nodes (" + k.Node + "): a step could not read .sycbuild-shared-"
+	if !strings.Contains(string(out), want) || !strings.Contains(string(out), "the build directory must be on a file system the nodes mount at the same path") {
+		t.Errorf("the build said:\n%s\nwant:\n%s…", out, want)
+	}
 }
 
 // BenchmarkSlurmBuild is the 240-module stand-in build (5 ms per stand-in

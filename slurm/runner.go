@@ -25,6 +25,10 @@ import (
 // the tools' own peak memory and times, not srun's, and a failure on a node
 // reads as it does here ("exit status 245", "signal: segmentation fault").
 //
+// Of a pipeline's commands that failed, only the one whose failure is the
+// step's has an error: the first that failed of itself (not of a broken
+// pipe), as the executor reports it.
+//
 // The runner bounds nothing: the build's job pool bounds the steps in
 // flight. The commands' standard output and error are the last command's
 // Stdout and Stderr; srun's and slurmstepd's own lines are kept out of
@@ -71,7 +75,8 @@ func (r *Runner) Run(ctx context.Context, cmds []*jobs.Command, req jobs.Request
 		step.Dir = wd
 	}
 	cpus := max(req.CPUs, 1)
-	_, err := r.Cluster.Wrap(step, Step{CPUs: cpus, Memory: r.Cluster.stepMemory(req.Memory, cpus), Exclude: req.Exclude}).Run(ctx)
+	mem := r.Cluster.stepMemory(req.Memory, cpus)
+	_, err := r.Cluster.Wrap(step, Step{CPUs: cpus, Memory: mem, Exclude: req.Exclude}).Run(ctx)
 	slurmLines.Flush()
 	start, end, rerr := readResult(result)
 	where := jobs.Where{ID: start.ID, Node: start.Node}
@@ -105,16 +110,17 @@ func (r *Runner) Run(ctx context.Context, cmds []*jobs.Command, req jobs.Request
 		case f >= 0 && !end.Cmds[f].Started:
 			errs[f] = errors.New(end.Cmds[f].Error)
 		case f >= 0:
-			errs[f] = &StepError{Status: end.Cmds[f].status(), Node: where.Node, Kind: kind, exit: ee}
-		case err != nil:
+			errs[f] = &StepError{Status: end.Cmds[f].status(), Node: where.Node, Kind: kind, Memory: mem, exit: ee}
+		case err != nil, kind == MemoryKilled, kind == NodeFailed:
 			// The commands succeeded, and the step did not.
-			errs[last] = r.stepFailure(err, ee, kind, where, slurmLines.String())
+			errs[last] = r.stepFailure(err, ee, kind, where, mem, slurmLines.String())
 		}
 		return usages, errs, where
 	}
 	switch {
-	case err != nil:
-		errs[last] = r.stepFailure(err, ee, kind, where, slurmLines.String())
+	case err != nil, kind != NoFailure:
+		// srun ends 0 when the step's node failed under it.
+		errs[last] = r.stepFailure(err, ee, kind, where, mem, slurmLines.String())
 	case rerr != nil:
 		errs[last] = fmt.Errorf("the step %s ran, but %v: the slurm executor needs the build directory on a file system the nodes share", where.ID, rerr)
 	default:
@@ -125,15 +131,19 @@ func (r *Runner) Run(ctx context.Context, cmds []*jobs.Command, req jobs.Request
 
 // stepFailure is the error of a step that failed on its own: Slurm
 // stopped it, or srun could not run it.
-func (r *Runner) stepFailure(err error, ee *exec.ExitError, kind Failure, where jobs.Where, slurm string) error {
-	if ee == nil {
+func (r *Runner) stepFailure(err error, ee *exec.ExitError, kind Failure, where jobs.Where, mem int64, slurm string) error {
+	if ee == nil && kind == NoFailure {
 		return err // srun did not start: the error says why
 	}
-	status := "srun: " + ee.String()
-	if s := lastLines(slurm, 3); s != "" {
-		status = lastLines(slurm, 3) + " (srun " + ee.String() + ")"
+	status := lastLines(slurm, 3)
+	switch {
+	case ee == nil:
+	case status == "":
+		status = "srun: " + ee.String()
+	default:
+		status += " (srun " + ee.String() + ")"
 	}
-	return &StepError{Status: status, Node: where.Node, Kind: kind, exit: ee}
+	return &StepError{Status: status, Node: where.Node, Kind: kind, Memory: mem, exit: ee}
 }
 
 func (r *Runner) resultName() string {
@@ -170,12 +180,16 @@ type StepError struct {
 	Status string  // how the command ended, as a local one's error says it
 	Node   string  // where it ran
 	Kind   Failure // why Slurm ended it, if it did
+	Memory int64   // the step's --mem in bytes (0: none)
 	exit   *exec.ExitError
 }
 
 func (e *StepError) Error() string {
-	if e.Kind == NoFailure {
+	switch {
+	case e.Kind == NoFailure:
 		return e.Status
+	case e.Kind == MemoryKilled && e.Memory > 0:
+		return fmt.Sprintf("%s: killed by Slurm for exceeding its memory (--mem=%dM), on %s", e.Status, (e.Memory+1<<20-1)>>20, e.Node)
 	}
 	return fmt.Sprintf("%s: %v, on %s", e.Status, e.Kind, e.Node)
 }

@@ -19,8 +19,13 @@ import (
 
 // newRunner is a Runner of a new allocation whose steps run the test
 // binary as sycbuild (TestMain).
-func newRunner(t *testing.T, k *slurmtest.Cluster) (*Runner, *[]jobs.Where) {
-	c := open(t, k.Env)
+func newRunner(t *testing.T, k *slurmtest.Cluster, extra ...string) (*Runner, *[]jobs.Where) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := Open(ctx, Settings{Time: "10", Extra: extra}, k.Env)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { c.Close() })
 	var mu sync.Mutex
 	var steps []jobs.Where
@@ -131,9 +136,16 @@ func testRunner(t *testing.T, k *slurmtest.Cluster) {
 }
 
 // testRunnerMemoryKilled: a step that Slurm kills for its memory fails
-// with jobs.ErrMemoryKilled, saying so.
+// with jobs.ErrMemoryKilled, saying so. The allocation has 512 MiB, so a
+// step is given at least its CPU's share, 256 MiB.
 func testRunnerMemoryKilled(t *testing.T, k *slurmtest.Cluster) {
-	r, _ := newRunner(t, k)
+	r, _ := newRunner(t, k, "--exclusive", "--mem=512M")
+	if got, want := r.Cluster.stepMemory(64<<20, 1), int64(512<<20)/int64(r.Cluster.CPUs()); got != want {
+		t.Errorf("a step predicted at 64 MiB asks for %d bytes, want its CPU's share %d", got, want)
+	}
+	if got, want := r.Cluster.stepMemory(400<<20, 1), int64(512<<20); got != want {
+		t.Errorf("a step predicted at 400 MiB asks for %d bytes, want the node's %d", got, want)
+	}
 	out, read := capture(t)
 	cmd := command(out, t.TempDir(), "sh", "-c", `x=$(head -c 300000000 /dev/zero | tr '\0' a); sleep 5`)
 	_, errs, where := r.Run(context.Background(), []*jobs.Command{cmd}, jobs.Request{Memory: 64 << 20})
@@ -141,7 +153,7 @@ func testRunnerMemoryKilled(t *testing.T, k *slurmtest.Cluster) {
 		t.Fatalf("error %v, want jobs.ErrMemoryKilled; output:\n%s", errs[0], read())
 	}
 	var ee *exec.ExitError
-	if !errors.As(errs[0], &ee) || !strings.Contains(errs[0].Error(), "exceeding its memory") || !strings.Contains(errs[0].Error(), where.Node) {
+	if !errors.As(errs[0], &ee) || !strings.Contains(errs[0].Error(), "exceeding its memory (--mem=256M), on "+where.Node) {
 		t.Errorf("error %q: want srun's exit and the reason, on %s", errs[0], where.Node)
 	}
 	if strings.Contains(read(), "srun:") || strings.Contains(read(), "slurmstepd") {
@@ -178,5 +190,45 @@ func testRunnerCancel(t *testing.T, k *slurmtest.Cluster) {
 		if time.Now().After(deadline) {
 			t.Fatal("the cancelled step is still in squeue")
 		}
+	}
+}
+
+// testRunnerNodeFailed: a step whose node fails under it (set down here,
+// which ends the allocation too) fails with jobs.ErrNodeFailed. The node
+// returns to service (ReturnToService=2) for the tests after it.
+func testRunnerNodeFailed(t *testing.T, k *slurmtest.Cluster) {
+	r, _ := newRunner(t, k)
+	done := make(chan error, 1)
+	go func() {
+		_, errs, _ := r.Run(context.Background(), []*jobs.Command{{Argv: []string{"sleep", "60"}}}, jobs.Request{})
+		done <- errs[0]
+	}()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if steps, _ := k.Steps(t); contains(steps, r.Cluster.name) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the step did not show in squeue --steps")
+		}
+	}
+	if out, err := k.Command("scontrol", "update", "nodename="+k.Node, "state=down", "reason=test").CombinedOutput(); err != nil {
+		t.Fatalf("scontrol: %v\n%s", err, out)
+	}
+	defer func() {
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+			if out, _ := k.Command("sinfo", "-h", "-n", k.Node, "-o", "%t").Output(); strings.TrimSpace(string(out)) == "idle" {
+				return
+			}
+			k.Command("scontrol", "update", "nodename="+k.Node, "state=resume").Run()
+		}
+		t.Error("the node did not return to service")
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, jobs.ErrNodeFailed) || errors.Is(err, jobs.ErrMemoryKilled) || !strings.Contains(err.Error(), "its node failed") {
+			t.Errorf("error %v, want jobs.ErrNodeFailed", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the step did not end 30 s after its node went down")
 	}
 }

@@ -40,6 +40,7 @@ func TestCluster(t *testing.T) {
 		{"runner", testRunner},
 		{"runner memory killed", testRunnerMemoryKilled},
 		{"runner cancel", testRunnerCancel},
+		{"runner node failed", testRunnerNodeFailed},
 	} {
 		t.Run(test.name, func(t *testing.T) { test.run(t, k) })
 	}

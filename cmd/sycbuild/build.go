@@ -88,6 +88,11 @@ func parseBuildFlags(name string, args []string, stderr io.Writer, graphMode boo
 	if f.jobs < 0 {
 		return nil, fmt.Errorf("%s: -j must be at least 1", name)
 	}
+	if f.run.executor != "" {
+		if _, err := configs.ParseExecutor(f.run.executor); err != nil {
+			return nil, fmt.Errorf("%s: -executor: %v", name, err)
+		}
+	}
 	return f, nil
 }
 
@@ -245,13 +250,6 @@ func setUp(ctx context.Context, f *buildFlags, stdio clopt.Stdio) (*session, int
 		errf("%v", err)
 		return nil, exitUsage
 	}
-	var executor configs.Executor
-	if f.run.executor != "" {
-		if executor, err = configs.ParseExecutor(f.run.executor); err != nil {
-			errf("-executor: %v", err)
-			return nil, exitUsage
-		}
-	}
 	self := selfCommand()
 	configFile, err := filepath.Abs(f.config)
 	if err != nil {
@@ -321,7 +319,7 @@ func setUp(ctx context.Context, f *buildFlags, stdio clopt.Stdio) (*session, int
 	} else {
 		// The executor first: on a cluster, the allocation's CPUs are the
 		// jobs and its memory the budget, unless told otherwise.
-		ex, err := pipeline.OpenExecutor(ctx, cfg, plan, pipeline.ExecutorOptions{Kind: executor, Self: selfExecutable()})
+		ex, err := pipeline.OpenExecutor(ctx, cfg, plan, pipeline.ExecutorOptions{Kind: configs.Executor(f.run.executor), Self: selfExecutable()})
 		if err != nil {
 			errf("%v", err)
 			return fail(exitFailed)

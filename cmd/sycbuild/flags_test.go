@@ -21,6 +21,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-zz"}, "flag provided but not defined: -zz", true, 2},
 		{[]string{"-j"}, "flag needs an argument: -j", true, 2},
 		{[]string{"-j", "-1"}, "sycbuild: -j must be at least 1", false, 2},
+		{[]string{"-executor", "slurn"}, `sycbuild: -executor: unknown executor "slurn" (want local or slurm); did you mean "slurm"?`, false, 2},
 		{[]string{"graph", "extra"}, `sycbuild graph: unexpected argument "extra"`, true, 2},
 		{[]string{"-n", "-h"}, "", true, 0},
 	} {

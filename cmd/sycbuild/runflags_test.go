@@ -22,6 +22,10 @@ func TestMemoryBudget(t *testing.T) {
 	if got, _ := (&runFlags{}).memoryBudget(&configs.Config{Memory: "3G"}, 0); got != 3<<30 {
 		t.Errorf("memory: 3G gave %d", got)
 	}
+	// On a cluster, what is available is the allocation's memory.
+	if got, _ := (&runFlags{}).memoryBudget(&configs.Config{}, 5<<30); got != 5<<30 {
+		t.Errorf("no -m, no memory:, 5G available gave %d", got)
+	}
 	if availableMemory() <= 0 {
 		t.Error("no MemAvailable read from /proc/meminfo")
 	}
