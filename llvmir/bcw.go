@@ -99,6 +99,8 @@ type bcw struct {
 	instSlab  []bcInst
 	opSlab    []bcOp
 	fieldSlab []bcField
+
+	localN, instN, opN, fieldN int // the last slabs' sizes
 }
 
 // bcNames numbers names in order of first use (sections, GC names,

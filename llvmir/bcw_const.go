@@ -199,7 +199,13 @@ func (cs *bcConsts) smallInt(t *Type, u uint64) *bcConst {
 	if u == 0 {
 		return cs.add(t, bitcode.CstCodeNull, nil, false)
 	}
-	return cs.add(t, bitcode.CstCodeInteger, []uint64{bcSignRotate(u, uint64(t.Bits))}, false)
+	// Most integers were met before: found without building a record.
+	v := bcSignRotate(u, uint64(t.Bits))
+	sk := bcSmallKey{ty: cs.a.tys.id(t, cs.a.p.tok.start), code: bitcode.CstCodeInteger, op: v, n: 1}
+	if c, ok := cs.small[sk]; ok {
+		return c
+	}
+	return cs.add(t, bitcode.CstCodeInteger, []uint64{v}, false)
 }
 
 func (cs *bcConsts) intConst(t *Type, v *big.Int) *bcConst {

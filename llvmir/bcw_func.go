@@ -142,7 +142,8 @@ func bcLocalNum(b []byte) (int, bool) {
 // writer's garbage.
 func (a *bcw) newLocal() *bcLocal {
 	if len(a.localSlab) == 0 {
-		a.localSlab = make([]bcLocal, 1024)
+		a.localN = bcSlabSize(a.localN, 1)
+		a.localSlab = make([]bcLocal, a.localN)
 	}
 	l := &a.localSlab[0]
 	a.localSlab = a.localSlab[1:]
@@ -151,7 +152,8 @@ func (a *bcw) newLocal() *bcLocal {
 
 func (a *bcw) newInst() *bcInst {
 	if len(a.instSlab) == 0 {
-		a.instSlab = make([]bcInst, 1024)
+		a.instN = bcSlabSize(a.instN, 1)
+		a.instSlab = make([]bcInst, a.instN)
 	}
 	in := &a.instSlab[0]
 	a.instSlab = a.instSlab[1:]
@@ -160,12 +162,21 @@ func (a *bcw) newInst() *bcInst {
 
 func (a *bcw) newOp(op bcOp) *bcOp {
 	if len(a.opSlab) == 0 {
-		a.opSlab = make([]bcOp, 1024)
+		a.opN = bcSlabSize(a.opN, 1)
+		a.opSlab = make([]bcOp, a.opN)
 	}
 	o := &a.opSlab[0]
 	a.opSlab = a.opSlab[1:]
 	*o = op
 	return o
+}
+
+// bcSlabSize is the size of the next slab after one of cur, at least
+// need: slabs double from 64 to 4096, so that a small module allocates
+// (and clears) little.
+func bcSlabSize(cur, need int) int {
+	n := min(max(cur*2, 64), 4096)
+	return max(n, need)
 }
 
 // fieldList copies fs into slab fields with room for more.
@@ -179,7 +190,8 @@ func (a *bcw) fieldList(room int, fs ...bcField) []bcField {
 // past c copies them out).
 func (a *bcw) newFields(n, c int) []bcField {
 	if len(a.fieldSlab) < c {
-		a.fieldSlab = make([]bcField, 4096)
+		a.fieldN = bcSlabSize(a.fieldN, c)
+		a.fieldSlab = make([]bcField, a.fieldN)
 	}
 	fs := a.fieldSlab[:n:c]
 	a.fieldSlab = a.fieldSlab[c:]

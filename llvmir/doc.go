@@ -48,9 +48,9 @@
 // text (function bodies, constants, metadata and debug-info fields) with
 // this package's lexer and type parser. Use-list orders are left out
 // (they change no instruction's meaning; llvm-dis does not print them).
-// A construct it does not know yet (callbr, module summaries, a few rare
-// constant expressions and debug-info nodes) is an error at its
-// file:line:col, never other bitcode.
+// A construct it does not know (module summary entries, which llvm-as
+// writes as a summary block) is an error at its file:line:col, never
+// other bitcode.
 //
 // Positions are byte offsets into the source; file:line:col is computed only
 // for messages. The module's source must not be modified while the Module is

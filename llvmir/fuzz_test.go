@@ -39,6 +39,12 @@ func FuzzParse(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	bcw, _ := filepath.Glob(filepath.Join("testdata", "bitcode", "*.ll"))
+	for _, p := range bcw {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		m, err := Parse("f.ll", src)
 		if err != nil {
@@ -58,6 +64,10 @@ func FuzzParse(f *testing.F) {
 		// without declaring them appended.
 		if err := m.Write(&out); err != nil || !bytes.Equal(out.Bytes(), m.Src) || !bytes.HasPrefix(m.Src, src) {
 			t.Fatalf("not byte-identical (%v)", err)
+		}
+		// The bitcode writer may refuse the text, never panic.
+		for _, v := range []int{0, 14, 22} {
+			m.AssembleBitcode(BitcodeOptions{LLVM: v})
 		}
 		p := m.NewPlan()
 		for _, e := range m.Entities {
