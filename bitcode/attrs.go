@@ -58,29 +58,29 @@ var attrNames = [...]string{
 
 // parseAttrGroups reads PARAMATTR_GROUP_BLOCK (its id read).
 func (d *decoder) parseAttrGroups() {
-	b := d.enterBlock(ParamAttrGroupBlockID)
-	for d.nextRecord(b) {
-		if d.code != ParamAttrGrpCodeEntry {
-			d.failf("unknown record code %d", d.code)
+	b := d.EnterBlock(ParamAttrGroupBlockID)
+	for d.NextRecord(b) {
+		if d.Code != ParamAttrGrpCodeEntry {
+			d.failf("unknown record code %d", d.Code)
 		}
-		if len(d.ops) < 2 {
+		if len(d.Ops) < 2 {
 			d.failf("bad attribute group")
 		}
-		g := &attrGroup{index: d.ops[1], raw: append([]uint64(nil), d.ops[2:]...), idx: len(d.groupList), num: -1}
+		g := &attrGroup{index: d.Ops[1], raw: append([]uint64(nil), d.Ops[2:]...), idx: len(d.groupList), num: -1}
 		d.groupList = append(d.groupList, g)
-		d.attrGroups[d.ops[0]] = g
+		d.attrGroups[d.Ops[0]] = g
 	}
-	d.leave()
+	d.Leave()
 }
 
 // parseAttrLists reads PARAMATTR_BLOCK (its id read).
 func (d *decoder) parseAttrLists() {
-	b := d.enterBlock(ParamAttrBlockID)
-	for d.nextRecord(b) {
-		switch d.code {
+	b := d.EnterBlock(ParamAttrBlockID)
+	for d.NextRecord(b) {
+		switch d.Code {
 		case ParamAttrCodeEntry:
 			var l []*attrGroup
-			for _, g := range d.ops {
+			for _, g := range d.Ops {
 				ag := d.attrGroups[g]
 				if ag == nil {
 					d.failf("unknown attribute group %d", g)
@@ -91,10 +91,10 @@ func (d *decoder) parseAttrLists() {
 		case ParamAttrCodeEntryOld:
 			d.failf("old-style attribute lists (LLVM 3.2 and earlier) are not supported")
 		default:
-			d.failf("unknown record code %d", d.code)
+			d.failf("unknown record code %d", d.Code)
 		}
 	}
-	d.leave()
+	d.Leave()
 }
 
 // attrList returns the attribute list of a record's paramattr operand (0:

@@ -3,8 +3,10 @@
 // it would print it (typed pointers for typed-pointer bitcode, ptr for
 // opaque), so that the llvmir package and that version's llvm-as read it.
 //
-// The reader covers what LLVM 14 to 22 write: the bitstream container
-// (abbreviations, BLOCKINFO, blobs, the wrapper header), the module's
+// The bitstream container (blocks, abbreviations, BLOCKINFO, blobs) is
+// package bitstream's, read and written; this package gives its blocks and
+// records their LLVM meaning. The reader covers what LLVM 14 to 22 write:
+// the wrapper header, the module's
 // header, types, attributes, globals, constants, metadata (including debug
 // information), function bodies, debug records and value names. Records a
 // version does not know are reported as an *Error naming the file, the
@@ -14,6 +16,8 @@ package bitcode
 import (
 	"bytes"
 	"encoding/binary"
+
+	"github.com/sycbuild/sycbuild/bitcode/bitstream"
 )
 
 const (
@@ -56,32 +60,32 @@ func unwrap(file string, data []byte) ([]byte, int64, error) {
 // and the module's target triple, reading no further than the triple.
 // Either is "" when the file does not hold it.
 func Info(data []byte) (producer, triple string, err error) {
-	defer catch(&err)
+	defer bitstream.Catch(&err)
 	bc, base, err := unwrap("", data)
 	if err != nil {
 		return "", "", err
 	}
 	d := newDecoder("", bc, base)
-	for d.pos+36 <= d.nbits {
-		d.recPos = int64(d.pos / 8)
-		if d.bits(2) != EnterSubblock {
+	for d.Pos+36 <= d.NBits {
+		d.RecPos = int64(d.Pos / 8)
+		if d.Bits(2) != EnterSubblock {
 			break
 		}
-		id := d.vbr(8)
+		id := d.VBR(8)
 		switch id {
 		case IdentificationBlockID:
 			d.producer = d.parseIdentification()
 		case ModuleBlockID:
-			b := d.enterBlock(id)
-			for d.nextRecord(b) {
-				if d.code == ModuleCodeTriple {
-					return d.producer, opsString(d.ops), nil
+			b := d.EnterBlock(id)
+			for d.NextRecord(b) {
+				if d.Code == ModuleCodeTriple {
+					return d.producer, opsString(d.Ops), nil
 				}
 			}
-			d.leave()
+			d.Leave()
 			return d.producer, "", nil
 		default:
-			d.skipBlock(id)
+			d.SkipBlock(id)
 		}
 	}
 	return d.producer, "", nil
@@ -90,7 +94,7 @@ func Info(data []byte) (producer, triple string, err error) {
 // Disassemble renders the bitcode module in data (file names it in
 // errors) as textual LLVM IR.
 func Disassemble(file string, data []byte) (out []byte, err error) {
-	defer catch(&err)
+	defer bitstream.Catch(&err)
 	bc, base, err := unwrap(file, data)
 	if err != nil {
 		return nil, err
@@ -102,14 +106,8 @@ func Disassemble(file string, data []byte) (out []byte, err error) {
 
 func newDecoder(file string, data []byte, base int64) *decoder {
 	d := &decoder{
-		file:       file,
-		data:       data,
-		base:       base,
-		nbits:      uint64(len(data)) * 8,
-		pos:        32,
-		blockInfo:  map[uint64][]abbrev{},
+		Reader:     bitstream.NewReader(file, data, base, blockNames),
 		attrGroups: map[uint64]*attrGroup{},
-		recCode:    -1,
 	}
 	// Output may exceed the input many times over (a constant expression
 	// used in many places prints in each), but not without bound.
@@ -126,14 +124,14 @@ func (d *decoder) charge(n int) {
 }
 
 func (d *decoder) parseIdentification() string {
-	b := d.enterBlock(IdentificationBlockID)
+	b := d.EnterBlock(IdentificationBlockID)
 	var p string
-	for d.nextRecord(b) {
-		if d.code == IdentificationCodeString {
-			p = opsString(d.ops)
+	for d.NextRecord(b) {
+		if d.Code == IdentificationCodeString {
+			p = opsString(d.Ops)
 		}
 	}
-	d.leave()
+	d.Leave()
 	return p
 }
 
@@ -142,17 +140,17 @@ func (d *decoder) parseIdentification() string {
 func (d *decoder) readTopLevel() {
 	var modulePos uint64
 	haveModule := false
-	for d.pos+36 <= d.nbits {
-		d.recPos = int64(d.pos / 8)
-		a := d.bits(2)
+	for d.Pos+36 <= d.NBits {
+		d.RecPos = int64(d.Pos / 8)
+		a := d.Bits(2)
 		if a != EnterSubblock {
 			// Trailing padding (a wrapper rounds the size up) is zeros.
-			if a == 0 && allZero(d.data[d.pos/8:]) {
+			if a == 0 && allZero(d.Data[d.Pos/8:]) {
 				break
 			}
 			d.failf("expected a block at top level")
 		}
-		id := d.vbr(8)
+		id := d.VBR(8)
 		switch id {
 		case IdentificationBlockID:
 			d.producer = d.parseIdentification()
@@ -161,21 +159,21 @@ func (d *decoder) readTopLevel() {
 				d.failf("more than one module in the file")
 			}
 			haveModule = true
-			modulePos = d.pos
-			d.skipBlock(id)
+			modulePos = d.Pos
+			d.SkipBlock(id)
 		case StrtabBlockID:
 			d.strtab = d.parseStrtab()
 		case BlockInfoBlockID:
-			d.readBlockInfo()
+			d.ReadBlockInfo()
 		default:
-			d.skipBlock(id)
+			d.SkipBlock(id)
 		}
 	}
 	if !haveModule {
-		d.recPos = int64(len(d.data))
+		d.RecPos = int64(len(d.Data))
 		d.failf("no module in the file")
 	}
-	d.pos = modulePos
+	d.Pos = modulePos
 	d.parseModule()
 }
 
@@ -189,13 +187,13 @@ func allZero(b []byte) bool {
 }
 
 func (d *decoder) parseStrtab() []byte {
-	b := d.enterBlock(StrtabBlockID)
+	b := d.EnterBlock(StrtabBlockID)
 	var s []byte
-	for d.nextRecord(b) {
-		if d.code == StrtabBlob {
-			s = d.blob
+	for d.NextRecord(b) {
+		if d.Code == StrtabBlob {
+			s = d.Blob
 		}
 	}
-	d.leave()
+	d.Leave()
 	return s
 }

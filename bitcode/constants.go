@@ -33,14 +33,14 @@ var predNames = map[uint64]string{
 // parseConstants reads a CONSTANTS_BLOCK (its id read), appending to the
 // value table.
 func (d *decoder) parseConstants() {
-	b := d.enterBlock(ConstantsBlockID)
+	b := d.EnterBlock(ConstantsBlockID)
 	cur := int32(-1)
-	for d.nextRecord(b) {
-		if d.code == CstCodeSetType {
-			if len(d.ops) < 1 {
+	for d.NextRecord(b) {
+		if d.Code == CstCodeSetType {
+			if len(d.Ops) < 1 {
 				d.failf("bad SETTYPE")
 			}
-			cur = d.tyID(d.ops[0])
+			cur = d.tyID(d.Ops[0])
 			if k := d.types[cur].kind; k == tVoid || k == tFunc || k == tLabel || k == tMetadata {
 				d.failf("constant of type %s", d.types[cur].str)
 			}
@@ -49,19 +49,19 @@ func (d *decoder) parseConstants() {
 		if cur < 0 {
 			cur = d.intType(32)
 		}
-		if d.code > CstCodePtrAuth2 || d.code == CstCodeSetType {
-			d.failf("unknown record code %d", d.code)
+		if d.Code > CstCodePtrAuth2 || d.Code == CstCodeSetType {
+			d.failf("unknown record code %d", d.Code)
 		}
-		c := &constant{code: uint8(d.code), ty: cur, ops: append([]uint64(nil), d.ops...), recPos: d.recPos}
-		switch d.code {
+		c := &constant{code: uint8(d.Code), ty: cur, ops: append([]uint64(nil), d.Ops...), recPos: d.RecPos}
+		switch d.Code {
 		case CstCodeInteger:
-			if len(d.ops) < 1 {
+			if len(d.Ops) < 1 {
 				d.failf("bad integer constant")
 			}
 			if d.types[d.scalarOf(cur)].kind != tInt {
 				d.failf("integer constant of type %s", d.types[cur].str)
 			}
-			c.isInt, c.ival = true, int64(decodeSigned(d.ops[0]))
+			c.isInt, c.ival = true, int64(decodeSigned(d.Ops[0]))
 		case CstCodeNull:
 			if d.types[cur].kind == tInt {
 				c.isInt = true
@@ -70,7 +70,7 @@ func (d *decoder) parseConstants() {
 		d.consts = append(d.consts, c)
 		d.vals = append(d.vals, value{ty: cur, kind: vConst, idx: int32(len(d.consts) - 1)})
 	}
-	d.leave()
+	d.Leave()
 }
 
 // intValue returns the value of an integer constant (ok false when id is
@@ -122,20 +122,20 @@ func (d *decoder) renderConst(c *constant) string {
 	case 2:
 		return c.text
 	case 1:
-		d.recPos = c.recPos
+		d.RecPos = c.recPos
 		d.failf("constant refers to itself")
 	}
 	d.depth++
 	if d.depth > maxDepth {
-		d.recPos = c.recPos
+		d.RecPos = c.recPos
 		d.failf("constants nested deeper than %d", maxDepth)
 	}
 	c.state = 1
-	savePos, saveCode := d.recPos, d.recCode
-	d.recPos, d.recCode = c.recPos, int64(c.code)
+	savePos, saveCode := d.RecPos, d.RecCode
+	d.RecPos, d.RecCode = c.recPos, int64(c.code)
 	c.text = d.constBody(c)
 	d.charge(len(c.text))
-	d.recPos, d.recCode = savePos, saveCode
+	d.RecPos, d.RecCode = savePos, saveCode
 	c.state = 2
 	d.depth--
 	return c.text

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"strconv"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/bitcode/bitstream"
 )
 
 // funcState is the function body being decoded. Instruction text refers
@@ -193,13 +195,13 @@ func (d *decoder) parseFunction() {
 	for _, p := range ft.elems[1:] {
 		d.vals = append(d.vals, value{ty: p, kind: vArg})
 	}
-	b := d.enterBlock(FunctionBlockID)
+	b := d.EnterBlock(FunctionBlockID)
 	for {
-		kind, id := d.next(b)
-		if kind == entEnd {
+		kind, id := d.Next(b)
+		if kind == bitstream.End {
 			break
 		}
-		if kind == entSubblock {
+		if kind == bitstream.Subblock {
 			switch id {
 			case ConstantsBlockID:
 				d.parseConstants()
@@ -210,13 +212,13 @@ func (d *decoder) parseFunction() {
 			case MetadataAttachmentID:
 				d.parseAttachments()
 			default:
-				d.skipBlock(id)
+				d.SkipBlock(id)
 			}
 			continue
 		}
 		d.instruction()
 	}
-	d.leave()
+	d.Leave()
 	d.finishFunction()
 	// The next function reuses the instruction buffers (its body text is
 	// a copy: finishFunction's).
@@ -228,38 +230,38 @@ func (d *decoder) parseFunction() {
 }
 
 func (d *decoder) parseFunctionVST() {
-	b := d.enterBlock(ValueSymtabBlockID)
-	for d.nextRecord(b) {
-		if len(d.ops) < 1 {
+	b := d.EnterBlock(ValueSymtabBlockID)
+	for d.NextRecord(b) {
+		if len(d.Ops) < 1 {
 			d.failf("bad symbol table entry")
 		}
-		name := opsString(d.ops[1:])
-		switch d.code {
+		name := opsString(d.Ops[1:])
+		switch d.Code {
 		case VSTCodeEntry:
-			vid := d.ops[0]
+			vid := d.Ops[0]
 			if vid < uint64(d.fn.firstLocal) || vid >= uint64(len(d.vals)) {
 				d.failf("symbol table names value %d, not a local", vid)
 			}
 			d.fn.names[uint32(vid)] = name
 		case VSTCodeBBEntry:
-			if d.ops[0] >= uint64(d.fn.nBlocks) {
-				d.failf("symbol table names block %d of %d", d.ops[0], d.fn.nBlocks)
+			if d.Ops[0] >= uint64(d.fn.nBlocks) {
+				d.failf("symbol table names block %d of %d", d.Ops[0], d.fn.nBlocks)
 			}
-			d.fn.bbNames[uint32(d.ops[0])] = name
+			d.fn.bbNames[uint32(d.Ops[0])] = name
 		default:
-			d.failf("unknown record code %d", d.code)
+			d.failf("unknown record code %d", d.Code)
 		}
 	}
-	d.leave()
+	d.Leave()
 }
 
 func (d *decoder) parseAttachments() {
-	b := d.enterBlock(MetadataAttachmentID)
-	for d.nextRecord(b) {
-		if d.code != MetadataAttachment {
-			d.failf("unknown record code %d", d.code)
+	b := d.EnterBlock(MetadataAttachmentID)
+	for d.NextRecord(b) {
+		if d.Code != MetadataAttachment {
+			d.failf("unknown record code %d", d.Code)
 		}
-		ops := d.ops
+		ops := d.Ops
 		var sb strings.Builder
 		start := 0
 		if len(ops)%2 == 1 {
@@ -285,7 +287,7 @@ func (d *decoder) parseAttachments() {
 		d.fn.insts[ops[0]].attach += sb.String()
 		d.fn.insts[ops[0]].attachs = append(d.fn.insts[ops[0]].attachs, as...)
 	}
-	d.leave()
+	d.Leave()
 }
 
 // emit records an instruction's text; res is its result type (-1: none).
@@ -317,14 +319,14 @@ func (d *decoder) lastInst() *instRec {
 }
 
 func (d *decoder) instruction() {
-	o := &opr{d: d, ops: d.ops}
-	if int(d.code) < len(instructionRecords) {
-		if read := instructionRecords[d.code]; read != nil {
+	o := &opr{d: d, ops: d.Ops}
+	if int(d.Code) < len(instructionRecords) {
+		if read := instructionRecords[d.Code]; read != nil {
 			read(d, o)
 			return
 		}
 	}
-	d.failf("unknown record code %d", d.code)
+	d.failf("unknown record code %d", d.Code)
 }
 
 // instructionRecords reads each record kind of its code, by code.
@@ -392,7 +394,7 @@ var instructionRecords = [...]func(*decoder, *opr){
 func (d *decoder) declareBlocks(o *opr) {
 	fs := d.fn
 	n := o.next()
-	if n == 0 || n > d.remaining() || fs.nBlocks != 0 {
+	if n == 0 || n > d.Remaining() || fs.nBlocks != 0 {
 		d.failf("bad DECLAREBLOCKS")
 	}
 	fs.nBlocks = int(n)
@@ -467,7 +469,7 @@ func (d *decoder) instAggregate(o *opr) {
 	var sb strings.Builder
 	var v uint32
 	var vty int32
-	if d.code == FuncCodeInstInsertVal {
+	if d.Code == FuncCodeInstInsertVal {
 		v, vty = o.vt()
 		sb.WriteString("insertvalue " + d.tval(a, ty) + ", " + d.tval(v, vty))
 	} else {
@@ -496,7 +498,7 @@ func (d *decoder) instAggregate(o *opr) {
 		}
 		sb.WriteString(", " + strconv.FormatUint(idx, 10))
 	}
-	if d.code == FuncCodeInstInsertVal {
+	if d.Code == FuncCodeInstInsertVal {
 		d.emit(sb.String(), ty, false)
 	} else {
 		d.emit(sb.String(), cur, false)
@@ -509,7 +511,7 @@ func (d *decoder) instSelect(o *opr) {
 	fv := o.v()
 	var c uint32
 	var cty int32
-	if d.code == FuncCodeInstVSelect {
+	if d.Code == FuncCodeInstVSelect {
 		c, cty = o.vt()
 	} else {
 		c, cty = o.v(), d.intType(1)
@@ -717,7 +719,7 @@ func (d *decoder) instUnreachable(o *opr) {
 // instLandingPad reads a FuncCodeInstLandingPad, FuncCodeInstLandingPadOld record.
 func (d *decoder) instLandingPad(o *opr) {
 	ty := o.ty()
-	if d.code == FuncCodeInstLandingPadOld {
+	if d.Code == FuncCodeInstLandingPadOld {
 		o.vt() // personality
 	}
 	cleanup := o.next()
@@ -742,7 +744,7 @@ func (d *decoder) instLandingPad(o *opr) {
 // instLoad reads a FuncCodeInstLoad, FuncCodeInstLoadAtomic record.
 func (d *decoder) instLoad(o *opr) {
 	p, pty := o.vt()
-	atomic := d.code == FuncCodeInstLoadAtomic
+	atomic := d.Code == FuncCodeInstLoadAtomic
 	extra := 2
 	if atomic {
 		extra = 4
@@ -779,7 +781,7 @@ func (d *decoder) instStore(o *opr) {
 	p, pty := o.vt()
 	var v uint32
 	var vty int32
-	if d.code == FuncCodeInstStore || d.code == FuncCodeInstStoreAtomic {
+	if d.Code == FuncCodeInstStore || d.Code == FuncCodeInstStoreAtomic {
 		v, vty = o.vt()
 	} else {
 		pt := d.types[pty]
@@ -790,7 +792,7 @@ func (d *decoder) instStore(o *opr) {
 	}
 	align := o.next()
 	vol := o.next()
-	atomic := d.code == FuncCodeInstStoreAtomic || d.code == FuncCodeInstStoreAtomicOld
+	atomic := d.Code == FuncCodeInstStoreAtomic || d.Code == FuncCodeInstStoreAtomicOld
 	s := "store "
 	if atomic {
 		s += "atomic "
@@ -811,7 +813,7 @@ func (d *decoder) instCmpXchg(o *opr) {
 	p, pty := o.vt()
 	var c uint32
 	var cty int32
-	if d.code == FuncCodeInstCmpXchg {
+	if d.Code == FuncCodeInstCmpXchg {
 		c, cty = o.vt()
 	} else {
 		pt := d.types[pty]
@@ -859,7 +861,7 @@ func (d *decoder) instAtomicRMW(o *opr) {
 	p, pty := o.vt()
 	var v uint32
 	var vty int32
-	if d.code == FuncCodeInstAtomicRMW {
+	if d.Code == FuncCodeInstAtomicRMW {
 		v, vty = o.vt()
 	} else {
 		pt := d.types[pty]
@@ -955,7 +957,7 @@ func (d *decoder) instCatchPad(o *opr) {
 		args = append(args, d.tval(v, ty))
 	}
 	name := "catchpad"
-	if d.code == FuncCodeInstCleanupPad {
+	if d.Code == FuncCodeInstCleanupPad {
 		name = "cleanuppad"
 	}
 	d.emit(name+" within "+d.val(parent, d.tokenType())+" ["+strings.Join(args, ", ")+"]", d.tokenType(), false)
@@ -1274,7 +1276,7 @@ func (d *decoder) debugRecord(o *opr) {
 	loc := o.next()
 	var s string
 	var roots []int32
-	switch d.code {
+	switch d.Code {
 	case FuncCodeDebugRecordLabel:
 		label := o.next()
 		s = "#dbg_label(" + d.mdRef(label, false) + ", " + d.mdRef(loc, false) + ")"
@@ -1287,10 +1289,10 @@ func (d *decoder) debugRecord(o *opr) {
 	default:
 		v, e, val := o.next(), o.next(), o.next()
 		name := map[uint64]string{FuncCodeDebugRecordValue: "#dbg_value", FuncCodeDebugRecordDeclare: "#dbg_declare",
-			FuncCodeDebugRecordAssign: "#dbg_assign", FuncCodeDebugRecordDeclareValue: "#dbg_declare_value"}[d.code]
+			FuncCodeDebugRecordAssign: "#dbg_assign", FuncCodeDebugRecordDeclareValue: "#dbg_declare_value"}[d.Code]
 		s = name + "(" + d.locationMD(val) + ", " + d.mdRef(v, false) + ", " + d.mdRef(e, false)
 		roots = []int32{d.rootOf(val), d.rootOf(v)}
-		if d.code == FuncCodeDebugRecordAssign {
+		if d.Code == FuncCodeDebugRecordAssign {
 			id, addrExpr, addr := o.next(), o.next(), o.next()
 			s += ", " + d.mdRef(id, false) + ", " + d.locationMD(addr) + ", " + d.mdRef(addrExpr, false)
 			roots = append(roots, d.rootOf(id))

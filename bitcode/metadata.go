@@ -3,6 +3,8 @@ package bitcode
 import (
 	"strconv"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/bitcode/bitstream"
 )
 
 // Metadata entry kinds.
@@ -36,13 +38,13 @@ type dilocKey struct {
 // parseMetadata reads a METADATA_BLOCK (its id read), in the module or a
 // function.
 func (d *decoder) parseMetadata() {
-	b := d.enterBlock(MetadataBlockID)
+	b := d.EnterBlock(MetadataBlockID)
 	first := len(d.mds)
 	var pendingName string
 	havePending := false
-	for d.nextRecord(b) {
-		ops := d.ops
-		switch d.code {
+	for d.NextRecord(b) {
+		ops := d.Ops
+		switch d.Code {
 		case MetadataStrings:
 			d.metadataStrings()
 		case MetadataStringOld:
@@ -77,39 +79,39 @@ func (d *decoder) parseMetadata() {
 			if k := d.types[t].kind; k == tMetadata || k == tVoid {
 				d.failf("metadata value of type %s", d.types[t].str)
 			}
-			d.mds = append(d.mds, &mdEntry{kind: mdValueKind, ops: []uint64{ops[0], ops[1]}, recPos: d.recPos})
+			d.mds = append(d.mds, &mdEntry{kind: mdValueKind, ops: []uint64{ops[0], ops[1]}, recPos: d.RecPos})
 		case MetadataExpression, MetadataArgList:
-			d.mds = append(d.mds, &mdEntry{kind: mdInline, code: uint8(d.code), ops: append([]uint64(nil), ops...), recPos: d.recPos})
+			d.mds = append(d.mds, &mdEntry{kind: mdInline, code: uint8(d.Code), ops: append([]uint64(nil), ops...), recPos: d.RecPos})
 		case MetadataOldNode, MetadataOldFnNode:
 			d.failf("old-style metadata nodes (LLVM 3.5 and earlier) are not supported")
 		default:
-			if d.code > MetadataFixedPointType || d.code == 42 || d.code == 43 {
-				d.failf("unknown record code %d", d.code)
+			if d.Code > MetadataFixedPointType || d.Code == 42 || d.Code == 43 {
+				d.failf("unknown record code %d", d.Code)
 			}
-			e := &mdEntry{kind: mdNodeKind, code: uint8(d.code), ops: append([]uint64(nil), ops...), num: -1, recPos: d.recPos, gid: int32(len(d.allMD))}
+			e := &mdEntry{kind: mdNodeKind, code: uint8(d.Code), ops: append([]uint64(nil), ops...), num: -1, recPos: d.RecPos, gid: int32(len(d.allMD))}
 			d.allMD = append(d.allMD, e)
 			d.mds = append(d.mds, e)
 		}
 	}
-	d.leave()
+	d.Leave()
 	d.linkKids(first, len(d.mds))
 }
 
 // metadataStrings reads METADATA_STRINGS: [count, offset] and a blob of
 // VBR6 lengths followed by the characters.
 func (d *decoder) metadataStrings() {
-	if len(d.ops) != 2 {
+	if len(d.Ops) != 2 {
 		d.failf("bad METADATA_STRINGS record")
 	}
-	n, off := d.ops[0], d.ops[1]
-	blob := d.blob
+	n, off := d.Ops[0], d.Ops[1]
+	blob := d.Blob
 	if off > uint64(len(blob)) || n > uint64(len(blob))*8 {
 		d.failf("bad METADATA_STRINGS record")
 	}
-	lr := &decoder{file: d.file, data: blob[:off], nbits: off * 8, base: d.base, recPos: d.recPos, recCode: d.recCode, blocks: d.blocks}
+	lr := &bitstream.Reader{File: d.File, Data: blob[:off], NBits: off * 8, Base: d.Base, RecPos: d.RecPos, RecCode: d.RecCode, Blocks: d.Blocks, Names: d.Names}
 	chars := blob[off:]
 	for range n {
-		l := lr.vbr(6)
+		l := lr.VBR(6)
 		if l > uint64(len(chars)) {
 			d.failf("metadata string runs past its blob")
 		}
@@ -119,22 +121,22 @@ func (d *decoder) metadataStrings() {
 }
 
 func (d *decoder) metadataKind() {
-	if len(d.ops) < 1 {
+	if len(d.Ops) < 1 {
 		d.failf("bad KIND record")
 	}
-	d.mdKinds[d.ops[0]] = opsString(d.ops[1:])
+	d.mdKinds[d.Ops[0]] = opsString(d.Ops[1:])
 }
 
 // parseMetadataKinds reads METADATA_KIND_BLOCK (its id read).
 func (d *decoder) parseMetadataKinds() {
-	b := d.enterBlock(MetadataKindBlockID)
-	for d.nextRecord(b) {
-		if d.code != MetadataKind {
-			d.failf("unknown record code %d", d.code)
+	b := d.EnterBlock(MetadataKindBlockID)
+	for d.NextRecord(b) {
+		if d.Code != MetadataKind {
+			d.failf("unknown record code %d", d.Code)
 		}
 		d.metadataKind()
 	}
-	d.leave()
+	d.Leave()
 }
 
 func (d *decoder) mdKind(k uint64) string {
@@ -179,8 +181,8 @@ func (d *decoder) inlineMD(e *mdEntry) string {
 	if e.done {
 		return e.text
 	}
-	save := d.recPos
-	d.recPos = e.recPos
+	save := d.RecPos
+	d.RecPos = e.recPos
 	var sb strings.Builder
 	switch e.code {
 	case MetadataExpression:
@@ -211,7 +213,7 @@ func (d *decoder) inlineMD(e *mdEntry) string {
 		}
 		sb.WriteString(")")
 	}
-	d.recPos = save
+	d.RecPos = save
 	e.text, e.done = sb.String(), true
 	return e.text
 }
@@ -223,7 +225,7 @@ func (d *decoder) renderMetadata(from, to int) {
 		if e.kind != mdNodeKind || e.done {
 			continue
 		}
-		d.recPos, d.recCode = e.recPos, int64(e.code)
+		d.RecPos, d.RecCode = e.recPos, int64(e.code)
 		e.text, e.done = d.nodeText(e), true
 		d.charge(len(e.text))
 	}

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/bitcode/bitstream"
 )
 
 // decoder holds the state of one Disassemble or Info call.
@@ -14,22 +16,9 @@ type decoder struct {
 	spareBuf   []byte
 	spareInsts []instRec
 
-	file  string
-	data  []byte
-	base  int64 // offset of data in the file (a wrapper header precedes it)
-	nbits uint64
-	pos   uint64 // bit position
-
-	// The record last read.
-	code    uint64
-	ops     []uint64
-	blob    []byte
-	recPos  int64
-	recCode int64
-
-	blocks    []uint64 // ids of the entered blocks, for messages
-	blockInfo map[uint64][]abbrev
-	budget    int64
+	// The bitstream, the record last read and the entered blocks.
+	bitstream.Reader
+	budget int64
 
 	producer       string
 	strtab         []byte
@@ -155,18 +144,18 @@ func pick(tab []string, i uint64, what string, d *decoder) string {
 // parseModule decodes MODULE_BLOCK (positioned after its id) and renders
 // the module into d.out.
 func (d *decoder) parseModule() {
-	b := d.enterBlock(ModuleBlockID)
+	b := d.EnterBlock(ModuleBlockID)
 	d.mdKinds = map[uint64]string{}
 	d.locs = map[dilocKey]int32{}
 	for {
-		kind, id := d.next(b)
-		if kind == entEnd {
+		kind, id := d.Next(b)
+		if kind == bitstream.End {
 			break
 		}
-		if kind == entSubblock {
+		if kind == bitstream.Subblock {
 			switch id {
 			case BlockInfoBlockID:
-				d.readBlockInfo()
+				d.ReadBlockInfo()
 			case ParamAttrGroupBlockID:
 				d.parseAttrGroups()
 			case ParamAttrBlockID:
@@ -186,7 +175,7 @@ func (d *decoder) parseModule() {
 				d.syncScopes = d.parseStrings(id, SyncScopeName)
 			case ValueSymtabBlockID:
 				if d.sawModuleVST {
-					d.skipBlock(id)
+					d.SkipBlock(id)
 				} else {
 					d.parseModuleVST(id)
 				}
@@ -197,24 +186,24 @@ func (d *decoder) parseModule() {
 					d.finishGlobals()
 				}
 				if d.version < 2 && d.vstOffset > 0 && !d.sawModuleVST {
-					save := d.pos
-					d.pos = d.vstOffset * 32
-					d.recPos = int64(d.pos / 8)
-					if d.pos+32 > d.nbits || d.bits(b.width) != EnterSubblock || d.vbr(8) != ValueSymtabBlockID {
+					save := d.Pos
+					d.Pos = d.vstOffset * 32
+					d.RecPos = int64(d.Pos / 8)
+					if d.Pos+32 > d.NBits || d.Bits(b.Width) != EnterSubblock || d.VBR(8) != ValueSymtabBlockID {
 						d.failf("VSTOFFSET does not point at a value symbol table")
 					}
 					d.parseModuleVST(ValueSymtabBlockID)
-					d.pos = save
+					d.Pos = save
 				}
 				d.parseFunction()
 			default:
-				d.skipBlock(id)
+				d.SkipBlock(id)
 			}
 			continue
 		}
 		d.moduleRecord()
 	}
-	d.leave()
+	d.Leave()
 	if d.nModuleVals == 0 {
 		d.nModuleVals = len(d.vals)
 		d.nModuleMDs = len(d.mds)
@@ -226,11 +215,11 @@ func (d *decoder) parseModule() {
 	d.render()
 }
 
-func (d *decoder) strOp() string { return opsString(d.ops) }
+func (d *decoder) strOp() string { return opsString(d.Ops) }
 
 func (d *decoder) moduleRecord() {
-	ops := d.ops
-	switch d.code {
+	ops := d.Ops
+	switch d.Code {
 	case ModuleCodeVersion:
 		if len(ops) < 1 || ops[0] > 2 {
 			d.failf("unsupported module version")
@@ -278,7 +267,7 @@ func (d *decoder) moduleRecord() {
 		d.vstOffset = ops[0]
 	case ModuleCodeHash, ModuleCodeMetadataValues:
 	default:
-		d.failf("unknown record code %d", d.code)
+		d.failf("unknown record code %d", d.Code)
 	}
 }
 
@@ -305,7 +294,7 @@ func (d *decoder) addGlobal(g *global, ty int32) {
 }
 
 func (d *decoder) globalVar() {
-	name, r := d.nameFromStrtab(d.ops)
+	name, r := d.nameFromStrtab(d.Ops)
 	if len(r) < 6 {
 		d.failf("bad global variable record")
 	}
@@ -325,7 +314,7 @@ func (d *decoder) globalVar() {
 }
 
 func (d *decoder) function() {
-	name, r := d.nameFromStrtab(d.ops)
+	name, r := d.nameFromStrtab(d.Ops)
 	if len(r) < 8 {
 		d.failf("bad function record")
 	}
@@ -350,8 +339,8 @@ func (d *decoder) function() {
 }
 
 func (d *decoder) indirect() {
-	name, r := d.nameFromStrtab(d.ops)
-	old := d.code == ModuleCodeAliasOld
+	name, r := d.nameFromStrtab(d.Ops)
+	old := d.Code == ModuleCodeAliasOld
 	if len(r) < 3 || (!old && len(r) < 4) {
 		d.failf("bad alias or ifunc record")
 	}
@@ -369,7 +358,7 @@ func (d *decoder) indirect() {
 		rest = r[2:]
 	}
 	k := uint8(gAlias)
-	if d.code == ModuleCodeIFunc {
+	if d.Code == ModuleCodeIFunc {
 		k = gIFunc
 	}
 	g := &global{kind: k, name: name, valTy: ty, as: as, rec: append([]uint64(nil), rest...)}
@@ -411,10 +400,10 @@ func (d *decoder) finishGlobals() {
 // and 1 modules; version 2 names are in the string table).
 func (d *decoder) parseModuleVST(id uint64) {
 	d.sawModuleVST = true
-	b := d.enterBlock(id)
-	for d.nextRecord(b) {
+	b := d.EnterBlock(id)
+	for d.NextRecord(b) {
 		var skip int
-		switch d.code {
+		switch d.Code {
 		case VSTCodeEntry:
 			skip = 1
 		case VSTCodeFnEntry:
@@ -422,32 +411,32 @@ func (d *decoder) parseModuleVST(id uint64) {
 		default:
 			continue
 		}
-		if len(d.ops) < skip || d.version >= 2 {
+		if len(d.Ops) < skip || d.version >= 2 {
 			continue
 		}
-		vid := d.ops[0]
+		vid := d.Ops[0]
 		if vid >= uint64(len(d.vals)) || d.vals[vid].kind != vGlobal {
 			d.failf("value symbol table names value %d, not a global", vid)
 		}
 		g := d.globals[d.vals[vid].idx]
-		g.name = opsString(d.ops[skip:])
+		g.name = opsString(d.Ops[skip:])
 		g.named = g.name != ""
 	}
-	d.leave()
+	d.Leave()
 }
 
 // parseStrings reads a block of one-string records (operand bundle tags,
 // sync scope names).
 func (d *decoder) parseStrings(id, code uint64) []string {
-	b := d.enterBlock(id)
+	b := d.EnterBlock(id)
 	var s []string
-	for d.nextRecord(b) {
-		if d.code != code {
-			d.failf("unknown record code %d", d.code)
+	for d.NextRecord(b) {
+		if d.Code != code {
+			d.failf("unknown record code %d", d.Code)
 		}
 		s = append(s, d.strOp())
 	}
-	d.leave()
+	d.Leave()
 	return s
 }
 
@@ -461,7 +450,7 @@ func (d *decoder) globalRef(g *global) string {
 
 // render writes the module text.
 func (d *decoder) render() {
-	d.recPos, d.recCode = -1, -1
+	d.RecPos, d.RecCode = -1, -1
 	d.numberModule()
 	d.numberDeclsBefore(-1)
 	d.renderMetadata(0, d.nModuleMDs)
@@ -507,7 +496,7 @@ func (d *decoder) render() {
 
 	var w bytes.Buffer
 	w.Grow(len(text) + len(text)/4 + 4096)
-	w.WriteString("; ModuleID = '" + d.file + "'\n")
+	w.WriteString("; ModuleID = '" + d.File + "'\n")
 	if d.sourceFilename != "" {
 		w.WriteString("source_filename = " + quoteString(d.sourceFilename) + "\n")
 	}
@@ -651,7 +640,7 @@ func alignText(a uint64) string {
 }
 
 func (d *decoder) renderGlobalVar(w *bytes.Buffer, g *global) {
-	d.recPos, d.recCode = -1, -1
+	d.RecPos, d.RecCode = -1, -1
 	r := g.rec
 	at := func(i int) uint64 {
 		if i < len(r) {
@@ -739,7 +728,7 @@ func (d *decoder) partition(off, n uint64) string {
 }
 
 func (d *decoder) renderIndirect(w *bytes.Buffer, g *global) {
-	d.recPos, d.recCode = -1, -1
+	d.RecPos, d.RecCode = -1, -1
 	r := g.rec
 	i := 0
 	get := func() (uint64, bool) {
@@ -813,7 +802,7 @@ func ccText(cc uint64) string {
 }
 
 func (d *decoder) renderFunction(w *bytes.Buffer, g *global) {
-	d.recPos, d.recCode = -1, -1
+	d.RecPos, d.RecCode = -1, -1
 	r := g.rec
 	at := func(i int) uint64 {
 		if i < len(r) {

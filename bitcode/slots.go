@@ -260,7 +260,7 @@ func (d *decoder) resolveGlobal(b []byte) []byte {
 		k := b[i]
 		n := markerLen(k)
 		if i+n > len(b) || k < markBBRef {
-			d.recPos, d.recCode = -1, -1
+			d.RecPos, d.RecCode = -1, -1
 			d.failf("internal: stray marker")
 		}
 		id := binary.LittleEndian.Uint32(b[i+1:])
@@ -279,7 +279,7 @@ func (d *decoder) resolveGlobal(b []byte) []byte {
 			bb := binary.LittleEndian.Uint32(b[i+5:])
 			names, ok := d.blockNames[int32(id)]
 			if !ok || bb >= uint32(len(names)) {
-				d.recPos, d.recCode = -1, -1
+				d.RecPos, d.RecCode = -1, -1
 				d.failf("blockaddress of block %d of a function without that block", bb)
 			}
 			out = append(out, '%')

@@ -67,7 +67,7 @@ var simpleTypes = map[uint64]struct {
 
 // parseTypeTable reads TYPE_BLOCK_ID_NEW (its id read).
 func (d *decoder) parseTypeTable() {
-	b := d.enterBlock(TypeBlockIDNew)
+	b := d.EnterBlock(TypeBlockIDNew)
 	if len(d.types) != 0 {
 		d.failf("more than one type table")
 	}
@@ -87,11 +87,11 @@ func (d *decoder) parseTypeTable() {
 		return int32(id)
 	}
 	next := 0
-	for d.nextRecord(b) {
-		ops := d.ops
-		if d.code == TypeCodeNumEntry {
+	for d.NextRecord(b) {
+		ops := d.Ops
+		if d.Code == TypeCodeNumEntry {
 			// Each entry takes at least one abbreviation id.
-			if len(ops) < 1 || ops[0] > (b.end-d.pos)/uint64(b.width)+1 {
+			if len(ops) < 1 || ops[0] > (b.End-d.Pos)/uint64(b.Width)+1 {
 				d.failf("bad NUMENTRY")
 			}
 			if len(d.types) == 0 {
@@ -99,7 +99,7 @@ func (d *decoder) parseTypeTable() {
 			}
 			continue
 		}
-		if d.code == TypeCodeStructName {
+		if d.Code == TypeCodeStructName {
 			pendingName = opsString(ops)
 			continue
 		}
@@ -111,10 +111,10 @@ func (d *decoder) parseTypeTable() {
 			t = &typ{}
 			d.types[next] = t
 		}
-		if s, ok := simpleTypes[d.code]; ok {
+		if s, ok := simpleTypes[d.Code]; ok {
 			t.kind, t.str = s.kind, s.s
 		} else {
-			switch d.code {
+			switch d.Code {
 			case TypeCodeInteger:
 				if len(ops) < 1 || ops[0] < 1 || ops[0] > 1<<23 {
 					d.failf("bad integer type")
@@ -137,7 +137,7 @@ func (d *decoder) parseTypeTable() {
 				t.kind, t.n = tPtr, ops[0]
 			case TypeCodeFunction, TypeCodeFunctionOld:
 				skip := 1
-				if d.code == TypeCodeFunctionOld {
+				if d.Code == TypeCodeFunctionOld {
 					skip = 2
 				}
 				if len(ops) < skip+1 {
@@ -155,7 +155,7 @@ func (d *decoder) parseTypeTable() {
 				for _, e := range ops[1:] {
 					t.elems = append(t.elems, ref(next, e))
 				}
-				if d.code == TypeCodeStructNamed {
+				if d.Code == TypeCodeStructNamed {
 					t.ident, t.name = true, pendingName
 					pendingName = ""
 				}
@@ -167,7 +167,7 @@ func (d *decoder) parseTypeTable() {
 					d.failf("bad array or vector type")
 				}
 				t.kind, t.n = tArray, ops[0]
-				if d.code == TypeCodeVector {
+				if d.Code == TypeCodeVector {
 					t.kind = tVector
 					t.scalable = len(ops) > 2 && ops[2] != 0
 					if ops[0] == 0 {
@@ -186,13 +186,13 @@ func (d *decoder) parseTypeTable() {
 				}
 				t.ints = append(t.ints, ops[1+ops[0]:]...)
 			default:
-				d.failf("unknown type code %d", d.code)
+				d.failf("unknown type code %d", d.Code)
 			}
 		}
 		t.defined = true
 		next++
 	}
-	d.leave()
+	d.Leave()
 	if next != len(d.types) {
 		d.failf("type table declares %d types, defines %d", len(d.types), next)
 	}

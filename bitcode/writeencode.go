@@ -2,6 +2,8 @@ package bitcode
 
 import (
 	"fmt"
+
+	"github.com/sycbuild/sycbuild/bitcode/bitstream"
 )
 
 // wVersion2 is the module version the writer writes: relative value IDs in
@@ -259,8 +261,8 @@ func (e *wEncoder) constant(c Constant, want Type) error {
 		if err := e.byteArray(c.Type, c.File.Size); err != nil {
 			return err
 		}
-		if c.File.Size > wMaxBlobSize {
-			return fmt.Errorf("%s: %d bytes: bitcode holds at most %d bytes in one constant", c.File.Name, c.File.Size, uint64(wMaxBlobSize))
+		if c.File.Size > bitstream.MaxBlobSize {
+			return fmt.Errorf("%s: %d bytes: bitcode holds at most %d bytes in one constant", c.File.Name, c.File.Size, uint64(bitstream.MaxBlobSize))
 		}
 	case *Aggregate:
 		if c == nil {

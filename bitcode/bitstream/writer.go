@@ -1,27 +1,25 @@
-package bitcode
+package bitstream
 
 import (
 	"bufio"
 	"encoding/binary"
 	"fmt"
 	"io"
-
-	"github.com/sycbuild/sycbuild/internal/filecopy"
 )
 
 // The LLVM bitstream container, written (llvm/docs/BitCodeFormat.rst): a
 // stream of 32-bit little-endian words filled from their least significant
-// bit, holding nested blocks of records. A StreamWriter builds the stream in
+// bit, holding nested blocks of records. A Writer builds the stream in
 // memory except for file blobs (device images, manifests): those are
 // recorded by name and size and copied into the output only by WriteTo, so
 // that an image of any size is never held in memory. Block lengths are
 // known before the first byte goes out, so WriteTo writes front to back in
 // one pass and its writer may be a pipe.
 
-// wFirstAbbrev is the ID of the first abbreviation a block defines; the
+// firstAbbrev is the ID of the first abbreviation a block defines; the
 // IDs below it are EndBlock, EnterSubblock, DefineAbbrev and
 // UnabbrevRecord.
-const wFirstAbbrev = 4
+const firstAbbrev = 4
 
 // AbbrevEncoding is how an abbreviation operand is encoded
 // (BitCodeAbbrevOp::Encoding; 0 is used here for a literal).
@@ -51,9 +49,9 @@ func Array() AbbrevOp             { return AbbrevOp{AbbrevArray, 0} }
 func Char6() AbbrevOp             { return AbbrevOp{AbbrevChar6, 0} }
 func Blob() AbbrevOp              { return AbbrevOp{AbbrevBlob, 0} }
 
-// wMaxBlobSize is the largest blob a reader accepts: LLVM reads the size
+// MaxBlobSize is the largest blob a reader accepts: LLVM reads the size
 // into 32 bits.
-const wMaxBlobSize = 1<<32 - 1
+const MaxBlobSize = 1<<32 - 1
 
 // BlobFile is a blob whose bytes are the first Size bytes of the file
 // called Name, read only while the stream is written out.
@@ -62,30 +60,35 @@ type BlobFile struct {
 	Size uint64
 }
 
-// StreamWriter builds a bitstream. Its methods record the first error and
+// Writer builds a bitstream. Its methods record the first error and
 // do nothing after it; WriteTo (or Err) returns it.
-type StreamWriter struct {
-	chunks  []wChunk // finished chunks; buf follows them
-	buf     []byte   // whole bytes of the current chunk
-	done    uint64   // bytes in chunks
-	cur     uint64   // pending bits, least significant first
-	nbits   uint     // number of pending bits (< 32 between calls)
-	width   uint     // abbreviation ID width of the current block
-	blocks  []wOpenBlock
-	abbrevs [][]AbbrevOp // the current block's abbreviations, from wFirstAbbrev
+type Writer struct {
+	chunks  []chunk // finished chunks; buf follows them
+	buf     []byte  // whole bytes of the current chunk
+	done    uint64  // bytes in chunks
+	cur     uint64  // pending bits, least significant first
+	nbits   uint    // number of pending bits (< 32 between calls)
+	width   uint    // abbreviation ID width of the current block
+	blocks  []openBlock
+	abbrevs [][]AbbrevOp // the current block's abbreviations, from firstAbbrev
 	err     error
+
+	// CopyFile copies exactly n bytes of the file called name to w, or
+	// fails (internal/filecopy.CopyN): the stream opens no file itself.
+	// Only a stream holding a BlobFile needs it.
+	CopyFile func(w io.Writer, name string, n uint64) error
 }
 
-// wChunk is part of the output: bytes, or a file's first n bytes.
-type wChunk struct {
+// chunk is part of the output: bytes, or a file's first n bytes.
+type chunk struct {
 	data []byte
 	file string
 	n    uint64
 }
 
-// wOpenBlock is a block being written: where its length word is, and the
+// openBlock is a block being written: where its length word is, and the
 // state of its parent to restore at its end.
-type wOpenBlock struct {
+type openBlock struct {
 	lenChunk   int    // index of the chunk holding the length word (len(chunks) means buf)
 	lenOff     int    // offset of the length word in that chunk
 	lenPos     uint64 // stream offset just after the length word
@@ -93,16 +96,16 @@ type wOpenBlock struct {
 	outerAbbrs [][]AbbrevOp
 }
 
-// NewStreamWriter returns a writer at the start of a stream, outside any
+// NewWriter returns a writer at the start of a stream, outside any
 // block (abbreviation width 2).
-func NewStreamWriter() *StreamWriter {
-	return &StreamWriter{width: 2}
+func NewWriter() *Writer {
+	return &Writer{width: 2}
 }
 
 // Err returns the first error met.
-func (w *StreamWriter) Err() error { return w.err }
+func (w *Writer) Err() error { return w.err }
 
-func (w *StreamWriter) fail(format string, a ...any) {
+func (w *Writer) fail(format string, a ...any) {
 	if w.err == nil {
 		w.err = fmt.Errorf("bitcode: "+format, a...)
 	}
@@ -110,10 +113,10 @@ func (w *StreamWriter) fail(format string, a ...any) {
 
 // pos returns the number of whole bytes written so far (pending bits not
 // counted).
-func (w *StreamWriter) pos() uint64 { return w.done + uint64(len(w.buf)) }
+func (w *Writer) pos() uint64 { return w.done + uint64(len(w.buf)) }
 
 // emit writes the low n bits of v (n ≤ 32).
-func (w *StreamWriter) emit(v uint64, n uint) {
+func (w *Writer) emit(v uint64, n uint) {
 	if n == 0 {
 		return
 	}
@@ -127,7 +130,7 @@ func (w *StreamWriter) emit(v uint64, n uint) {
 }
 
 // emit64 writes the low n bits of v (n ≤ 64).
-func (w *StreamWriter) emit64(v uint64, n uint) {
+func (w *Writer) emit64(v uint64, n uint) {
 	if n > 32 {
 		w.emit(v, 32)
 		v >>= 32
@@ -137,7 +140,7 @@ func (w *StreamWriter) emit64(v uint64, n uint) {
 }
 
 // emitVBR writes v in chunks of n-1 value bits and a continuation bit.
-func (w *StreamWriter) emitVBR(v uint64, n uint) {
+func (w *Writer) emitVBR(v uint64, n uint) {
 	hi := uint64(1) << (n - 1)
 	for v >= hi {
 		w.emit(v&(hi-1)|hi, n)
@@ -147,7 +150,7 @@ func (w *StreamWriter) emitVBR(v uint64, n uint) {
 }
 
 // align32 pads with zero bits to a 32-bit boundary.
-func (w *StreamWriter) align32() {
+func (w *Writer) align32() {
 	if w.nbits > 0 {
 		w.emit(0, 32-w.nbits)
 	}
@@ -155,7 +158,7 @@ func (w *StreamWriter) align32() {
 
 // Magic writes the four bytes that start an LLVM IR bitcode file, 'BC'
 // 0xC0DE.
-func (w *StreamWriter) Magic() {
+func (w *Writer) Magic() {
 	for _, b := range []byte{'B', 'C', 0xC0, 0xDE} {
 		w.emit(uint64(b), 8)
 	}
@@ -163,7 +166,7 @@ func (w *StreamWriter) Magic() {
 
 // EnterBlock starts a block with ID id whose abbreviation IDs are width
 // bits wide; its length is filled in by ExitBlock.
-func (w *StreamWriter) EnterBlock(id uint64, width uint) {
+func (w *Writer) EnterBlock(id uint64, width uint) {
 	if w.err != nil {
 		return
 	}
@@ -175,7 +178,7 @@ func (w *StreamWriter) EnterBlock(id uint64, width uint) {
 	w.emitVBR(id, 8)
 	w.emitVBR(uint64(width), 4)
 	w.align32()
-	b := wOpenBlock{lenChunk: len(w.chunks), lenOff: len(w.buf), outerWidth: w.width, outerAbbrs: w.abbrevs}
+	b := openBlock{lenChunk: len(w.chunks), lenOff: len(w.buf), outerWidth: w.width, outerAbbrs: w.abbrevs}
 	w.emit(0, 32) // the block's length in words, filled in by ExitBlock
 	b.lenPos = w.pos()
 	w.blocks = append(w.blocks, b)
@@ -183,7 +186,7 @@ func (w *StreamWriter) EnterBlock(id uint64, width uint) {
 }
 
 // ExitBlock ends the innermost block.
-func (w *StreamWriter) ExitBlock() {
+func (w *Writer) ExitBlock() {
 	if w.err != nil {
 		return
 	}
@@ -210,7 +213,7 @@ func (w *StreamWriter) ExitBlock() {
 
 // DefineAbbrev defines an abbreviation in the current block and returns its
 // ID. The first operand is the record code (usually a literal).
-func (w *StreamWriter) DefineAbbrev(ops ...AbbrevOp) uint64 {
+func (w *Writer) DefineAbbrev(ops ...AbbrevOp) uint64 {
 	if w.err != nil {
 		return 0
 	}
@@ -218,7 +221,7 @@ func (w *StreamWriter) DefineAbbrev(ops ...AbbrevOp) uint64 {
 		w.fail("abbreviation defined outside any block")
 		return 0
 	}
-	if err := wCheckAbbrev(ops); err != nil {
+	if err := checkAbbrev(ops); err != nil {
 		w.fail("%v", err)
 		return 0
 	}
@@ -237,17 +240,17 @@ func (w *StreamWriter) DefineAbbrev(ops ...AbbrevOp) uint64 {
 		}
 	}
 	w.abbrevs = append(w.abbrevs, ops)
-	id := uint64(wFirstAbbrev + len(w.abbrevs) - 1)
+	id := uint64(firstAbbrev + len(w.abbrevs) - 1)
 	if id >= 1<<w.width {
 		w.fail("abbreviation %d does not fit the block's %d-bit abbreviation IDs", id, w.width)
 	}
 	return id
 }
 
-// wCheckAbbrev reports an abbreviation LLVM would refuse: widths out of
+// checkAbbrev reports an abbreviation LLVM would refuse: widths out of
 // range, an array or blob that is not last, an array without exactly one
 // element operand.
-func wCheckAbbrev(ops []AbbrevOp) error {
+func checkAbbrev(ops []AbbrevOp) error {
 	if len(ops) == 0 {
 		return fmt.Errorf("an abbreviation needs at least the record code")
 	}
@@ -274,7 +277,7 @@ func wCheckAbbrev(ops []AbbrevOp) error {
 }
 
 // Record writes an unabbreviated record: code, then each operand as vbr6.
-func (w *StreamWriter) Record(code uint64, ops ...uint64) {
+func (w *Writer) Record(code uint64, ops ...uint64) {
 	if w.err != nil {
 		return
 	}
@@ -291,12 +294,12 @@ func (w *StreamWriter) Record(code uint64, ops ...uint64) {
 // abbreviation does not give it as a literal), array elements last (an
 // array takes every value left). blob and file are the bytes of a blob operand: at most
 // one of them is set, and only when the abbreviation ends with a blob.
-func (w *StreamWriter) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, file *BlobFile) {
+func (w *Writer) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, file *BlobFile) {
 	if w.err != nil {
 		return
 	}
-	i := int(abbrev) - wFirstAbbrev
-	if abbrev < wFirstAbbrev || i >= len(w.abbrevs) {
+	i := int(abbrev) - firstAbbrev
+	if abbrev < firstAbbrev || i >= len(w.abbrevs) {
 		w.fail("record with undefined abbreviation %d", abbrev)
 		return
 	}
@@ -315,7 +318,7 @@ func (w *StreamWriter) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, f
 		case AbbrevLiteral:
 		case AbbrevArray:
 			for ; k < len(vals); k++ {
-				if err := wCheckScalar(ops[j+1], vals[k]); err != nil {
+				if err := checkScalar(ops[j+1], vals[k]); err != nil {
 					w.fail("abbreviation %d: array element %d: %v", abbrev, k, err)
 					return
 				}
@@ -327,7 +330,7 @@ func (w *StreamWriter) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, f
 				w.fail("abbreviation %d: %d values for more operands", abbrev, len(vals))
 				return
 			}
-			if err := wCheckScalar(op, vals[k]); err != nil {
+			if err := checkScalar(op, vals[k]); err != nil {
 				w.fail("abbreviation %d: operand %d: %v", abbrev, j, err)
 				return
 			}
@@ -359,36 +362,36 @@ func (w *StreamWriter) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, f
 	}
 }
 
-// wCheckScalar reports whether v can be written with op.
-func wCheckScalar(op AbbrevOp, v uint64) error {
+// checkScalar reports whether v can be written with op.
+func checkScalar(op AbbrevOp, v uint64) error {
 	switch op.Encoding {
 	case AbbrevFixed:
 		if op.Value < 64 && v>>op.Value != 0 {
 			return fmt.Errorf("%d does not fit %d bits", v, op.Value)
 		}
 	case AbbrevChar6:
-		if _, ok := wChar6(v); !ok {
+		if _, ok := toChar6(v); !ok {
 			return fmt.Errorf("%d is not a char6 character", v)
 		}
 	}
 	return nil
 }
 
-func (w *StreamWriter) emitScalar(op AbbrevOp, v uint64) {
+func (w *Writer) emitScalar(op AbbrevOp, v uint64) {
 	switch op.Encoding {
 	case AbbrevFixed:
 		w.emit64(v, uint(op.Value))
 	case AbbrevVBR:
 		w.emitVBR(v, uint(op.Value))
 	case AbbrevChar6:
-		c, _ := wChar6(v)
+		c, _ := toChar6(v)
 		w.emit(c, 6)
 	}
 }
 
-// wChar6 returns the 6-bit code of character c ([a-z] 0-25, [A-Z] 26-51,
+// toChar6 returns the 6-bit code of character c ([a-z] 0-25, [A-Z] 26-51,
 // [0-9] 52-61, '.' 62, '_' 63).
-func wChar6(c uint64) (uint64, bool) {
+func toChar6(c uint64) (uint64, bool) {
 	switch {
 	case c >= 'a' && c <= 'z':
 		return c - 'a', true
@@ -406,13 +409,13 @@ func wChar6(c uint64) (uint64, bool) {
 
 // blob writes a blob operand: its size, alignment, the bytes (of blob, or
 // of file, recorded as a chunk of its own), alignment.
-func (w *StreamWriter) blob(blob []byte, file *BlobFile) {
+func (w *Writer) blob(blob []byte, file *BlobFile) {
 	n := uint64(len(blob))
 	if file != nil {
 		n = file.Size
 	}
-	if n > wMaxBlobSize {
-		w.fail("blob of %d bytes: a blob holds at most %d", n, uint64(wMaxBlobSize))
+	if n > MaxBlobSize {
+		w.fail("blob of %d bytes: a blob holds at most %d", n, uint64(MaxBlobSize))
 		return
 	}
 	w.emitVBR(n, 6)
@@ -420,7 +423,7 @@ func (w *StreamWriter) blob(blob []byte, file *BlobFile) {
 	if file == nil {
 		w.buf = append(w.buf, blob...)
 	} else if n > 0 {
-		w.chunks = append(w.chunks, wChunk{data: w.buf}, wChunk{file: file.Name, n: n})
+		w.chunks = append(w.chunks, chunk{data: w.buf}, chunk{file: file.Name, n: n})
 		w.done += uint64(len(w.buf)) + n
 		w.buf = nil
 	}
@@ -431,12 +434,12 @@ func (w *StreamWriter) blob(blob []byte, file *BlobFile) {
 
 // Size returns the size in bytes of the stream written so far, once it is
 // at a 32-bit boundary (after a block's end).
-func (w *StreamWriter) Size() uint64 { return w.pos() }
+func (w *Writer) Size() uint64 { return w.pos() }
 
 // WriteTo writes the stream to out: every block must be closed. Files are
 // copied as they are; one that is shorter or longer than when it was
 // recorded is an error.
-func (w *StreamWriter) WriteTo(out io.Writer) (int64, error) {
+func (w *Writer) WriteTo(out io.Writer) (int64, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
@@ -446,7 +449,7 @@ func (w *StreamWriter) WriteTo(out io.Writer) (int64, error) {
 	w.align32()
 	bw := bufio.NewWriterSize(out, 1<<20)
 	var total int64
-	put := func(c wChunk) error {
+	put := func(c chunk) error {
 		if c.file == "" {
 			n, err := bw.Write(c.data)
 			total += int64(n)
@@ -455,7 +458,10 @@ func (w *StreamWriter) WriteTo(out io.Writer) (int64, error) {
 		if err := bw.Flush(); err != nil { // lets io.Copy hand the copy to out
 			return err
 		}
-		err := filecopy.CopyN(bw, c.file, c.n)
+		if w.CopyFile == nil {
+			return fmt.Errorf("bitstream: the blob of %s needs Writer.CopyFile", c.file)
+		}
+		err := w.CopyFile(bw, c.file, c.n)
 		if err == nil {
 			total += int64(c.n)
 		}
@@ -466,7 +472,7 @@ func (w *StreamWriter) WriteTo(out io.Writer) (int64, error) {
 			return total, err
 		}
 	}
-	if err := put(wChunk{data: w.buf}); err != nil {
+	if err := put(chunk{data: w.buf}); err != nil {
 		return total, err
 	}
 	return total, bw.Flush()

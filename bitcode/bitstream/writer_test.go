@@ -1,0 +1,127 @@
+package bitstream
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sycbuild/sycbuild/internal/testenv"
+)
+
+// TestWriterAnalyzer writes a stream with every kind of abbreviation
+// operand, nested blocks and an unabbreviated record with a 64-bit operand,
+// and checks what llvm-bcanalyzer-19 reads back.
+func TestWriterAnalyzer(t *testing.T) {
+	s := NewWriter()
+	s.Magic()
+	s.EnterBlock(100, 3)
+	a := s.DefineAbbrev(Literal(7), Fixed(5), VBR(4), Array(), Char6())
+	s.AbbrevRecord(a, []uint64{17, 1000, 'a', 'Z', '_', '9', '.'}, nil, nil)
+	b := s.DefineAbbrev(Fixed(4), VBR(6), Blob())
+	s.AbbrevRecord(b, []uint64{9, 123456}, []byte("xyz!q"), nil)
+	s.Record(5, 1, 2, 1<<40, 1<<63-1)
+	s.EnterBlock(101, 4)
+	s.Record(1)
+	s.ExitBlock()
+	s.AbbrevRecord(a, []uint64{3, 0}, nil, nil) // an empty array
+	s.ExitBlock()
+	name := filepath.Join(t.TempDir(), "s.bc")
+	var buf bytes.Buffer
+	if _, err := s.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(testenv.Tool(t, "llvm-bcanalyzer-19"), "-dump", name)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil || stderr.Len() > 0 {
+		t.Fatalf("llvm-bcanalyzer-19 -dump %s: %v\n%s", name, err, stderr.Bytes())
+	}
+	got := string(out)
+	for _, want := range []string{
+		"<UnknownBlock100 NumWords=",
+		"<UnknownCode7 abbrevid=4 op0=17 op1=1000 op2=97 op3=90 op4=95 op5=57 op6=46/> record string = 'aZ_9.'",
+		"<UnknownCode9 abbrevid=5 op0=123456/> blob data = 'xyz!q'",
+		"<UnknownCode5 op0=1 op1=2 op2=1099511627776 op3=9223372036854775807/>",
+		"<UnknownBlock101 NumWords=1 BlockCodeSize=4>\n    <UnknownCode1/>\n  </UnknownBlock101>",
+		"<UnknownCode7 abbrevid=4 op0=3 op1=0/>",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("llvm-bcanalyzer-19 -dump does not show %q:\n%s", want, got)
+		}
+	}
+	if uint64(buf.Len()) != s.Size() || buf.Len()%4 != 0 {
+		t.Errorf("wrote %d bytes, Size says %d", buf.Len(), s.Size())
+	}
+}
+
+// TestWriterErrors checks misuses of the stream writer: each is an error
+// that WriteTo returns, and nothing is written.
+func TestWriterErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		use  func(s *Writer)
+		want string
+	}{
+		{"exit outside a block", func(s *Writer) { s.ExitBlock() }, "end of block outside any block"},
+		{"open block", func(s *Writer) { s.EnterBlock(8, 3) }, "1 blocks left open"},
+		{"width", func(s *Writer) { s.EnterBlock(8, 40) }, "abbreviation width 40 out of range"},
+		{"abbreviation outside a block", func(s *Writer) { s.DefineAbbrev(Literal(1)) }, "abbreviation defined outside any block"},
+		{"undefined abbreviation", func(s *Writer) { s.EnterBlock(8, 3); s.AbbrevRecord(4, nil, nil, nil) }, "undefined abbreviation 4"},
+		{"array not last", func(s *Writer) { s.EnterBlock(8, 3); s.DefineAbbrev(Literal(1), Array(), Fixed(8), Fixed(8)) }, "an array must be followed by exactly one element encoding, last"},
+		{"blob not last", func(s *Writer) { s.EnterBlock(8, 3); s.DefineAbbrev(Literal(1), Blob(), Fixed(8)) }, "a blob must be last"},
+		{"fixed too wide", func(s *Writer) { s.EnterBlock(8, 3); s.DefineAbbrev(Literal(1), Fixed(33)) }, "width 33 out of range"},
+		{"too many abbreviations", func(s *Writer) {
+			s.EnterBlock(8, 2)
+			s.DefineAbbrev(Literal(1))
+		}, "does not fit the block's 2-bit abbreviation IDs"},
+		{"value too wide", func(s *Writer) {
+			s.EnterBlock(8, 3)
+			a := s.DefineAbbrev(Literal(1), Fixed(3))
+			s.AbbrevRecord(a, []uint64{8}, nil, nil)
+		}, "8 does not fit 3 bits"},
+		{"not char6", func(s *Writer) {
+			s.EnterBlock(8, 3)
+			a := s.DefineAbbrev(Literal(1), Array(), Char6())
+			s.AbbrevRecord(a, []uint64{'a', '-'}, nil, nil)
+		}, "45 is not a char6 character"},
+		{"too few values", func(s *Writer) {
+			s.EnterBlock(8, 3)
+			a := s.DefineAbbrev(Literal(1), Fixed(3), VBR(6))
+			s.AbbrevRecord(a, []uint64{1}, nil, nil)
+		}, "1 values for more operands"},
+		{"too many values", func(s *Writer) {
+			s.EnterBlock(8, 3)
+			a := s.DefineAbbrev(Literal(1), Fixed(3))
+			s.AbbrevRecord(a, []uint64{1, 2}, nil, nil)
+		}, "2 values for 1 operands"},
+		{"blob without blob operand", func(s *Writer) {
+			s.EnterBlock(8, 3)
+			a := s.DefineAbbrev(Literal(1), Fixed(3))
+			s.AbbrevRecord(a, []uint64{1}, []byte("x"), nil)
+		}, "has no blob operand"},
+		{"blob too large", func(s *Writer) {
+			s.EnterBlock(8, 3)
+			a := s.DefineAbbrev(Literal(1), Blob())
+			s.AbbrevRecord(a, nil, nil, &BlobFile{Name: "x", Size: 1 << 33})
+		}, "a blob holds at most 4294967295"},
+	}
+	for _, c := range cases {
+		s := NewWriter()
+		c.use(s)
+		var buf bytes.Buffer
+		_, err := s.WriteTo(&buf)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+		if buf.Len() != 0 {
+			t.Errorf("%s: %d bytes written", c.name, buf.Len())
+		}
+	}
+}
