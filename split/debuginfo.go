@@ -61,18 +61,24 @@ func cuGlobals(n *llvmir.MDNode) *int {
 	return nil
 }
 
-// stripDeadDebugInfo is StripDeadDebugInfoPass for what it changes in a
-// split module: each compile unit keeps in its globals: list only the
-// variable expressions of global variables the module still defines (and
-// constant ones); an emptied list is dropped from the unit.
+// stripDeadDebugInfo is the reference's SYCLStripDeadDebugInfo (in its
+// default, aggressive mode) for what it changes in a split module: each
+// compile unit keeps in its globals: list only the variable expressions of
+// global variables the module still defines (and constant ones); an
+// emptied list is dropped from the unit; and !llvm.dbg.cu keeps only the
+// units still live (stripDeadUnits).
 func (p *Part) stripDeadDebugInfo(plan *llvmir.Plan) {
 	m := p.s.M
 	var liveExpr map[*llvmir.Entity]bool
+	// withGlobals are the units left with a globals: list.
+	withGlobals := map[*llvmir.Entity]bool{}
+	defer func() { p.stripDeadUnits(plan, withGlobals) }()
 	for _, cu := range p.s.md.cus {
 		list := m.MD(*cuGlobals(cu.Node))
 		if list == nil || list.Node == nil {
 			continue
 		}
+		withGlobals[cu] = len(list.Node.Ops) > 0
 		if liveExpr == nil {
 			liveExpr = map[*llvmir.Entity]bool{}
 			for _, i := range p.written {
@@ -108,6 +114,7 @@ func (p *Part) stripDeadDebugInfo(plan *llvmir.Plan) {
 		text := string(cu.Text)
 		_, start, end, _ := fieldRef(text, "globals")
 		if len(keep) == 0 {
+			withGlobals[cu] = false
 			// Drop the field and the separator next to it.
 			if rest := text[end:]; strings.HasPrefix(rest, ", ") {
 				end += 2
@@ -119,6 +126,53 @@ func (p *Part) stripDeadDebugInfo(plan *llvmir.Plan) {
 		}
 		n := plan.NewMD("!{" + strings.Join(keep, ", ") + "}")
 		plan.ReplaceText(cu, text[:start]+"globals: !"+strconv.Itoa(n)+text[end:])
+	}
+}
+
+// stripDeadUnits leaves out of !llvm.dbg.cu the compile units no function
+// the module writes belongs to (through its DISubprogram's unit:) and
+// that keep no globals: list, as SYCLStripDeadDebugInfo's aggressive mode
+// does: a split module holds a subset of the functions, and the units of
+// the others (or a unit reached only through another's imported entities)
+// are dead. A unit still referenced from other metadata is written, just
+// not listed.
+func (p *Part) stripDeadUnits(plan *llvmir.Plan, withGlobals map[*llvmir.Entity]bool) {
+	m := p.s.M
+	nm := m.NamedMD("llvm.dbg.cu")
+	if nm == nil || nm.Named == nil {
+		return
+	}
+	live := map[*llvmir.Entity]bool{}
+	for _, i := range p.written {
+		e := m.Entities[i]
+		if e.Func == nil {
+			continue
+		}
+		for _, a := range e.Func.Attachments {
+			if a.Kind != "dbg" || a.Node == nil || a.Node.Special != "DISubprogram" {
+				continue
+			}
+			if n, _, _, ok := fieldRef(a.Node.Fields, "unit"); ok {
+				if cu := m.MD(n); cu != nil {
+					live[cu] = true
+				}
+			}
+		}
+	}
+	var keep []string
+	dead := false
+	for _, op := range nm.Named.Ops {
+		if op.Kind != llvmir.MDRef || op.Ref == nil {
+			return // not a plain list: leave it
+		}
+		if live[op.Ref] || withGlobals[op.Ref] {
+			keep = append(keep, "!"+op.Ref.Name)
+		} else {
+			dead = true
+		}
+	}
+	if dead {
+		plan.ReplaceText(nm, "!llvm.dbg.cu = !{"+strings.Join(keep, ", ")+"}\n")
 	}
 }
 
