@@ -64,7 +64,9 @@ func cuGlobals(n *llvmir.MDNode) *int {
 // stripDeadDebugInfo is the reference's SYCLStripDeadDebugInfo (in its
 // default, aggressive mode) for what it changes in a split module: each
 // compile unit keeps in its globals: list only the variable expressions of
-// global variables the module still defines (and constant ones); an
+// global variables the module still defines (unlike LLVM's
+// StripDeadDebugInfoPass, not the constant ones: a constant a function of
+// the module uses belongs to that function's unit, which stays); an
 // emptied list is dropped from the unit; and !llvm.dbg.cu keeps only the
 // units still live (stripDeadUnits).
 func (p *Part) stripDeadDebugInfo(plan *llvmir.Plan) {
@@ -102,7 +104,7 @@ func (p *Part) stripDeadDebugInfo(plan *llvmir.Plan) {
 				changed = false
 				break // not a plain list: leave it
 			}
-			if liveExpr[op.Ref] || constantGlobalExpr(m, op.Ref) {
+			if liveExpr[op.Ref] {
 				keep = append(keep, "!"+op.Ref.Name)
 			} else {
 				changed = true
@@ -174,53 +176,4 @@ func (p *Part) stripDeadUnits(plan *llvmir.Plan, withGlobals map[*llvmir.Entity]
 	if dead {
 		plan.ReplaceText(nm, "!llvm.dbg.cu = !{"+strings.Join(keep, ", ")+"}\n")
 	}
-}
-
-// constantGlobalExpr reports whether a DIGlobalVariableExpression
-// describes a constant (DIExpression::isConstant: DW_OP_constu/consts C,
-// optionally DW_OP_stack_value and a fragment), which stays without a
-// variable.
-func constantGlobalExpr(m *llvmir.Module, e *llvmir.Entity) bool {
-	if e.Node == nil || e.Node.Special != "DIGlobalVariableExpression" {
-		return false
-	}
-	f := e.Node.Fields
-	var expr string
-	if n, _, _, ok := fieldRef(f, "expr"); ok {
-		x := m.MD(n)
-		if x == nil || x.Node == nil || x.Node.Special != "DIExpression" {
-			return false
-		}
-		expr = x.Node.Fields
-	} else {
-		i := strings.Index(f, "!DIExpression(")
-		if i < 0 {
-			return false
-		}
-		expr = f[i+len("!DIExpression("):]
-		j := strings.IndexByte(expr, ')')
-		if j < 0 {
-			return false
-		}
-		expr = expr[:j]
-	}
-	var el []string
-	for _, t := range strings.Split(expr, ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			el = append(el, t)
-		}
-	}
-	if len(el) != 2 && len(el) != 3 && len(el) != 6 {
-		return false
-	}
-	if el[0] != "DW_OP_constu" && el[0] != "DW_OP_consts" {
-		return false
-	}
-	switch len(el) {
-	case 3:
-		return el[2] == "DW_OP_stack_value"
-	case 6:
-		return el[2] == "DW_OP_stack_value" && el[3] == "DW_OP_LLVM_fragment"
-	}
-	return true
 }

@@ -14,8 +14,9 @@ import (
 
 // TestStripDeadUnits: a per-kernel part lists in !llvm.dbg.cu only the
 // compile unit of the function it writes and a unit that keeps a live
-// global; the unit of the other kernel, and a unit reached only through
-// another's imported entities, go. The parts are valid IR (llvm-as).
+// global; the unit of the other kernel, a unit reached only through
+// another's imported entities and a unit whose only global is a constant
+// go. The parts are valid IR (llvm-as).
 func TestStripDeadUnits(t *testing.T) {
 	src := `@g = global i32 0, !dbg !20
 
@@ -27,7 +28,7 @@ define spir_kernel void @k2() !dbg !11 {
   ret void, !dbg !13
 }
 
-!llvm.dbg.cu = !{!0, !2, !4, !5}
+!llvm.dbg.cu = !{!0, !2, !4, !5, !24}
 !llvm.module.flags = !{!9}
 
 !0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !1, producer: "clang", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug)
@@ -50,6 +51,10 @@ define spir_kernel void @k2() !dbg !11 {
 !21 = !{!20}
 !22 = distinct !DIGlobalVariable(name: "g", scope: !5, file: !3, line: 5, type: !23, isLocal: false, isDefinition: true)
 !23 = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)
+!24 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !3, producer: "clang", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug, globals: !25)
+!25 = !{!26}
+!26 = !DIGlobalVariableExpression(var: !27, expr: !DIExpression(DW_OP_constu, 0, DW_OP_stack_value))
+!27 = distinct !DIGlobalVariable(name: "ZERO", scope: !3, file: !3, line: 7, type: !23, isLocal: true, isDefinition: true)
 `
 	m, err := llvmir.Parse("d.ll", []byte(src))
 	if err != nil {
@@ -73,6 +78,9 @@ define spir_kernel void @k2() !dbg !11 {
 		}
 		if !strings.Contains(text, want) {
 			t.Errorf("part of @%s: want %q in\n%s", kernel, want, text)
+		}
+		if strings.Contains(text, "DW_OP_stack_value") {
+			t.Errorf("part of @%s: the constant's unit is written:\n%s", kernel, text)
 		}
 		if n := strings.Count(text, "!DICompileUnit("); n != 2 {
 			t.Errorf("part of @%s: %d compile units written, want 2:\n%s", kernel, n, text)
