@@ -135,6 +135,19 @@ func TestPlanReportsUncoveredFiles(t *testing.T) {
 	}
 }
 
+// TestPlanForOtherDir: for another folder, a file no case covers runs as
+// it is, a registered case runs where the folder has its file, and the
+// cases of files the folder lacks are left out.
+func TestPlanForOtherDir(t *testing.T) {
+	got := planFor([]string{"file-table-tform/file-table-tform.test", "zz-tool/new.test"}, "", true)
+	if len(got) != 2 || got[0].File != "file-table-tform/file-table-tform.test" || got[1].File != "zz-tool/new.test" {
+		t.Fatalf("planned %v", got)
+	}
+	if got[1].Skip != "" {
+		t.Errorf("an uncovered file is skipped: %q", got[1].Skip)
+	}
+}
+
 func TestWriteReport(t *testing.T) {
 	var b strings.Builder
 	writeReport(&b, []Result{

@@ -47,6 +47,9 @@ type WriteOptions struct {
 	// GlobalsFirst writes the global variables, aliases and ifuncs before
 	// the functions, as LLVM's printer does (see globalsFirst).
 	GlobalsFirst bool
+	// GroupsLast writes the attribute groups after the functions, as
+	// LLVM's printer does (see groupsLast).
+	GroupsLast bool
 }
 
 // writer is the state of one Plan.Write. Writing is a few steps over it:
@@ -144,6 +147,9 @@ func (p *Plan) write(dst []byte, w io.Writer, g *Gathered, o WriteOptions) ([]by
 	order := wr.ordered()
 	if o.GlobalsFirst {
 		order = globalsFirst(order)
+	}
+	if o.GroupsLast {
+		order = groupsLast(order)
 	}
 	s := &streamer{buf: dst, w: w, g: g, renum: renumberGlobals(order), strip: o.StripComments}
 	if s.strip {
@@ -726,6 +732,41 @@ func globalsFirst(order []item) []item {
 		}
 	}
 	return out
+}
+
+// groupsLast moves the attribute groups written before the last function
+// to just after it, keeping their order: LLVM's printer writes them after
+// every function, while a hand-written module may define one between
+// functions. The order is returned as it is when no group comes early.
+func groupsLast(order []item) []item {
+	last := -1
+	for i, it := range order {
+		if it.e.Kind == KindFunction {
+			last = i
+		}
+	}
+	early := false
+	for _, it := range order[:max(last, 0)] {
+		if it.e.Kind == KindAttrGroup {
+			early = true
+			break
+		}
+	}
+	if !early {
+		return order
+	}
+	out := make([]item, 0, len(order))
+	for _, it := range order[:last+1] {
+		if it.e.Kind != KindAttrGroup {
+			out = append(out, it)
+		}
+	}
+	for _, it := range order[:last+1] {
+		if it.e.Kind == KindAttrGroup {
+			out = append(out, it)
+		}
+	}
+	return append(out, order[last+1:]...)
 }
 
 // renumberGlobals numbers the unnamed global values written densely, in

@@ -437,3 +437,33 @@ func TestGlobalsFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupsLast: with WriteOptions.GroupsLast an attribute group defined
+// between functions is written after the last function, the groups in
+// their order, as LLVM prints them; without it, where the text has it.
+func TestGroupsLast(t *testing.T) {
+	src := "declare void @d() #1\n\nattributes #1 = { nounwind }\n\ndefine void @f() #0 {\n  ret void\n}\n\nattributes #0 = { noinline }\n\ndefine void @h() {\n  ret void\n}\n\n!n = !{!0}\n!0 = !{}\n"
+	m, err := Parse("g.ll", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		last bool
+		want string
+	}{{false, "@d #1 @f #0 @h !n"}, {true, "@d @f @h #1 #0 !n"}} {
+		out, err := m.NewPlan().Append(nil, WriteOptions{GroupsLast: c.last})
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := []string{"@d(", "#1 =", "@f(", "#0 =", "@h(", "!n ="}
+		slices.SortFunc(names, func(x, y string) int {
+			return bytes.Index(out, []byte(x)) - bytes.Index(out, []byte(y))
+		})
+		for i, n := range names {
+			names[i] = strings.TrimRight(n, " =(")
+		}
+		if got := strings.Join(names, " "); got != c.want {
+			t.Errorf("GroupsLast %v: written in the order %s, want %s:\n%s", c.last, got, c.want, out)
+		}
+	}
+}

@@ -82,8 +82,9 @@ func (o *outputs) writeModule(path string, plan *llvmir.Plan) error {
 	b := o.buffer()
 	defer o.putBuffer(b)
 	// Written as LLVM's printer writes a module: no comment lines, the
-	// global variables before the functions.
-	opts := llvmir.WriteOptions{StripComments: true, GlobalsFirst: true}
+	// global variables before the functions, the attribute groups after
+	// them.
+	opts := llvmir.WriteOptions{StripComments: true, GlobalsFirst: true, GroupsLast: true}
 	if o.assemble == nil {
 		if err := plan.Gather(&b.g, opts); err != nil {
 			return err

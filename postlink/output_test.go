@@ -51,3 +51,37 @@ func TestCreatePieces(t *testing.T) {
 		t.Errorf("a file of empty pieces: %v, %v", fi, err)
 	}
 }
+
+// TestModuleGroupsAfterFunctions: a split module is written as LLVM prints
+// it even when the input defines an attribute group between functions
+// (hand-written IR does): every group after the last function, the
+// declaration of the other source's function before them.
+func TestModuleGroupsAfterFunctions(t *testing.T) {
+	const src = `target triple = "spir64-unknown-unknown"
+
+define spir_func void @ext_a() #0 {
+  ret void
+}
+
+attributes #0 = { "sycl-module-id"="a.cpp" }
+
+define spir_kernel void @kernel_b() #1 {
+  call void @ext_a()
+  ret void
+}
+
+attributes #1 = { "sycl-module-id"="b.cpp" }
+`
+	dir := t.TempDir()
+	if out, err := runTool(t, dir, src, "-split=source", "-S", "-o", "m.table"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, name := range []string{"m_0.ll", "m_1.ll"} {
+		ir := readFile(t, filepath.Join(dir, name))
+		lastFn := max(bytes.LastIndex([]byte(ir), []byte("\ndefine ")), bytes.LastIndex([]byte(ir), []byte("\ndeclare ")))
+		firstGroup := bytes.Index([]byte(ir), []byte("\nattributes #"))
+		if lastFn < 0 || firstGroup < lastFn {
+			t.Errorf("%s: an attribute group before a function:\n%s", name, ir)
+		}
+	}
+}

@@ -61,18 +61,26 @@ func cuGlobals(n *llvmir.MDNode) *int {
 	return nil
 }
 
-// stripDeadDebugInfo is StripDeadDebugInfoPass for what it changes in a
-// split module: each compile unit keeps in its globals: list only the
-// variable expressions of global variables the module still defines (and
-// constant ones); an emptied list is dropped from the unit.
+// stripDeadDebugInfo is the reference's SYCLStripDeadDebugInfo (in its
+// default, aggressive mode) for what it changes in a split module: each
+// compile unit keeps in its globals: list only the variable expressions of
+// global variables the module still defines (unlike LLVM's
+// StripDeadDebugInfoPass, not the constant ones: a constant a function of
+// the module uses belongs to that function's unit, which stays); an
+// emptied list is dropped from the unit; and !llvm.dbg.cu keeps only the
+// units still live (stripDeadUnits).
 func (p *Part) stripDeadDebugInfo(plan *llvmir.Plan) {
 	m := p.s.M
 	var liveExpr map[*llvmir.Entity]bool
+	// withGlobals are the units left with a globals: list.
+	withGlobals := map[*llvmir.Entity]bool{}
+	defer func() { p.stripDeadUnits(plan, withGlobals) }()
 	for _, cu := range p.s.md.cus {
 		list := m.MD(*cuGlobals(cu.Node))
 		if list == nil || list.Node == nil {
 			continue
 		}
+		withGlobals[cu] = len(list.Node.Ops) > 0
 		if liveExpr == nil {
 			liveExpr = map[*llvmir.Entity]bool{}
 			for _, i := range p.written {
@@ -96,7 +104,7 @@ func (p *Part) stripDeadDebugInfo(plan *llvmir.Plan) {
 				changed = false
 				break // not a plain list: leave it
 			}
-			if liveExpr[op.Ref] || constantGlobalExpr(m, op.Ref) {
+			if liveExpr[op.Ref] {
 				keep = append(keep, "!"+op.Ref.Name)
 			} else {
 				changed = true
@@ -108,6 +116,7 @@ func (p *Part) stripDeadDebugInfo(plan *llvmir.Plan) {
 		text := string(cu.Text)
 		_, start, end, _ := fieldRef(text, "globals")
 		if len(keep) == 0 {
+			withGlobals[cu] = false
 			// Drop the field and the separator next to it.
 			if rest := text[end:]; strings.HasPrefix(rest, ", ") {
 				end += 2
@@ -122,51 +131,49 @@ func (p *Part) stripDeadDebugInfo(plan *llvmir.Plan) {
 	}
 }
 
-// constantGlobalExpr reports whether a DIGlobalVariableExpression
-// describes a constant (DIExpression::isConstant: DW_OP_constu/consts C,
-// optionally DW_OP_stack_value and a fragment), which stays without a
-// variable.
-func constantGlobalExpr(m *llvmir.Module, e *llvmir.Entity) bool {
-	if e.Node == nil || e.Node.Special != "DIGlobalVariableExpression" {
-		return false
+// stripDeadUnits leaves out of !llvm.dbg.cu the compile units no function
+// the module writes belongs to (through its DISubprogram's unit:) and
+// that keep no globals: list, as SYCLStripDeadDebugInfo's aggressive mode
+// does: a split module holds a subset of the functions, and the units of
+// the others (or a unit reached only through another's imported entities)
+// are dead. A unit still referenced from other metadata is written, just
+// not listed.
+func (p *Part) stripDeadUnits(plan *llvmir.Plan, withGlobals map[*llvmir.Entity]bool) {
+	m := p.s.M
+	nm := m.NamedMD("llvm.dbg.cu")
+	if nm == nil || nm.Named == nil {
+		return
 	}
-	f := e.Node.Fields
-	var expr string
-	if n, _, _, ok := fieldRef(f, "expr"); ok {
-		x := m.MD(n)
-		if x == nil || x.Node == nil || x.Node.Special != "DIExpression" {
-			return false
+	live := map[*llvmir.Entity]bool{}
+	for _, i := range p.written {
+		e := m.Entities[i]
+		if e.Func == nil {
+			continue
 		}
-		expr = x.Node.Fields
-	} else {
-		i := strings.Index(f, "!DIExpression(")
-		if i < 0 {
-			return false
-		}
-		expr = f[i+len("!DIExpression("):]
-		j := strings.IndexByte(expr, ')')
-		if j < 0 {
-			return false
-		}
-		expr = expr[:j]
-	}
-	var el []string
-	for _, t := range strings.Split(expr, ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			el = append(el, t)
+		for _, a := range e.Func.Attachments {
+			if a.Kind != "dbg" || a.Node == nil || a.Node.Special != "DISubprogram" {
+				continue
+			}
+			if n, _, _, ok := fieldRef(a.Node.Fields, "unit"); ok {
+				if cu := m.MD(n); cu != nil {
+					live[cu] = true
+				}
+			}
 		}
 	}
-	if len(el) != 2 && len(el) != 3 && len(el) != 6 {
-		return false
+	var keep []string
+	dead := false
+	for _, op := range nm.Named.Ops {
+		if op.Kind != llvmir.MDRef || op.Ref == nil {
+			return // not a plain list: leave it
+		}
+		if live[op.Ref] || withGlobals[op.Ref] {
+			keep = append(keep, "!"+op.Ref.Name)
+		} else {
+			dead = true
+		}
 	}
-	if el[0] != "DW_OP_constu" && el[0] != "DW_OP_consts" {
-		return false
+	if dead {
+		plan.ReplaceText(nm, "!llvm.dbg.cu = !{"+strings.Join(keep, ", ")+"}\n")
 	}
-	switch len(el) {
-	case 3:
-		return el[2] == "DW_OP_stack_value"
-	case 6:
-		return el[2] == "DW_OP_stack_value" && el[3] == "DW_OP_LLVM_fragment"
-	}
-	return true
 }
