@@ -549,7 +549,12 @@ func (n *node) stringType() (string, string) {
 		f.md("stringLocationExpression", r[5])
 		o = 6
 	}
-	f.uint("size", r[o])
+	// LLVM 22 may hold the size as a node (flag bit 1), as DIBasicType does.
+	if r[0]&2 != 0 {
+		f.intOrMD("size", r[o])
+	} else {
+		f.uint("size", r[o])
+	}
 	f.uint("align", r[o+1])
 	f.uint("encoding", r[o+2])
 	return name, ""
@@ -976,8 +981,13 @@ func (n *node) objCProperty() (string, string) {
 	f.str("name", r[1])
 	f.md("file", r[2])
 	f.uint("line", r[3])
-	f.str("getter", r[4])
-	f.str("setter", r[5])
+	// LLVM 22 writes the setter before the getter, older ones the getter first.
+	getter, setter := r[4], r[5]
+	if n.d.major() >= 22 {
+		getter, setter = setter, getter
+	}
+	f.str("setter", setter)
+	f.str("getter", getter)
 	f.uint("attributes", r[6])
 	f.md("type", r[7])
 	return name, ""
