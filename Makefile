@@ -54,7 +54,7 @@ test: toolchain lint
 	@status=0; \
 	SYCBUILD_CONFORMANCE_REPORT="$(CURDIR)/$(REPORT)" SYCBUILD_NOT_CHECKED="$(CURDIR)/$(NOT_CHECKED)" \
 		SYCBUILD_ARTIFACTS="$(CURDIR)/$(ARTIFACTS)" \
-		$(GO) test -race -count=1 ./... || status=$$?; \
+		$(GO) test -race -count=1 -timeout 45m ./... || status=$$?; \
 	echo; \
 	if [ -s $(NOT_CHECKED) ]; then echo "not checked here:"; sort $(NOT_CHECKED) | sed 's/^/  /'; echo; fi; \
 	if [ -f $(REPORT) ]; then cat $(REPORT); else echo "conformance: no report (the conformance test was skipped or did not finish)"; fi; \
