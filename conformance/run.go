@@ -60,130 +60,190 @@ type Env struct {
 // Run runs the test c describes in the empty directory work.
 func (e *Env) Run(ctx context.Context, c Case, work string) Result {
 	res := Result{File: c.File}
-	fail := func(format string, a ...any) Result {
-		res.Outcome, res.Reason = Fail, fmt.Sprintf(format, a...)
-		return res
-	}
-	skip := func(format string, a ...any) Result {
-		res.Outcome, res.Reason = Skip, fmt.Sprintf(format, a...)
-		return res
-	}
 	if c.Skip != "" {
-		return skip("%s", c.Skip)
+		return skipped("%s", c.Skip).end(res)
 	}
 	src := filepath.Join(e.Dir, filepath.FromSlash(c.File))
 	script, err := readScript(src, c.File)
 	if errors.Is(err, os.ErrNotExist) {
-		return fail("registered, but there is no such test file")
+		return failed("registered, but there is no such test file").end(res)
 	}
 	if err != nil {
-		return fail("%v", err)
+		return failed("%v", err).end(res)
 	}
 
 	have := features()
-	for _, ex := range script.Unsupported {
-		v, err := EvalFeatures(ex, have)
-		if err != nil {
-			return fail("UNSUPPORTED: %v", err)
-		}
-		if v {
-			return skip("UNSUPPORTED: %s", ex)
-		}
-	}
-	for _, ex := range script.Requires {
-		v, err := EvalFeatures(ex, have)
-		if err != nil {
-			return fail("REQUIRES: %v", err)
-		}
-		if !v {
-			return skip("REQUIRES: %s (not available here)", ex)
-		}
-	}
-	xfail := false
-	for _, ex := range script.XFail {
-		v, err := EvalFeatures(ex, have)
-		if ex == "*" {
-			v, err = true, nil
-		}
-		if err != nil {
-			return fail("XFAIL: %v", err)
-		}
-		xfail = xfail || v
-	}
-	missing := func(tool string) Result {
-		if e.InCI {
-			return fail("needs %s, which is not installed (scripts/install-toolchain.sh installs it)", tool)
-		}
-		return skip("needs %s, which is not installed", tool)
+	xfail, st := checkFeatures(script, have)
+	if st != nil {
+		return st.end(res)
 	}
 	for _, n := range c.Needs {
 		if _, err := exec.LookPath(n); err != nil {
-			return missing(n)
+			return e.missing(n).end(res)
 		}
 	}
 	if len(script.Runs) == 0 {
-		return fail("the test has no RUN lines")
+		return failed("the test has no RUN lines").end(res)
 	}
 	runs, err := applyAdapts(script.Runs, c.Adapts)
 	if err != nil {
-		return fail("%v", err)
+		return failed("%v", err).end(res)
 	}
 	for _, a := range c.Adapts {
 		res.Notes = append(res.Notes, a.String())
 	}
 	if len(runs) == 0 {
-		return skip("every RUN line was skipped")
+		return skipped("every RUN line was skipped").end(res)
 	}
 
-	execDir, bin, tmp := filepath.Join(work, "exec"), filepath.Join(work, "bin"), filepath.Join(work, "tmp")
-	for _, d := range []string{filepath.Join(execDir, "Output"), bin, tmp} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return fail("%v", err)
-		}
+	lr, st := e.prepare(c, work, src, runs, have)
+	if st != nil {
+		return st.end(res)
 	}
-	aliases := map[string]string{"FileCheck": e.FileCheck}
-	for name, tool := range c.Aliases {
-		p, err := exec.LookPath(tool)
-		if err != nil {
-			return missing(tool)
-		}
-		aliases[name] = p
-	}
-	if err := writeHelpers(bin, aliases); err != nil {
-		return fail("%v", err)
-	}
-	paths := Paths{Source: src, Tmp: filepath.Join(execDir, "Output", filepath.Base(src)+".tmp")}
-	cmds := make([]string, len(runs))
-	for i, r := range runs {
-		text, err := ExpandIf(r.Text, have)
-		if err != nil {
-			return fail("RUN line %d: %v", r.Line, err)
-		}
-		cmds[i] = Substitute(text, paths, substitutions())
-	}
-	statusFile := filepath.Join(work, "status")
-	scriptFile := filepath.Join(bin, "lit-script.sh")
-	if err := os.WriteFile(scriptFile, []byte(shellScript(cmds, statusFile)), 0o644); err != nil {
-		return fail("%v", err)
-	}
-
 	timeout := e.Timeout
 	if timeout == 0 {
 		timeout = 5 * time.Minute
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	out, runErr := e.execute(ctx, lr)
+	return lr.judge(ctx, c, res, xfail, out, runErr, timeout)
+}
+
+// stop is how a test ended before or instead of passing: its outcome and reason.
+type stop struct {
+	outcome Outcome
+	reason  string
+}
+
+// failed is a Fail stop with a formatted reason.
+func failed(format string, a ...any) *stop {
+	return &stop{Fail, fmt.Sprintf(format, a...)}
+}
+
+// skipped is a Skip stop with a formatted reason.
+func skipped(format string, a ...any) *stop {
+	return &stop{Skip, fmt.Sprintf(format, a...)}
+}
+
+// end is res ended by s.
+func (s *stop) end(res Result) Result {
+	res.Outcome, res.Reason = s.outcome, s.reason
+	return res
+}
+
+// missing is the stop for a tool the test needs that is not installed: a
+// failure in CI, a skip elsewhere.
+func (e *Env) missing(tool string) *stop {
+	if e.InCI {
+		return failed("needs %s, which is not installed (scripts/install-toolchain.sh installs it)", tool)
+	}
+	return skipped("needs %s, which is not installed", tool)
+}
+
+// checkFeatures evaluates the script's UNSUPPORTED, REQUIRES and XFAIL lines
+// against the features have: whether the test is expected to fail, or why it
+// does not run.
+func checkFeatures(script *Script, have map[string]bool) (xfail bool, st *stop) {
+	for _, ex := range script.Unsupported {
+		v, err := EvalFeatures(ex, have)
+		if err != nil {
+			return false, failed("UNSUPPORTED: %v", err)
+		}
+		if v {
+			return false, skipped("UNSUPPORTED: %s", ex)
+		}
+	}
+	for _, ex := range script.Requires {
+		v, err := EvalFeatures(ex, have)
+		if err != nil {
+			return false, failed("REQUIRES: %v", err)
+		}
+		if !v {
+			return false, skipped("REQUIRES: %s (not available here)", ex)
+		}
+	}
+	for _, ex := range script.XFail {
+		v, err := EvalFeatures(ex, have)
+		if ex == "*" {
+			v, err = true, nil
+		}
+		if err != nil {
+			return false, failed("XFAIL: %v", err)
+		}
+		xfail = xfail || v
+	}
+	return xfail, nil
+}
+
+// litRun is a test's shell script written out, ready to run.
+type litRun struct {
+	runs       []RunLine
+	cmds       []string // the RUN lines' commands, substituted
+	execDir    string   // the script's working directory
+	bin        string   // the helpers and the script; on PATH
+	tmp        string   // TMPDIR
+	statusFile string   // where the script records the RUN line it started
+	scriptFile string
+}
+
+// prepare makes the test's directories under work, writes the tool helpers
+// and writes the script of runs, expanded and substituted.
+func (e *Env) prepare(c Case, work, src string, runs []RunLine, have map[string]bool) (*litRun, *stop) {
+	lr := &litRun{runs: runs, execDir: filepath.Join(work, "exec"), bin: filepath.Join(work, "bin"), tmp: filepath.Join(work, "tmp")}
+	for _, d := range []string{filepath.Join(lr.execDir, "Output"), lr.bin, lr.tmp} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, failed("%v", err)
+		}
+	}
+	aliases := map[string]string{"FileCheck": e.FileCheck}
+	for name, tool := range c.Aliases {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			return nil, e.missing(tool)
+		}
+		aliases[name] = p
+	}
+	if err := writeHelpers(lr.bin, aliases); err != nil {
+		return nil, failed("%v", err)
+	}
+	paths := Paths{Source: src, Tmp: filepath.Join(lr.execDir, "Output", filepath.Base(src)+".tmp")}
+	lr.cmds = make([]string, len(runs))
+	for i, r := range runs {
+		text, err := ExpandIf(r.Text, have)
+		if err != nil {
+			return nil, failed("RUN line %d: %v", r.Line, err)
+		}
+		lr.cmds[i] = Substitute(text, paths, substitutions())
+	}
+	lr.statusFile = filepath.Join(work, "status")
+	lr.scriptFile = filepath.Join(lr.bin, "lit-script.sh")
+	if err := os.WriteFile(lr.scriptFile, []byte(shellScript(lr.cmds, lr.statusFile)), 0o644); err != nil {
+		return nil, failed("%v", err)
+	}
+	return lr, nil
+}
+
+// execute runs lr's script with the tool links and helpers first on PATH:
+// its output and how it exited.
+func (e *Env) execute(ctx context.Context, lr *litRun) (string, error) {
 	var out bytes.Buffer
 	// Its own process group, killed whole at the timeout (jobs).
-	cmd := &jobs.Command{Argv: []string{"bash", scriptFile}, Dir: execDir, Stdout: &out, Stderr: &out,
+	cmd := &jobs.Command{Argv: []string{"bash", lr.scriptFile}, Dir: lr.execDir, Stdout: &out, Stderr: &out,
 		Env: append(os.Environ(),
-			"PATH="+e.Links+string(os.PathListSeparator)+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
-			"TMPDIR="+tmp)}
+			"PATH="+e.Links+string(os.PathListSeparator)+lr.bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+			"TMPDIR="+lr.tmp)}
 	_, runErr := cmd.Run(ctx)
+	return out.String(), runErr
+}
 
+// judge is the test's result from how its script ended (runErr, with output
+// out, under ctx), given the case's missing mark and whether it is expected to
+// fail.
+func (lr *litRun) judge(ctx context.Context, c Case, res Result, xfail bool, out string, runErr error, timeout time.Duration) Result {
 	if c.Missing != "" {
 		if runErr == nil {
-			return fail("passes, but is marked as missing behaviour (%s): drop the mark", c.Missing)
+			return failed("passes, but is marked as missing behaviour (%s): drop the mark", c.Missing).end(res)
 		}
 		if ctx.Err() == nil {
 			res.Outcome, res.Reason = Missing, c.Missing
@@ -192,7 +252,7 @@ func (e *Env) Run(ctx context.Context, c Case, work string) Result {
 	}
 	if runErr == nil {
 		if xfail {
-			return fail("XPASS: the test passed but is marked XFAIL")
+			return failed("XPASS: the test passed but is marked XFAIL").end(res)
 		}
 		res.Outcome = Pass
 		return res
@@ -201,19 +261,19 @@ func (e *Env) Run(ctx context.Context, c Case, work string) Result {
 		res.Outcome, res.Reason = Pass, "failed as expected (XFAIL)"
 		return res
 	}
-	res.Log = tail(out.String(), 6000)
+	res.Log = tail(out, 6000)
 	if ctx.Err() != nil {
-		return fail("timed out after %v", timeout)
+		return failed("timed out after %v", timeout).end(res)
 	}
-	i := lastStarted(statusFile) - 1
-	if i < 0 || i >= len(runs) {
-		return fail("the script failed before any RUN line: %v", runErr)
+	i := lastStarted(lr.statusFile) - 1
+	if i < 0 || i >= len(lr.runs) {
+		return failed("the script failed before any RUN line: %v", runErr).end(res)
 	}
 	where := "added RUN line"
-	if runs[i].Line > 0 {
-		where = fmt.Sprintf("RUN line %d", runs[i].Line)
+	if lr.runs[i].Line > 0 {
+		where = fmt.Sprintf("RUN line %d", lr.runs[i].Line)
 	}
-	return fail("%s failed (%v): %s", where, runErr, cmds[i])
+	return failed("%s failed (%v): %s", where, runErr, lr.cmds[i]).end(res)
 }
 
 // features are the lit features available: system-<os>, shell, and those
