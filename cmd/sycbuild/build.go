@@ -235,38 +235,12 @@ type session struct {
 // with the slurm one, the allocation; cancelling ctx gives up waiting for
 // it.
 func setUp(ctx context.Context, f *buildFlags, stdio clopt.Stdio) (*session, int) {
-	errf := func(format string, args ...any) { fmt.Fprintf(stdio.Err, "sycbuild: "+format+"\n", args...) }
-	cfg, err := configs.Load(f.config)
-	if err != nil {
-		var list configs.ErrorList
-		if errors.As(err, &list) {
-			fmt.Fprintln(stdio.Err, err)
-		} else {
-			errf("%v", err)
-		}
-		return nil, exitUsage
-	}
-	if err := f.host.apply(cfg); err != nil {
-		errf("%v", err)
-		return nil, exitUsage
+	cfg, configFile, code := loadConfig(f, stdio)
+	if cfg == nil {
+		return nil, code
 	}
 	self := selfCommand()
-	configFile, err := filepath.Abs(f.config)
-	if err != nil {
-		errf("%v", err)
-		return nil, exitUsage
-	}
-	given := map[string]string{f.trace: f.trace, f.dotOut: f.dotOut, f.host.depfile: f.host.depfileGiven}
-	for _, p := range []*string{&f.trace, &f.dotOut, &f.run.report} {
-		if *p != "" {
-			if abs, err := filepath.Abs(*p); err == nil {
-				given[abs] = *p
-				*p = abs
-			}
-		}
-	}
-	restore := func() {}
-	fail := func(code int) (*session, int) { restore(); return nil, code }
+	given := f.absOutputs()
 
 	// The build directory as this process names it.
 	buildDir := cfg.BuildDir
@@ -279,16 +253,10 @@ func setUp(ctx context.Context, f *buildFlags, stdio clopt.Stdio) (*session, int
 	}
 	versions := toolchain.LoadVersionCache(stateFile(stateDir, "tools"))
 	warn := func(msg string) { fmt.Fprintln(stdio.Err, "sycbuild: "+msg) }
-	var written []pipeline.Written
-	for _, w := range []struct{ path, flag string }{{f.host.depfile, "-M"}, {f.trace, "-trace"}, {f.dotOut, "-o"}, {f.run.report, "-report"}} {
-		if w.path != "" {
-			written = append(written, pipeline.Written{Path: w.path, Shown: given[w.path], Where: "command line: " + w.flag})
-		}
-	}
-	plan, err := pipeline.New(cfg, pipeline.Options{Versions: versions, Warn: warn, ConfigFile: configFile, Written: written})
+	plan, err := pipeline.New(cfg, pipeline.Options{Versions: versions, Warn: warn, ConfigFile: configFile, Written: f.written(given)})
 	if err != nil {
 		fmt.Fprintln(stdio.Err, err)
-		return fail(exitUsage)
+		return nil, exitUsage
 	}
 	tty := false
 	if file, ok := stdio.Err.(*os.File); ok {
@@ -301,7 +269,8 @@ func setUp(ctx context.Context, f *buildFlags, stdio clopt.Stdio) (*session, int
 	if f.explain {
 		observers = append(observers, graph.Explain(progress))
 	}
-	opt := graph.Options{
+	s := &session{cfg: cfg, plan: plan, progress: progress, versions: versions, restore: func() {}}
+	s.opt = graph.Options{
 		KeepGoing: f.keepGoing,
 		DryRun:    f.dryRun,
 		Script:    stdio.Out,
@@ -316,53 +285,125 @@ func setUp(ctx context.Context, f *buildFlags, stdio clopt.Stdio) (*session, int
 		if cfg.Dir != "." {
 			fmt.Fprintf(stdio.Out, "cd %s\n", graph.ShellQuote([]string{cfg.Dir}))
 		}
-	} else {
-		// The executor first: on a cluster, the allocation's CPUs are the
-		// jobs and its memory the budget, unless told otherwise.
-		ex, err := pipeline.OpenExecutor(ctx, cfg, plan, pipeline.ExecutorOptions{Kind: configs.Executor(f.run.executor), Self: selfExecutable()})
-		if err != nil {
-			errf("%v", err)
-			return fail(exitFailed)
+		return s, 0
+	}
+	if code := s.open(ctx, f, stdio, warn); code != 0 {
+		s.restore()
+		return nil, code
+	}
+	return s, 0
+}
+
+// buildErrorf prints "sycbuild: " and the formatted message as a line to w.
+func buildErrorf(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "sycbuild: "+format+"\n", args...)
+}
+
+// loadConfig loads and validates f's config, applies the host's flags to
+// it and names the config file absolutely. On failure it has printed why
+// and returns a nil config and the exit status.
+func loadConfig(f *buildFlags, stdio clopt.Stdio) (*configs.Config, string, int) {
+	cfg, err := configs.Load(f.config)
+	if err != nil {
+		var list configs.ErrorList
+		if errors.As(err, &list) {
+			fmt.Fprintln(stdio.Err, err)
+		} else {
+			buildErrorf(stdio.Err, "%v", err)
 		}
-		restore = chain(restore, func() { ex.Close() })
-		opt.Runner = ex.Runner
-		cpus, available := runtime.NumCPU(), availableMemory()
-		if ex.Cluster != nil {
-			cpus = ex.Cluster.CPUs()
-			if m := ex.Cluster.Memory(); m > 0 {
-				available = m
+		return nil, "", exitUsage
+	}
+	if err := f.host.apply(cfg); err != nil {
+		buildErrorf(stdio.Err, "%v", err)
+		return nil, "", exitUsage
+	}
+	configFile, err := filepath.Abs(f.config)
+	if err != nil {
+		buildErrorf(stdio.Err, "%v", err)
+		return nil, "", exitUsage
+	}
+	return cfg, configFile, 0
+}
+
+// absOutputs makes the paths of -trace, -o (graph) and -report absolute and
+// returns how the command line gave each file the build writes, by the
+// path the build uses.
+func (f *buildFlags) absOutputs() map[string]string {
+	given := map[string]string{f.trace: f.trace, f.dotOut: f.dotOut, f.host.depfile: f.host.depfileGiven}
+	for _, p := range []*string{&f.trace, &f.dotOut, &f.run.report} {
+		if *p != "" {
+			if abs, err := filepath.Abs(*p); err == nil {
+				given[abs] = *p
+				*p = abs
 			}
-			if f.verbose {
-				warn(fmt.Sprintf("executor: slurm, allocation %s (%d CPUs on %s)", ex.Cluster.Job(), cpus, ex.Cluster.Nodes()))
-			}
-		}
-		pool, err := choosePool(f.jobs, cfg.Jobs, cpus, warn)
-		if err != nil {
-			errf("%v", err)
-			return fail(exitUsage)
-		}
-		opt.Pool = pool
-		restore = chain(restore, func() { pool.Close() })
-		if opt.Memory, err = f.run.memoryBudget(cfg, available); err != nil {
-			errf("%v", err)
-			return fail(exitUsage)
-		}
-		if !f.host.noCache { // a host that caches (Bazel) keeps sycbuild's caches out
-			c, isRemote, err := f.cache.open(cfg, warn)
-			if err != nil {
-				errf("%v", err)
-				return fail(exitUsage)
-			}
-			if c != nil {
-				opt.Cache, opt.RemoteCache = c, isRemote
-				restore = chain(restore, func() { c.Close() })
-			}
-		}
-		if f.verbose {
-			warn("jobs: " + pool.String())
 		}
 	}
-	return &session{cfg: cfg, plan: plan, opt: opt, progress: progress, versions: versions, restore: restore}, 0
+	return given
+}
+
+// written is the files the command line asks the build to write, for the
+// plan to check against its own outputs (given: as absOutputs returns).
+func (f *buildFlags) written(given map[string]string) []pipeline.Written {
+	var written []pipeline.Written
+	for _, w := range []struct{ path, flag string }{{f.host.depfile, "-M"}, {f.trace, "-trace"}, {f.dotOut, "-o"}, {f.run.report, "-report"}} {
+		if w.path != "" {
+			written = append(written, pipeline.Written{Path: w.path, Shown: given[w.path], Where: "command line: " + w.flag})
+		}
+	}
+	return written
+}
+
+// open opens what a real build (not -n) runs with: the executor, the job
+// pool, the memory budget and the caches, adding each to s.restore. On
+// failure it has printed why and returns the exit status; the caller
+// releases what was opened.
+func (s *session) open(ctx context.Context, f *buildFlags, stdio clopt.Stdio, warn func(string)) int {
+	cfg := s.cfg
+	// The executor first: on a cluster, the allocation's CPUs are the
+	// jobs and its memory the budget, unless told otherwise.
+	ex, err := pipeline.OpenExecutor(ctx, cfg, s.plan, pipeline.ExecutorOptions{Kind: configs.Executor(f.run.executor), Self: selfExecutable()})
+	if err != nil {
+		buildErrorf(stdio.Err, "%v", err)
+		return exitFailed
+	}
+	s.restore = chain(s.restore, func() { ex.Close() })
+	s.opt.Runner = ex.Runner
+	cpus, available := runtime.NumCPU(), availableMemory()
+	if ex.Cluster != nil {
+		cpus = ex.Cluster.CPUs()
+		if m := ex.Cluster.Memory(); m > 0 {
+			available = m
+		}
+		if f.verbose {
+			warn(fmt.Sprintf("executor: slurm, allocation %s (%d CPUs on %s)", ex.Cluster.Job(), cpus, ex.Cluster.Nodes()))
+		}
+	}
+	pool, err := choosePool(f.jobs, cfg.Jobs, cpus, warn)
+	if err != nil {
+		buildErrorf(stdio.Err, "%v", err)
+		return exitUsage
+	}
+	s.opt.Pool = pool
+	s.restore = chain(s.restore, func() { pool.Close() })
+	if s.opt.Memory, err = f.run.memoryBudget(cfg, available); err != nil {
+		buildErrorf(stdio.Err, "%v", err)
+		return exitUsage
+	}
+	if !f.host.noCache { // a host that caches (Bazel) keeps sycbuild's caches out
+		c, isRemote, err := f.cache.open(cfg, warn)
+		if err != nil {
+			buildErrorf(stdio.Err, "%v", err)
+			return exitUsage
+		}
+		if c != nil {
+			s.opt.Cache, s.opt.RemoteCache = c, isRemote
+			s.restore = chain(s.restore, func() { c.Close() })
+		}
+	}
+	if f.verbose {
+		warn("jobs: " + pool.String())
+	}
+	return 0
 }
 
 // stateFile is name in the state directory, or "" when there is none.
