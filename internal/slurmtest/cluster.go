@@ -40,14 +40,7 @@ type Cluster struct {
 // Start starts a cluster for t and stops it when t ends.
 func Start(t testing.TB) *Cluster {
 	t.Helper()
-	for _, tool := range []string{"munged", "mungekey", "slurmctld", "slurmd", "srun", "salloc", "squeue", "scancel", "sinfo"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			testenv.Missing(t, tool+" (Debian's slurmctld, slurmd, slurm-client and munge; scripts/install-toolchain.sh installs them)")
-		}
-	}
-	if os.Geteuid() != 0 {
-		testenv.SkipNotChecked(t, "a Slurm cluster: slurmd runs a test cluster's tasks only as root")
-	}
+	needTools(t)
 	// The test's temporary directory can be too long for munge's socket
 	// path (108 bytes), so the cluster lives in a short one of its own.
 	dir, err := os.MkdirTemp("", "slurm")
@@ -55,25 +48,8 @@ func Start(t testing.TB) *Cluster {
 		t.Fatal(err)
 	}
 	c := &Cluster{Dir: dir, Conf: filepath.Join(dir, "slurm.conf"), Node: "node0", CPUs: runtime.NumCPU()}
-	type daemon struct {
-		cmd    *exec.Cmd
-		exited chan error
-	}
-	var started []daemon
-	t.Cleanup(func() {
-		for i := len(started) - 1; i >= 0; i-- {
-			started[i].cmd.Process.Kill()
-			<-started[i].exited
-		}
-		if t.Failed() {
-			for _, log := range []string{"slurmctld.log", "slurmd.log", "munged.log"} {
-				if b, err := os.ReadFile(filepath.Join(dir, "log", log)); err == nil {
-					t.Logf("%s:\n%s", log, tail(b, 3000))
-				}
-			}
-		}
-		os.RemoveAll(dir)
-	})
+	ds := &daemons{t: t}
+	t.Cleanup(func() { c.stop(t, ds) })
 	for _, d := range []string{"munge", "state", "spool", "log"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)
@@ -88,32 +64,29 @@ func Start(t testing.TB) *Cluster {
 	if out, err := exec.Command("mungekey", "-c", "-k", key).CombinedOutput(); err != nil {
 		t.Fatalf("mungekey: %v\n%s", err, out)
 	}
-	start := func(argv ...string) {
-		cmd := exec.Command(argv[0], argv[1:]...)
-		// A test binary killed outright takes its cluster with it.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatalf("%s: %v", argv[0], err)
-		}
-		// A daemon that exits at once says why.
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		select {
-		case err := <-exited:
-			t.Fatalf("%s exited at start: %v\n%s", strings.Join(argv, " "), err, out.String())
-		case <-time.After(200 * time.Millisecond):
-			started = append(started, daemon{cmd, exited})
-		}
-	}
-	start("munged", "--foreground", "--force", "--key-file="+key, "--socket="+socket,
+	ds.start("munged", "--foreground", "--force", "--key-file="+key, "--socket="+socket,
 		"--pid-file="+filepath.Join(dir, "munge", "munged.pid"), "--seed-file="+filepath.Join(dir, "munge", "seed"),
 		"--log-file="+filepath.Join(dir, "log", "munged.log"))
 
 	ctldPort, nodePort := freePort(t), freePort(t)
 	memMB := 4096
-	conf := fmt.Sprintf(`ClusterName=sycbuildtest
+	conf := fmt.Sprintf(slurmConf, c.Node, ctldPort, nodePort, socket, dir, c.CPUs, hostname(t), memMB)
+	if err := os.WriteFile(c.Conf, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.Env = append(os.Environ(), "SLURM_CONF="+c.Conf)
+	// Only this cluster's settings reach the tests' Slurm commands.
+	c.Env = withoutAllocation(c.Env)
+	ds.start("slurmctld", "-D", "-f", c.Conf)
+	ds.start("slurmd", "-D", "-f", c.Conf, "-N", c.Node)
+	c.waitIdle(t)
+	return c
+}
+
+// slurmConf is the cluster's slurm.conf, formatted with the node's name, the
+// controller's and the node daemon's ports, munge's socket, the cluster's
+// directory, the node's CPUs, its host name and its memory in MB.
+const slurmConf = `ClusterName=sycbuildtest
 SlurmctldHost=%[7]s(127.0.0.1)
 MailProg=/bin/true
 SlurmctldPort=%[2]d
@@ -142,22 +115,80 @@ SlurmctldLogFile=%[5]s/log/slurmctld.log
 SlurmdLogFile=%[5]s/log/slurmd.log
 NodeName=%[1]s NodeHostname=%[7]s NodeAddr=127.0.0.1 CPUs=%[6]d RealMemory=%[8]d State=UNKNOWN
 PartitionName=test Nodes=%[1]s Default=YES MaxTime=INFINITE State=UP
-`, c.Node, ctldPort, nodePort, socket, dir, c.CPUs, hostname(t), memMB)
-	if err := os.WriteFile(c.Conf, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c.Env = append(os.Environ(), "SLURM_CONF="+c.Conf)
-	// Only this cluster's settings reach the tests' Slurm commands.
-	c.Env = withoutAllocation(c.Env)
-	start("slurmctld", "-D", "-f", c.Conf)
-	start("slurmd", "-D", "-f", c.Conf, "-N", c.Node)
+`
 
-	// The node is idle within seconds.
+// needTools skips t (or fails it where tools are checked) without Slurm's
+// and munge's programs or without root.
+func needTools(t testing.TB) {
+	t.Helper()
+	for _, tool := range []string{"munged", "mungekey", "slurmctld", "slurmd", "srun", "salloc", "squeue", "scancel", "sinfo"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			testenv.Missing(t, tool+" (Debian's slurmctld, slurmd, slurm-client and munge; scripts/install-toolchain.sh installs them)")
+		}
+	}
+	if os.Geteuid() != 0 {
+		testenv.SkipNotChecked(t, "a Slurm cluster: slurmd runs a test cluster's tasks only as root")
+	}
+}
+
+// daemon is one of the cluster's running daemons.
+type daemon struct {
+	cmd    *exec.Cmd
+	exited chan error
+}
+
+// daemons are the cluster's daemons started for t, in order.
+type daemons struct {
+	t       testing.TB
+	started []daemon
+}
+
+// start starts the daemon argv, failing the test if it exits at once.
+func (ds *daemons) start(argv ...string) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	// A test binary killed outright takes its cluster with it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		ds.t.Fatalf("%s: %v", argv[0], err)
+	}
+	// A daemon that exits at once says why.
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		ds.t.Fatalf("%s exited at start: %v\n%s", strings.Join(argv, " "), err, out.String())
+	case <-time.After(200 * time.Millisecond):
+		ds.started = append(ds.started, daemon{cmd, exited})
+	}
+}
+
+// stop kills the daemons ds started, last first, logs the ends of the
+// daemons' logs if t failed and removes the cluster's directory.
+func (c *Cluster) stop(t testing.TB, ds *daemons) {
+	for i := len(ds.started) - 1; i >= 0; i-- {
+		ds.started[i].cmd.Process.Kill()
+		<-ds.started[i].exited
+	}
+	if t.Failed() {
+		for _, log := range []string{"slurmctld.log", "slurmd.log", "munged.log"} {
+			if b, err := os.ReadFile(filepath.Join(c.Dir, "log", log)); err == nil {
+				t.Logf("%s:\n%s", log, tail(b, 3000))
+			}
+		}
+	}
+	os.RemoveAll(c.Dir)
+}
+
+// waitIdle waits for the node to be idle, which it is within seconds.
+func (c *Cluster) waitIdle(t testing.TB) {
+	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		out, err := c.Command("sinfo", "-h", "-n", c.Node, "-o", "%t").Output()
 		if err == nil && strings.TrimSpace(string(out)) == "idle" {
-			return c
+			return
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the test cluster's node is not idle after 30 s: sinfo said %q (%v)", out, err)
