@@ -3,6 +3,8 @@ package props
 import (
 	"slices"
 	"sort"
+
+	"github.com/sycbuild/sycbuild/llvmir"
 )
 
 // Requirements is what an image needs from a device
@@ -42,92 +44,23 @@ func DeviceRequirements(img *Image) (*Requirements, error) {
 			// bodies.
 			continue
 		}
-		// A function's declared aspects ([[sycl::device_has]]) count as
-		// used: the front end attaches them to a declaration or definition
-		// the aspect propagation may not have reached
-		// (device-requirements/sycl-declared-aspects.ll).
-		for _, kind := range [...]string{"sycl_used_aspects", "sycl_declared_aspects"} {
-			n := f.Attachment(kind)
-			if n == nil {
-				continue
-			}
-			for i := range n.Ops {
-				v, ok := int64(0), false
-				if pair := n.Ops[i].Target(); pair != nil {
-					// !{!"fp64", i32 6}: a named aspect.
-					v, ok = mdInt(pair, 1)
-				} else {
-					v, ok = mdInt(n, i)
-				}
-				if !ok {
-					return nil, img.malformed(f, "!"+kind)
-				}
-				if v >= 0 {
-					aspects[uint32(v)] = true
-				}
-			}
+		if err := addAspects(img, f, aspects); err != nil {
+			return nil, err
 		}
-		if n := f.Attachment("sycl_fixed_targets"); n != nil {
-			for i := range n.Ops {
-				v, ok := mdUint(n, i)
-				if !ok {
-					return nil, img.malformed(f, "!sycl_fixed_targets")
-				}
-				fixed[uint32(v)] = true
-			}
+		if err := addFixedTargets(img, f, fixed); err != nil {
+			return nil, err
 		}
-		if n := f.Attachment("work_group_num_dim"); n != nil {
-			v, ok := mdUint(n, 0)
-			if !ok {
-				return nil, img.malformed(f, "!work_group_num_dim")
-			}
-			if r.ReqdWorkGroupSize == nil {
-				d := uint32(v)
-				r.WorkGroupNumDim = &d
-			}
+		differs, err := r.addWorkGroup(img, f)
+		if err != nil {
+			return nil, err
 		}
-		if n := f.Attachment("reqd_work_group_size"); n != nil {
-			sizes := make([]uint64, len(n.Ops))
-			for i := range n.Ops {
-				v, ok := mdUint(n, i)
-				if !ok {
-					return nil, img.malformed(f, "!reqd_work_group_size")
-				}
-				sizes[i] = v
-			}
-			if r.ReqdWorkGroupSize == nil {
-				r.ReqdWorkGroupSize = sizes
-			}
-			if !slices.Equal(r.ReqdWorkGroupSize, sizes) {
-				multipleWG = true
-			}
-		}
-		for _, jm := range []struct {
-			kind string
-			dst  **string
-		}{{"sycl_joint_matrix", &r.JointMatrix}, {"sycl_joint_matrix_mad", &r.JointMatrixMad}} {
-			if n := f.Attachment(jm.kind); n != nil {
-				s, ok := mdString(n, 0)
-				if !ok {
-					return nil, img.malformed(f, "!"+jm.kind)
-				}
-				if s != "" {
-					*jm.dst = &s
-				}
-			}
+		multipleWG = multipleWG || differs
+		if err := r.addJointMatrix(img, f); err != nil {
+			return nil, err
 		}
 	}
-	for _, f := range img.EntryPoints {
-		if n := f.Attachment("intel_reqd_sub_group_size"); n != nil {
-			v, ok := mdUint(n, 0)
-			if !ok || len(n.Ops) != 1 {
-				return nil, img.malformed(f, "!intel_reqd_sub_group_size")
-			}
-			if r.SubGroupSize == nil {
-				s := uint32(v)
-				r.SubGroupSize = &s
-			}
-		}
+	if err := r.addSubGroupSize(img); err != nil {
+		return nil, err
 	}
 	if multipleWG {
 		r.ReqdWorkGroupSize = nil
@@ -135,6 +68,120 @@ func DeviceRequirements(img *Image) (*Requirements, error) {
 	r.Aspects = sortedKeys(aspects)
 	r.FixedTargets = sortedKeys(fixed)
 	return r, nil
+}
+
+// addAspects adds f's used and declared aspects to aspects, leaving out
+// negative (internal) ones. A function's declared aspects
+// ([[sycl::device_has]]) count as used: the front end attaches them to a
+// declaration or definition the aspect propagation may not have reached
+// (device-requirements/sycl-declared-aspects.ll).
+func addAspects(img *Image, f *llvmir.Entity, aspects map[uint32]bool) error {
+	for _, kind := range [...]string{"sycl_used_aspects", "sycl_declared_aspects"} {
+		n := f.Attachment(kind)
+		if n == nil {
+			continue
+		}
+		for i := range n.Ops {
+			v, ok := int64(0), false
+			if pair := n.Ops[i].Target(); pair != nil {
+				// !{!"fp64", i32 6}: a named aspect.
+				v, ok = mdInt(pair, 1)
+			} else {
+				v, ok = mdInt(n, i)
+			}
+			if !ok {
+				return img.malformed(f, "!"+kind)
+			}
+			if v >= 0 {
+				aspects[uint32(v)] = true
+			}
+		}
+	}
+	return nil
+}
+
+// addFixedTargets adds f's !sycl_fixed_targets to fixed.
+func addFixedTargets(img *Image, f *llvmir.Entity, fixed map[uint32]bool) error {
+	if n := f.Attachment("sycl_fixed_targets"); n != nil {
+		for i := range n.Ops {
+			v, ok := mdUint(n, i)
+			if !ok {
+				return img.malformed(f, "!sycl_fixed_targets")
+			}
+			fixed[uint32(v)] = true
+		}
+	}
+	return nil
+}
+
+// addWorkGroup takes f's !work_group_num_dim unless a
+// !reqd_work_group_size came first, and f's !reqd_work_group_size unless
+// one came first; it reports whether f's differs from the first.
+func (r *Requirements) addWorkGroup(img *Image, f *llvmir.Entity) (differs bool, err error) {
+	if n := f.Attachment("work_group_num_dim"); n != nil {
+		v, ok := mdUint(n, 0)
+		if !ok {
+			return false, img.malformed(f, "!work_group_num_dim")
+		}
+		if r.ReqdWorkGroupSize == nil {
+			d := uint32(v)
+			r.WorkGroupNumDim = &d
+		}
+	}
+	if n := f.Attachment("reqd_work_group_size"); n != nil {
+		sizes := make([]uint64, len(n.Ops))
+		for i := range n.Ops {
+			v, ok := mdUint(n, i)
+			if !ok {
+				return false, img.malformed(f, "!reqd_work_group_size")
+			}
+			sizes[i] = v
+		}
+		if r.ReqdWorkGroupSize == nil {
+			r.ReqdWorkGroupSize = sizes
+		}
+		if !slices.Equal(r.ReqdWorkGroupSize, sizes) {
+			differs = true
+		}
+	}
+	return differs, nil
+}
+
+// addJointMatrix takes f's !sycl_joint_matrix and !sycl_joint_matrix_mad
+// where they are not empty.
+func (r *Requirements) addJointMatrix(img *Image, f *llvmir.Entity) error {
+	for _, jm := range []struct {
+		kind string
+		dst  **string
+	}{{"sycl_joint_matrix", &r.JointMatrix}, {"sycl_joint_matrix_mad", &r.JointMatrixMad}} {
+		if n := f.Attachment(jm.kind); n != nil {
+			s, ok := mdString(n, 0)
+			if !ok {
+				return img.malformed(f, "!"+jm.kind)
+			}
+			if s != "" {
+				*jm.dst = &s
+			}
+		}
+	}
+	return nil
+}
+
+// addSubGroupSize takes the first entry point's !intel_reqd_sub_group_size.
+func (r *Requirements) addSubGroupSize(img *Image) error {
+	for _, f := range img.EntryPoints {
+		if n := f.Attachment("intel_reqd_sub_group_size"); n != nil {
+			v, ok := mdUint(n, 0)
+			if !ok || len(n.Ops) != 1 {
+				return img.malformed(f, "!intel_reqd_sub_group_size")
+			}
+			if r.SubGroupSize == nil {
+				s := uint32(v)
+				r.SubGroupSize = &s
+			}
+		}
+	}
+	return nil
 }
 
 func sortedKeys(m map[uint32]bool) []uint32 {
