@@ -191,8 +191,7 @@ var llvm19Hints = [][]byte{[]byte("memory("), []byte("range(i"), []byte("nneg"),
 // comments, and each entity at bracket depth 0 starting like one; what
 // does not is a *ScanError at its line and column.
 func scanText(path string, data []byte, info *IRInfo) error {
-	depth := 0 // open brackets: inside a function body or a wrapped entity
-	line := 0
+	s := textScan{path: path}
 	for len(data) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -200,94 +199,138 @@ func scanText(path string, data []byte, info *IRInfo) error {
 		} else {
 			l, data = data, nil
 		}
-		line++
-		errAt := func(i int, format string, args ...any) error {
-			return &ScanError{File: path, Line: line, Col: i + 1, Msg: "not LLVM IR: " + fmt.Sprintf(format, args...)}
-		}
-		if depth == 0 {
-			t := bytes.TrimLeft(l, " \t\r")
-			if len(t) > 0 && byteClass[t[0]] == clBad {
-				return errAt(len(l)-len(t), "unexpected byte 0x%02x", t[0])
-			}
-			if len(t) > 0 && t[0] != ';' && t[0] != '}' && !hasAnyPrefix(t, topLevel) {
-				word := t
-				if len(word) > 20 {
-					word = word[:20]
-				}
-				return errAt(len(l)-len(t), "expected a top-level entity (define, declare, @global, !metadata, …), found %q", word)
+		s.line++
+		if s.depth == 0 {
+			if err := s.checkEntityStart(l); err != nil {
+				return err
 			}
 		}
-		star, quoted := -1, false
-	scan:
-		for i := 0; i < len(l); i++ {
-			// Most bytes are plain: skip them in a loop of their own.
-			for i < len(l) && byteClass[l[i]] == clPlain {
-				i++
-			}
-			if i == len(l) {
-				break
-			}
-			switch byteClass[l[i]] {
-			case clQuote:
-				j := bytes.IndexByte(l[i+1:], '"')
-				if j < 0 {
-					return errAt(i, "unterminated string")
-				}
-				i += 1 + j
-				quoted = true
-			case clComment:
-				break scan
-			case clOpen:
-				depth++
-			case clClose:
-				if depth > 0 {
-					depth--
-				}
-			case clStar:
-				if star < 0 {
-					star = i
-				}
-			case clBad:
-				return errAt(i, "unexpected byte 0x%02x", l[i])
-			}
+		star, quoted, err := s.scanBytes(l)
+		if err != nil {
+			return err
 		}
-		if info.LLVM == 0 && star >= 0 {
-			// Outside comments and strings, '*' only occurs in typed
-			// pointer types (i8*, %T addrspace(4)*).
-			info.LLVM, info.Why = 15, fmt.Sprintf("typed pointers at line %d", line)
-		}
-		if info.LLVM != 15 && info.LLVM != 22 && hasAny(l, llvm19Hints) {
-			code := l
-			if quoted || bytes.IndexByte(l, ';') >= 0 {
-				code = stripCommentsAndStrings(l)
-			}
-			if loc := llvm22Only.FindIndex(code); loc != nil {
-				info.LLVM, info.Why = 22, fmt.Sprintf("%q at line %d", code[loc[0]:loc[1]], line)
-			} else if info.LLVM != 19 {
-				if loc := llvm19Only.FindIndex(code); loc != nil {
-					info.LLVM, info.Why = 19, fmt.Sprintf("%q at line %d", code[loc[0]:loc[1]], line)
-				}
-			}
-		}
-		switch {
-		case bytes.HasPrefix(l, []byte("define")):
-			h, ok := llvmir.ScanDefineHead(l)
-			switch {
-			case !ok:
-			case llvmir.IsKernelCallingConv(h.CallingConv):
-				info.Kernels = true
-			case !isModuleLocal(h.Linkage):
-				info.ExternalDefs = true
-			}
-		case bytes.HasPrefix(l, []byte("target triple")):
-			if m := tripleRE.FindSubmatch(l); m != nil {
-				info.Triple = string(m[1])
-			}
-		case bytes.HasPrefix(l, []byte("!")) && bytes.Contains(l, []byte(`!"kernel"`)) && llvmir.IsKernelAnnotationLine(l):
-			info.Kernels = true
-		}
+		s.detectVersion(info, l, star, quoted)
+		lineFacts(info, l)
 	}
 	return nil
+}
+
+// textScan is scanText's state from one line to the next.
+type textScan struct {
+	path  string
+	line  int // the current line's number
+	depth int // open brackets: inside a function body or a wrapped entity
+}
+
+// errAt is the *ScanError "not LLVM IR: …" at byte i of the current line.
+func (s *textScan) errAt(i int, format string, args ...any) error {
+	return &ScanError{File: s.path, Line: s.line, Col: i + 1, Msg: "not LLVM IR: " + fmt.Sprintf(format, args...)}
+}
+
+// checkEntityStart checks that line l, at bracket depth 0, starts like a
+// top-level entity, a comment or the end of a function body.
+func (s *textScan) checkEntityStart(l []byte) error {
+	t := bytes.TrimLeft(l, " \t\r")
+	if len(t) > 0 && byteClass[t[0]] == clBad {
+		return s.errAt(len(l)-len(t), "unexpected byte 0x%02x", t[0])
+	}
+	if len(t) > 0 && t[0] != ';' && t[0] != '}' && !hasAnyPrefix(t, topLevel) {
+		word := t
+		if len(word) > 20 {
+			word = word[:20]
+		}
+		return s.errAt(len(l)-len(t), "expected a top-level entity (define, declare, @global, !metadata, …), found %q", word)
+	}
+	return nil
+}
+
+// scanBytes reads line l up to its comment, skipping strings and tracking
+// the bracket depth: where its first '*' outside strings is (-1: none),
+// and whether it holds a string.
+func (s *textScan) scanBytes(l []byte) (star int, quoted bool, err error) {
+	star = -1
+scan:
+	for i := 0; i < len(l); i++ {
+		// Most bytes are plain: skip them in a loop of their own.
+		for i < len(l) && byteClass[l[i]] == clPlain {
+			i++
+		}
+		if i == len(l) {
+			break
+		}
+		switch byteClass[l[i]] {
+		case clQuote:
+			j := bytes.IndexByte(l[i+1:], '"')
+			if j < 0 {
+				return star, quoted, s.errAt(i, "unterminated string")
+			}
+			i += 1 + j
+			quoted = true
+		case clComment:
+			break scan
+		case clOpen:
+			s.depth++
+		case clClose:
+			if s.depth > 0 {
+				s.depth--
+			}
+		case clStar:
+			if star < 0 {
+				star = i
+			}
+		case clBad:
+			return star, quoted, s.errAt(i, "unexpected byte 0x%02x", l[i])
+		}
+	}
+	return star, quoted, nil
+}
+
+// detectVersion raises info's LLVM version to the one line l needs:
+// typed pointers (a '*' outside strings and comments, at star) mean LLVM
+// 15; a keyword of LLVM 19 or 22, looked for by regular expression only on
+// lines holding one of llvm19Hints, means that version.
+func (s *textScan) detectVersion(info *IRInfo, l []byte, star int, quoted bool) {
+	if info.LLVM == 0 && star >= 0 {
+		// Outside comments and strings, '*' only occurs in typed
+		// pointer types (i8*, %T addrspace(4)*).
+		info.LLVM, info.Why = 15, fmt.Sprintf("typed pointers at line %d", s.line)
+	}
+	if info.LLVM != 15 && info.LLVM != 22 && hasAny(l, llvm19Hints) {
+		code := l
+		if quoted || bytes.IndexByte(l, ';') >= 0 {
+			code = stripCommentsAndStrings(l)
+		}
+		if loc := llvm22Only.FindIndex(code); loc != nil {
+			info.LLVM, info.Why = 22, fmt.Sprintf("%q at line %d", code[loc[0]:loc[1]], s.line)
+		} else if info.LLVM != 19 {
+			if loc := llvm19Only.FindIndex(code); loc != nil {
+				info.LLVM, info.Why = 19, fmt.Sprintf("%q at line %d", code[loc[0]:loc[1]], s.line)
+			}
+		}
+	}
+}
+
+// lineFacts records in info what line l says of the module: a kernel or
+// an external definition on a define line, the target triple, a kernel
+// annotation.
+func lineFacts(info *IRInfo, l []byte) {
+	switch {
+	case bytes.HasPrefix(l, []byte("define")):
+		h, ok := llvmir.ScanDefineHead(l)
+		switch {
+		case !ok:
+		case llvmir.IsKernelCallingConv(h.CallingConv):
+			info.Kernels = true
+		case !isModuleLocal(h.Linkage):
+			info.ExternalDefs = true
+		}
+	case bytes.HasPrefix(l, []byte("target triple")):
+		if m := tripleRE.FindSubmatch(l); m != nil {
+			info.Triple = string(m[1])
+		}
+	case bytes.HasPrefix(l, []byte("!")) && bytes.Contains(l, []byte(`!"kernel"`)) && llvmir.IsKernelAnnotationLine(l):
+		info.Kernels = true
+	}
 }
 
 func hasAnyPrefix(b []byte, prefixes [][]byte) bool {
