@@ -120,16 +120,7 @@ func outcomes(events []record) outcomeTable {
 // targets sums each target's actions and jobs; events of no target come
 // last, as "(all)".
 func targets(events []record, sizes map[string]int64, tables map[string]splitTable) []targetRow {
-	type sums struct {
-		actions, jobs counts
-		first, last   time.Time
-		busy, cpu     time.Duration
-		peak, images  int64
-		used          bool // some of it ran child processes
-		fellBack      int
-		sized         bool // some of its images were found
-	}
-	by := map[string]*sums{}
+	by := map[string]*targetSums{}
 	silent := silentJobs(events)
 	for i := range events {
 		e := &events[i]
@@ -138,39 +129,10 @@ func targets(events []record, sizes map[string]int64, tables map[string]splitTab
 		}
 		s := by[e.target]
 		if s == nil {
-			s = &sums{}
+			s = &targetSums{}
 			by[e.target] = s
 		}
-		switch e.kind {
-		case graph.KindAction, graph.KindFanout:
-			s.actions.add(e.outcome)
-			if n := silent[e.action]; n > 0 && e.kind == graph.KindFanout {
-				s.jobs.addN(e.silentOutcome(), n)
-			}
-		case graph.KindJob:
-			s.jobs.add(e.outcome)
-			if e.fallback != "" {
-				s.fellBack++
-			}
-			if n, ok := sizes[e.image()]; ok && n >= 0 {
-				s.images += n
-				s.sized = true
-			}
-		}
-		if e.ran() {
-			if s.first.IsZero() || e.start.Before(s.first) {
-				s.first = e.start
-			}
-			if e.end.After(s.last) {
-				s.last = e.end
-			}
-			if e.kind != graph.KindFanout { // its jobs hold the slots
-				s.busy += e.wall()
-			}
-		}
-		s.cpu += e.cpu()
-		s.peak = max(s.peak, e.maxRSS())
-		s.used = s.used || e.usage != nil
+		s.add(e, silent, sizes)
 	}
 	names := sortedKeys(by)
 	if len(names) > 0 && names[0] == "" {
@@ -178,40 +140,93 @@ func targets(events []record, sizes map[string]int64, tables map[string]splitTab
 	}
 	var list []targetRow
 	for _, name := range names {
-		s := by[name]
-		row := targetRow{
-			Target:         name,
-			Actions:        s.actions.total(),
-			ActionOutcomes: s.actions.String(),
-			Modules:        s.jobs.total(),
-			ModuleOutcomes: s.jobs.String(),
-			FellBack:       s.fellBack,
-			Span:           durationValue(s.last.Sub(s.first)),
-			Busy:           durationValue(s.busy),
-			CPU:            durationValue(s.cpu),
-			PeakRSS:        bytesValue(s.peak),
-			Images:         bytesValue(s.images),
-		}
-		if name == "" {
-			row.Target = "(all)"
-		}
-		if st, ok := tables[name]; ok && s.jobs.total() == 0 {
-			// The split's modules are the images (llvm_ir).
-			row.Modules, row.ModuleOutcomes = st.modules, "embedded as split"
-			row.Images, s.sized = bytesValue(st.bytes), true
-		}
-		if !s.sized {
-			row.Images = none
-		}
-		if !s.used {
-			row.CPU, row.PeakRSS = none, none
-		}
-		if s.first.IsZero() {
-			row.Span, row.Busy = none, none // nothing of it ran
-		}
-		list = append(list, row)
+		list = append(list, by[name].row(name, tables))
 	}
 	return list
+}
+
+// targetSums is what targets adds up of one target's events.
+type targetSums struct {
+	actions, jobs counts
+	first, last   time.Time
+	busy, cpu     time.Duration
+	peak, images  int64
+	used          bool // some of it ran child processes
+	fellBack      int
+	sized         bool // some of its images were found
+}
+
+// add adds the event e (not a command's); silent are the fan-outs' jobs
+// that sent no events of their own (silentJobs), sizes the images' sizes.
+func (s *targetSums) add(e *record, silent map[int]int, sizes map[string]int64) {
+	switch e.kind {
+	case graph.KindAction, graph.KindFanout:
+		s.actions.add(e.outcome)
+		if n := silent[e.action]; n > 0 && e.kind == graph.KindFanout {
+			s.jobs.addN(e.silentOutcome(), n)
+		}
+	case graph.KindJob:
+		s.jobs.add(e.outcome)
+		if e.fallback != "" {
+			s.fellBack++
+		}
+		if n, ok := sizes[e.image()]; ok && n >= 0 {
+			s.images += n
+			s.sized = true
+		}
+	}
+	if e.ran() {
+		if s.first.IsZero() || e.start.Before(s.first) {
+			s.first = e.start
+		}
+		if e.end.After(s.last) {
+			s.last = e.end
+		}
+		if e.kind != graph.KindFanout { // its jobs hold the slots
+			s.busy += e.wall()
+		}
+	}
+	s.cpu += e.cpu()
+	s.peak = max(s.peak, e.maxRSS())
+	s.used = s.used || e.usage != nil
+}
+
+// row is the table's row of the target name ("" for events of no target);
+// tables are the splits, whose modules are a target's images when it ran
+// no jobs.
+func (s *targetSums) row(name string, tables map[string]splitTable) targetRow {
+	row := targetRow{
+		Target:         name,
+		Actions:        s.actions.total(),
+		ActionOutcomes: s.actions.String(),
+		Modules:        s.jobs.total(),
+		ModuleOutcomes: s.jobs.String(),
+		FellBack:       s.fellBack,
+		Span:           durationValue(s.last.Sub(s.first)),
+		Busy:           durationValue(s.busy),
+		CPU:            durationValue(s.cpu),
+		PeakRSS:        bytesValue(s.peak),
+		Images:         bytesValue(s.images),
+	}
+	if name == "" {
+		row.Target = "(all)"
+	}
+	sized := s.sized
+	if st, ok := tables[name]; ok && s.jobs.total() == 0 {
+		// The split's modules are the images (llvm_ir).
+		row.Modules, row.ModuleOutcomes = st.modules, "embedded as split"
+		row.Images, sized = bytesValue(st.bytes), true
+	}
+	if !sized {
+		row.Images = none
+	}
+	if !s.used {
+		row.CPU, row.PeakRSS = none, none
+	}
+	if s.first.IsZero() {
+		row.Span, row.Busy = none, none // nothing of it ran
+	}
+	return row
 }
 
 // modules lists the fan-out jobs, slowest first.
