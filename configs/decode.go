@@ -99,14 +99,8 @@ var argsType = reflect.TypeOf(Args(nil))
 // messages ("targets[1].devices"); at is the position to report when the
 // node has none of its own (a key with no value).
 func (w *walker) walk(node ast.Node, t reflect.Type, path string, at Pos) {
-	switch n := node.(type) {
-	case *ast.AnchorNode:
-		node = n.Value
-	case *ast.AliasNode:
-		w.errorf(nodePos(n), "%s: YAML aliases are not supported in a config", label(path))
-		return
-	case *ast.TagNode:
-		w.errorf(nodePos(n), "%s: YAML tags (%s) are not supported in a config", label(path), n.Start.Value)
+	node, ok := w.anchored(node, path)
+	if !ok {
 		return
 	}
 	p := at
@@ -141,13 +135,7 @@ func (w *walker) walk(node ast.Node, t reflect.Type, path string, at Pos) {
 			w.typeError(node, t, path)
 			return
 		}
-		for _, mv := range m.Values {
-			key, ok := w.key(mv, path)
-			if ok {
-				w.pos[join(path, key)+keySuffix] = nodePos(mv.Key)
-				w.walk(mv.Value, t.Elem(), join(path, key), nodePos(mv.Key))
-			}
-		}
+		w.walkMap(m, t, path)
 	case reflect.Slice:
 		s, ok := node.(*ast.SequenceNode)
 		if !ok {
@@ -157,6 +145,45 @@ func (w *walker) walk(node ast.Node, t reflect.Type, path string, at Pos) {
 		for i, v := range s.Values {
 			w.walk(v, t.Elem(), fmt.Sprintf("%s[%d]", path, i), p)
 		}
+	case reflect.String, reflect.Int, reflect.Bool:
+		w.walkScalar(node, t, path, p)
+	default:
+		panic("configs: unsupported schema type " + t.String())
+	}
+}
+
+// anchored is the node an anchor names, or node itself; it reports false,
+// having said why, for an alias or a tag, which a config may not use.
+func (w *walker) anchored(node ast.Node, path string) (ast.Node, bool) {
+	switch n := node.(type) {
+	case *ast.AnchorNode:
+		return n.Value, true
+	case *ast.AliasNode:
+		w.errorf(nodePos(n), "%s: YAML aliases are not supported in a config", label(path))
+		return nil, false
+	case *ast.TagNode:
+		w.errorf(nodePos(n), "%s: YAML tags (%s) are not supported in a config", label(path), n.Start.Value)
+		return nil, false
+	}
+	return node, true
+}
+
+// walkMap checks each value of the mapping m against the map type t's
+// element type, recording the position of each key.
+func (w *walker) walkMap(m *ast.MappingNode, t reflect.Type, path string) {
+	for _, mv := range m.Values {
+		key, ok := w.key(mv, path)
+		if ok {
+			w.pos[join(path, key)+keySuffix] = nodePos(mv.Key)
+			w.walk(mv.Value, t.Elem(), join(path, key), nodePos(mv.Key))
+		}
+	}
+}
+
+// walkScalar checks that the non-null node, at p, is a scalar of the
+// string, int or bool type t.
+func (w *walker) walkScalar(node ast.Node, t reflect.Type, path string, p Pos) {
+	switch t.Kind() {
 	case reflect.String:
 		if !isString(node) {
 			if sc, ok := node.(ast.ScalarNode); ok && node.Type() != ast.NullType {
@@ -179,8 +206,6 @@ func (w *walker) walk(node ast.Node, t reflect.Type, path string, at Pos) {
 		if node.Type() != ast.BoolType {
 			w.typeError(node, t, path)
 		}
-	default:
-		panic("configs: unsupported schema type " + t.String())
 	}
 }
 
