@@ -208,30 +208,9 @@ func postLinkOptions(cfg *configs.Config, t *configs.Target) (postlink.Options, 
 // post are its sycl-post-link options (postLinkOptions).
 func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, in *inputSet) wrapInput {
 	tc := t.cfg
-	dir := filepath.Join(p.cfg.BuildDir, tc.Name)
-	at := func(name string) string { return filepath.Join(dir, name) }
+	b := &fanoutPlan{p: p, t: t, dir: filepath.Join(p.cfg.BuildDir, tc.Name)}
 	label := "[" + tc.Name + "] "
-
-	// The split of a target whose sycl-post-link options equal an earlier
-	// target's is that target's: one run serves both.
-	key := strings.Join(syclpostlink.Args(post), "\x00")
-	t0 := p.postLinked[key]
-	if t0 == nil {
-		t0 = p.g.File(at(Stem+".table"), graph.Table)
-		post.Outputs = []postlink.Output{{File: t0.Path}}
-		post.Input = linked.Path
-		a := p.inProcess(label+syclpostlink.Name, syclpostlink.Name, syclpostlink.Args(post),
-			func(env graph.Env, stdio clopt.Stdio) int {
-				return syclpostlink.Run(syclpostlink.Name, env.Dir, post, env.Tokens, stdio)
-			},
-			[]*graph.Node{linked}, []*graph.Node{t0})
-		a.OwnsNamed = true
-		p.add(a)
-		if p.postLinked == nil {
-			p.postLinked = map[string]*graph.Node{}
-		}
-		p.postLinked[key] = t0
-	}
+	t0 := p.postLink(post, linked, b.at(Stem+".table"), label)
 	if tc.Kind == configs.LLVMIR {
 		name := "llvm_ir"
 		if a := arch(in.triple); a != "" {
@@ -240,64 +219,14 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 		return wrapInput{table: t0, target: name, format: "none"}
 	}
 
-	code := p.g.File(at("code.list"), graph.List)
+	code := p.g.File(b.at("code.list"), graph.List)
 	p.add(p.tform(label+"file-table-tform --extract=Code", filetable.Tform{
 		Ops: []filetable.Op{{Kind: filetable.Extract, Arg: "Code"}}, DropTitles: true, Output: code.Path, Inputs: []string{t0.Path}},
 		[]*graph.Node{t0}, []*graph.Node{code}))
 
-	f := &graph.Fanout{List: code, Rows: t0, Dir: dir}
-	// step adds a step reading the given placeholders and, when ext is not
-	// empty, writing module_<i>.<ext>, listed in <ext>.list.
-	step := func(role configs.Tool, args []string, in []graph.StepInput, ext string) {
-		s := &graph.Step{Tool: graphTool(t.tools[role]), Args: args, In: in}
-		if ext != "" {
-			s.Out = &graph.StepOutput{Placeholder: ph(ext), Ext: ext, List: p.g.File(at(ext+".list"), graph.List)}
-		}
-		f.Steps = append(f.Steps, s)
-	}
-	from := func(ext string) int {
-		for k, s := range f.Steps {
-			if s.Out != nil && s.Out.Ext == ext {
-				return k
-			}
-		}
-		return -1 // the module itself
-	}
-	opts := func(role configs.Tool) []string { return tc.Options[role] }
-	var desc string
-	var targetName, format, compileOpts string
-	switch tc.Kind {
-	case configs.SPIR64, configs.SPIR64Gen:
-		desc = "llvm-spirv"
-		if t.route == configs.SPIRVBackend {
-			f.Steps = append(f.Steps, p.backendStep(t, at))
-			desc = "llc (SPIR-V backend)"
-		} else {
-			// llvm-spirv reads the bitcode sycl-post-link wrote.
-			step(configs.ToolLLVMSPIRV, toolchain.LLVMSPIRVArgs(ph("bc"), ph("spv"), opts(configs.ToolLLVMSPIRV)), []graph.StepInput{{Placeholder: ph("bc"), From: -1}}, "spv")
-		}
-		if t.tools[configs.ToolSPIRVVal] != nil {
-			step(configs.ToolSPIRVVal, toolchain.SPIRVValArgs(ph("spv"), opts(configs.ToolSPIRVVal)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "")
-		}
-		targetName, format = "spir64", "spirv"
-		if tc.Kind == configs.SPIR64Gen {
-			step(configs.ToolOcloc, toolchain.OclocArgs(ph("spv"), ph("bin"), tc.Devices, opts(configs.ToolOcloc)), []graph.StepInput{{Placeholder: ph("spv"), From: from("spv")}}, "bin")
-			targetName, format = "spir64_gen", "native"
-			if desc = "ocloc"; t.route == configs.SPIRVBackend {
-				desc = "llc (SPIR-V backend) → ocloc"
-			}
-		}
-	case configs.NVPTX64:
-		step(configs.ToolLLC, toolchain.LLCArgs(ph("ll"), ph("ptx"), tc.Arch, opts(configs.ToolLLC)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "ptx")
-		step(configs.ToolPtxas, toolchain.PtxasArgs(ph("ptx"), ph("cubin"), tc.Arch, opts(configs.ToolPtxas)), []graph.StepInput{{Placeholder: ph("ptx"), From: from("ptx")}}, "cubin")
-		step(configs.ToolFatbinary, toolchain.FatbinaryArgs(ph("ptx"), ph("cubin"), ph("fatbin"), tc.Arch, opts(configs.ToolFatbinary)),
-			[]graph.StepInput{{Placeholder: ph("ptx"), From: from("ptx")}, {Placeholder: ph("cubin"), From: from("cubin")}}, "fatbin")
-		desc, targetName, format = "ptxas", "nvptx64", "native"
-	case configs.AMDGCN:
-		p.amdgcnSteps(t, f, step, from)
-		desc, targetName, format = "ld.lld → clang-offload-bundler", "amdgcn", "native"
-		compileOpts = "--offload-arch=" + tc.Arch
-	}
+	b.f = &graph.Fanout{List: code, Rows: t0, Dir: b.dir}
+	desc, w := b.steps()
+	f := b.f
 	p.runOptions(tc, f)
 	fan := &graph.Action{Desc: label + desc, Fanout: f, In: []*graph.Node{code}}
 	for _, s := range f.Steps {
@@ -308,11 +237,122 @@ func (p *planner) target(t *target, post postlink.Options, linked *graph.Node, i
 	p.add(fan)
 	images := fan.Out[len(fan.Out)-1]
 
-	t1 := p.g.File(at("images.table"), graph.Table)
+	t1 := p.g.File(b.at("images.table"), graph.Table)
 	p.add(p.tform(label+"file-table-tform --replace=Code,Code", filetable.Tform{
 		Ops: []filetable.Op{{Kind: filetable.Replace, Arg: "Code,Code"}}, Output: t1.Path, Inputs: []string{t0.Path, images.Path}},
 		[]*graph.Node{t0, images}, []*graph.Node{t1}))
-	return wrapInput{table: t1, target: targetName, format: format, compileOpts: compileOpts}
+	w.table = t1
+	return w
+}
+
+// postLink adds the sycl-post-link run that splits linked with the options
+// post, writing the table table, and returns the table. The split of a
+// target whose sycl-post-link options equal an earlier target's is that
+// target's: one run serves both.
+func (p *planner) postLink(post postlink.Options, linked *graph.Node, table, label string) *graph.Node {
+	key := strings.Join(syclpostlink.Args(post), "\x00")
+	t0 := p.postLinked[key]
+	if t0 != nil {
+		return t0
+	}
+	t0 = p.g.File(table, graph.Table)
+	post.Outputs = []postlink.Output{{File: t0.Path}}
+	post.Input = linked.Path
+	a := p.inProcess(label+syclpostlink.Name, syclpostlink.Name, syclpostlink.Args(post),
+		func(env graph.Env, stdio clopt.Stdio) int {
+			return syclpostlink.Run(syclpostlink.Name, env.Dir, post, env.Tokens, stdio)
+		},
+		[]*graph.Node{linked}, []*graph.Node{t0})
+	a.OwnsNamed = true
+	p.add(a)
+	if p.postLinked == nil {
+		p.postLinked = map[string]*graph.Node{}
+	}
+	p.postLinked[key] = t0
+	return t0
+}
+
+// fanoutPlan is one target's fan-out being planned: the steps its external
+// tools run on each module of the split.
+type fanoutPlan struct {
+	p   *planner
+	t   *target
+	f   *graph.Fanout
+	dir string // the target's build directory
+}
+
+// at is the file name in the target's build directory.
+func (b *fanoutPlan) at(name string) string { return filepath.Join(b.dir, name) }
+
+// opts are the target's options for the tool of role.
+func (b *fanoutPlan) opts(role configs.Tool) []string { return b.t.cfg.Options[role] }
+
+// step adds a step reading the given placeholders and, when ext is not
+// empty, writing module_<i>.<ext>, listed in <ext>.list.
+func (b *fanoutPlan) step(role configs.Tool, args []string, in []graph.StepInput, ext string) {
+	s := &graph.Step{Tool: graphTool(b.t.tools[role]), Args: args, In: in}
+	if ext != "" {
+		s.Out = &graph.StepOutput{Placeholder: ph(ext), Ext: ext, List: b.p.g.File(b.at(ext+".list"), graph.List)}
+	}
+	b.f.Steps = append(b.f.Steps, s)
+}
+
+// from is the index of the step writing the files with extension ext, or
+// -1 (the module itself) when none does.
+func (b *fanoutPlan) from(ext string) int {
+	for k, s := range b.f.Steps {
+		if s.Out != nil && s.Out.Ext == ext {
+			return k
+		}
+	}
+	return -1 // the module itself
+}
+
+// steps adds the steps of the target's kind and returns the fan-out's
+// description and the wrapper's target, format and compile options for
+// its images.
+func (b *fanoutPlan) steps() (string, wrapInput) {
+	tc := b.t.cfg
+	switch tc.Kind {
+	case configs.SPIR64, configs.SPIR64Gen:
+		return b.spirvSteps()
+	case configs.NVPTX64:
+		b.step(configs.ToolLLC, toolchain.LLCArgs(ph("ll"), ph("ptx"), tc.Arch, b.opts(configs.ToolLLC)), []graph.StepInput{{Placeholder: ph("ll"), From: -1}}, "ptx")
+		b.step(configs.ToolPtxas, toolchain.PtxasArgs(ph("ptx"), ph("cubin"), tc.Arch, b.opts(configs.ToolPtxas)), []graph.StepInput{{Placeholder: ph("ptx"), From: b.from("ptx")}}, "cubin")
+		b.step(configs.ToolFatbinary, toolchain.FatbinaryArgs(ph("ptx"), ph("cubin"), ph("fatbin"), tc.Arch, b.opts(configs.ToolFatbinary)),
+			[]graph.StepInput{{Placeholder: ph("ptx"), From: b.from("ptx")}, {Placeholder: ph("cubin"), From: b.from("cubin")}}, "fatbin")
+		return "ptxas", wrapInput{target: "nvptx64", format: "native"}
+	case configs.AMDGCN:
+		b.p.amdgcnSteps(b.t, b.f, b.step, b.from)
+		return "ld.lld → clang-offload-bundler", wrapInput{target: "amdgcn", format: "native", compileOpts: "--offload-arch=" + tc.Arch}
+	}
+	return "", wrapInput{}
+}
+
+// spirvSteps adds the steps of a spir64 or spir64_gen target: SPIR-V from
+// llvm-spirv or the SPIR-V backend, spirv-val where configured and, for
+// spir64_gen, ocloc.
+func (b *fanoutPlan) spirvSteps() (string, wrapInput) {
+	t, tc := b.t, b.t.cfg
+	desc := "llvm-spirv"
+	if t.route == configs.SPIRVBackend {
+		b.f.Steps = append(b.f.Steps, b.p.backendStep(t, b.at))
+		desc = "llc (SPIR-V backend)"
+	} else {
+		// llvm-spirv reads the bitcode sycl-post-link wrote.
+		b.step(configs.ToolLLVMSPIRV, toolchain.LLVMSPIRVArgs(ph("bc"), ph("spv"), b.opts(configs.ToolLLVMSPIRV)), []graph.StepInput{{Placeholder: ph("bc"), From: -1}}, "spv")
+	}
+	if t.tools[configs.ToolSPIRVVal] != nil {
+		b.step(configs.ToolSPIRVVal, toolchain.SPIRVValArgs(ph("spv"), b.opts(configs.ToolSPIRVVal)), []graph.StepInput{{Placeholder: ph("spv"), From: b.from("spv")}}, "")
+	}
+	if tc.Kind != configs.SPIR64Gen {
+		return desc, wrapInput{target: "spir64", format: "spirv"}
+	}
+	b.step(configs.ToolOcloc, toolchain.OclocArgs(ph("spv"), ph("bin"), tc.Devices, b.opts(configs.ToolOcloc)), []graph.StepInput{{Placeholder: ph("spv"), From: b.from("spv")}}, "bin")
+	if desc = "ocloc"; t.route == configs.SPIRVBackend {
+		desc = "llc (SPIR-V backend) → ocloc"
+	}
+	return desc, wrapInput{target: "spir64_gen", format: "native"}
 }
 
 // tform makes a file-table-tform action.
