@@ -69,9 +69,16 @@ func Start(t testing.TB) *Cluster {
 		"--log-file="+filepath.Join(dir, "log", "munged.log"))
 
 	ctldPort, nodePort := freePort(t), freePort(t)
-	memMB := 4096
+	memMB := nodeMemoryMB()
 	conf := fmt.Sprintf(slurmConf, c.Node, ctldPort, nodePort, socket, dir, c.CPUs, hostname(t), memMB)
 	if err := os.WriteFile(c.Conf, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The cluster uses no cgroup (proctrack/linuxproc, task/none), but
+	// slurmd starts its cgroup plugin anyway, and cgroup/v2's start needs
+	// systemd's D-Bus or a writable cgroup tree, which a container lacks;
+	// cgroup/v1's asks for nothing.
+	if err := os.WriteFile(filepath.Join(dir, "cgroup.conf"), []byte("CgroupPlugin=cgroup/v1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c.Env = append(os.Environ(), "SLURM_CONF="+c.Conf)
@@ -252,6 +259,24 @@ func freePort(t testing.TB) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// nodeMemoryMB is the node's RealMemory: this machine's memory in MiB, less
+// a tenth for what runs beside the cluster (4096 where /proc/meminfo says
+// nothing). Steps ask for memory (--mem) by the build's predictions, so a
+// smaller node would run fewer at once than its CPUs allow.
+func nodeMemoryMB() int {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) == 3 && f[0] == "MemTotal:" && f[2] == "kB" {
+				if kb, err := strconv.Atoi(f[1]); err == nil && kb > 0 {
+					return kb / 1024 * 9 / 10
+				}
+			}
+		}
+	}
+	return 4096
 }
 
 func hostname(t testing.TB) string {

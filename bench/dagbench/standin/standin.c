@@ -9,8 +9,12 @@
  *   spirv-val:             <in>              (no output)
  * "-" as the input or the output is standard input or output (llvm-as -o -,
  * llvm-spirv -). The time is N milliseconds when the program is called
- * through a name ending in -N (ln -s standin ocloc-195), else STANDIN_MS,
- * else 100.
+ * through a name ending in -N (ln -s standin ocloc-195), else the entry of
+ * STANDIN_MS_TABLE for this tool and input, else STANDIN_MS, else 100.
+ * STANDIN_MS_TABLE names a file of "TOOL STEM MS" lines: the tool called
+ * TOOL (ocloc), reading an input whose name up to its first dot is STEM
+ * (module_12 of .../module_12.spv), takes MS milliseconds; so a build can
+ * give each module's compile a time of its own.
  * --version prints a version, so that sycbuild can identify it. The output
  * starts with the header sycbuild checks the real tool's output for, by
  * the name called: LLVM bitcode's magic (llvm-as), a SPIR-V header
@@ -40,6 +44,29 @@ static void header(const char *argv0, FILE *w) {
     fwrite(elf, 1, sizeof elf, w);
 }
 
+/* tableMS returns the STANDIN_MS_TABLE entry of the tool called argv0 for
+   input in, or -1. */
+static double tableMS(const char *table, const char *argv0, const char *in) {
+  const char *name = strrchr(argv0, '/'), *base = in ? strrchr(in, '/') : NULL;
+  name = name ? name + 1 : argv0;
+  base = base ? base + 1 : in;
+  if (!base)
+    return -1;
+  size_t stem = strcspn(base, ".");
+  FILE *f = fopen(table, "r");
+  if (!f)
+    return -1;
+  char tool[256], key[256];
+  double ms, found = -1;
+  while (fscanf(f, "%255s %255s %lf", tool, key, &ms) == 3)
+    if (strcmp(tool, name) == 0 && strlen(key) == stem && strncmp(key, base, stem) == 0) {
+      found = ms;
+      break;
+    }
+  fclose(f);
+  return found;
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -51,12 +78,6 @@ int main(int argc, char **argv) {
     puts("dagbench stand-in compiler 1");
     return 0;
   }
-  double ms = 100;
-  const char *dash = strrchr(argv[0], '-'), *env = getenv("STANDIN_MS");
-  if (dash && dash[1] >= '0' && dash[1] <= '9')
-    ms = atof(dash + 1);
-  else if (env)
-    ms = atof(env);
   const char *in = NULL, *out = NULL;
   for (int i = 1; i < argc; i++) {
     if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "-output") == 0) && i + 1 < argc) {
@@ -67,6 +88,14 @@ int main(int argc, char **argv) {
       in = argv[++i];
     }
   }
+  double ms = 100, t;
+  const char *dash = strrchr(argv[0], '-'), *env = getenv("STANDIN_MS"), *table = getenv("STANDIN_MS_TABLE");
+  if (dash && dash[1] >= '0' && dash[1] <= '9')
+    ms = atof(dash + 1);
+  else if (table && (t = tableMS(table, argv[0], in)) >= 0)
+    ms = t;
+  else if (env)
+    ms = atof(env);
   /* The input first, as a compiler reads it: from a pipe ("-"), that
      waits for the writer to finish. */
   char *data = NULL;
