@@ -290,6 +290,44 @@ func lit(v uint64) bcField { return bcField{kind: fLit, v: v} }
 func (a *bcw) parseBody(f *bcFunc) {
 	p := a.p
 	fn := f.e.Func
+	a.startBody(f)
+	p.reset(int(fn.body.Start))
+	p.expectPunct('{')
+	var pending []bcDbgRecord
+	for !p.isPunct('}') {
+		if p.tok.kind == tLabel {
+			a.blockLabel(f)
+			continue
+		}
+		if len(f.bnames) == 0 {
+			f.newBlock(a, strconv.Itoa(f.nextNum), "", p.tok.start)
+			f.nextNum++
+		}
+		if p.tok.kind == tHashIdent {
+			pending = append(pending, a.debugRecord(f))
+			continue
+		}
+		if p.isIdent("uselistorder") || p.isIdent("uselistorder_bb") {
+			a.skipUseListOrder()
+			continue
+		}
+		in := a.instruction(f)
+		in.records = pending
+		pending = nil
+		f.insts = append(f.insts, in)
+	}
+	if len(pending) > 0 {
+		p.fail(p.tok.start, "debug records must precede an instruction")
+	}
+	a.checkDefined(f)
+	a.nums = f.nums[:0]
+	f.nums, f.byName = nil, nil
+}
+
+// startBody readies f's name tables and defines its arguments and
+// attachments.
+func (a *bcw) startBody(f *bcFunc) {
+	fn := f.e.Func
 	// The name table is the writer's, emptied for each body: only
 	// parsing needs it.
 	if a.byName == nil {
@@ -316,61 +354,50 @@ func (a *bcw) parseBody(f *bcFunc) {
 		f.attMD = append(f.attMD, a.md.attachment(at, f.e.Off))
 		f.attach[len(f.attach)-1] = []uint64{a.md.kind(at.Kind)}
 	}
-	p.reset(int(fn.body.Start))
-	p.expectPunct('{')
-	var pending []bcDbgRecord
-	for !p.isPunct('}') {
-		if p.tok.kind == tLabel {
-			name := bcLabelName(a, p.tok)
-			key := "%" + name
-			if isDigits(name) {
-				if n, _ := strconv.Atoi(name); n != f.nextNum {
-					p.fail(p.tok.start, "label expected to be numbered '"+strconv.Itoa(f.nextNum)+"'")
-				}
-				f.nextNum++
-				key = name
-				name = ""
-			}
-			f.newBlock(a, key, name, p.tok.start)
-			p.next()
-			continue
+}
+
+// blockLabel parses a block's label and starts the block; a numbered label
+// takes the next value number.
+func (a *bcw) blockLabel(f *bcFunc) {
+	p := a.p
+	name := bcLabelName(a, p.tok)
+	key := "%" + name
+	if isDigits(name) {
+		if n, _ := strconv.Atoi(name); n != f.nextNum {
+			p.fail(p.tok.start, "label expected to be numbered '"+strconv.Itoa(f.nextNum)+"'")
 		}
-		if len(f.bnames) == 0 {
-			f.newBlock(a, strconv.Itoa(f.nextNum), "", p.tok.start)
-			f.nextNum++
-		}
-		if p.tok.kind == tHashIdent {
-			pending = append(pending, a.debugRecord(f))
-			continue
-		}
-		if p.isIdent("uselistorder") || p.isIdent("uselistorder_bb") {
-			// Left out, as at module level.
-			bb := p.isIdent("uselistorder_bb")
-			p.next()
-			if bb {
-				p.next()
-				p.expectPunct(',')
-				p.next()
-			} else {
-				p.parseType()
-				p.skipValue()
-			}
-			p.expectPunct(',')
-			if !p.isPunct('{') {
-				p.failTok("expected '{'")
-			}
-			p.skipBalanced()
-			continue
-		}
-		in := a.instruction(f)
-		in.records = pending
-		pending = nil
-		f.insts = append(f.insts, in)
+		f.nextNum++
+		key = name
+		name = ""
 	}
-	if len(pending) > 0 {
-		p.fail(p.tok.start, "debug records must precede an instruction")
+	f.newBlock(a, key, name, p.tok.start)
+	p.next()
+}
+
+// skipUseListOrder skips a uselistorder or uselistorder_bb directive:
+// left out, as at module level.
+func (a *bcw) skipUseListOrder() {
+	p := a.p
+	bb := p.isIdent("uselistorder_bb")
+	p.next()
+	if bb {
+		p.next()
+		p.expectPunct(',')
+		p.next()
+	} else {
+		p.parseType()
+		p.skipValue()
 	}
-	// The first undefined value in the text is the one reported.
+	p.expectPunct(',')
+	if !p.isPunct('{') {
+		p.failTok("expected '{'")
+	}
+	p.skipBalanced()
+}
+
+// checkDefined fails on the first value of f used in the text but never
+// defined.
+func (a *bcw) checkDefined(f *bcFunc) {
 	var undef *bcLocal
 	for _, l := range f.nums {
 		if l != nil && !l.defined && (undef == nil || l.use < undef.use) {
@@ -385,10 +412,8 @@ func (a *bcw) parseBody(f *bcFunc) {
 		}
 	}
 	if undef != nil {
-		p.fail(undef.use, "use of undefined value '%"+undef.name+"'")
+		a.p.fail(undef.use, "use of undefined value '%"+undef.name+"'")
 	}
-	a.nums = f.nums[:0]
-	f.nums, f.byName = nil, nil
 }
 
 func (f *bcFunc) newBlock(a *bcw, key, name string, at int) {
@@ -683,51 +708,78 @@ func (a *bcw) writeBody(f *bcFunc) {
 	s.Record(bitcode.FuncCodeDeclareBlocks, uint64(len(f.bnames)))
 	base := a.consts.base + len(a.consts.list) // the first argument's number
 	a.md.writeFunction(f, base)
-	instID := uint64(base + f.nargs)
-	absOf := func(op *bcOp) uint64 {
-		if op.l != nil {
-			return uint64(base + op.l.index)
-		}
-		return uint64(a.consts.id(op.c))
+	attach := a.writeInsts(f, base)
+	a.writeAttachments(f, attach)
+	a.writeLocalNames(f, base)
+	s.ExitBlock()
+}
+
+// bcBodyEnc encodes the fields of a body's records: relative value
+// numbers count back from instID, the number of the next result.
+type bcBodyEnc struct {
+	a      *bcw
+	f      *bcFunc
+	base   int // the first argument's number
+	instID uint64
+	vals   []uint64
+}
+
+// abs returns an operand's absolute value number.
+func (e *bcBodyEnc) abs(op *bcOp) uint64 {
+	if op.l != nil {
+		return uint64(e.base + op.l.index)
 	}
-	var vals []uint64
-	encode := func(fields []bcField) []uint64 {
-		vals = vals[:0]
-		for _, fd := range fields {
-			switch fd.kind {
-			case fLit:
-				vals = append(vals, fd.v)
-			case fVal:
-				vals = append(vals, uint64(uint32(instID-absOf(fd.op))))
-			case fVT:
-				id := absOf(fd.op)
-				vals = append(vals, uint64(uint32(instID-id)))
-				if id >= instID {
-					vals = append(vals, a.tys.ref(fd.op.t))
-				}
-			case fSVal:
-				vals = append(vals, bcSignRotate(instID-absOf(fd.op), 64))
-			case fAbs:
-				vals = append(vals, absOf(fd.op))
-			case fBB:
-				ref := f.bbRefs[fd.v]
-				i, ok := f.blocks[ref.name]
-				if !ok {
-					a.p.fail(ref.at, "use of undefined basic block")
-				}
-				vals = append(vals, uint64(i))
-			case fMD:
-				vals = append(vals, uint64(uint32(instID-uint64(fd.md.id))))
+	return uint64(e.a.consts.id(op.c))
+}
+
+// encode returns the record of fields, in a buffer reused by the next
+// call.
+func (e *bcBodyEnc) encode(fields []bcField) []uint64 {
+	vals := e.vals[:0]
+	instID := e.instID
+	for _, fd := range fields {
+		switch fd.kind {
+		case fLit:
+			vals = append(vals, fd.v)
+		case fVal:
+			vals = append(vals, uint64(uint32(instID-e.abs(fd.op))))
+		case fVT:
+			id := e.abs(fd.op)
+			vals = append(vals, uint64(uint32(instID-id)))
+			if id >= instID {
+				vals = append(vals, e.a.tys.ref(fd.op.t))
 			}
+		case fSVal:
+			vals = append(vals, bcSignRotate(instID-e.abs(fd.op), 64))
+		case fAbs:
+			vals = append(vals, e.abs(fd.op))
+		case fBB:
+			ref := e.f.bbRefs[fd.v]
+			i, ok := e.f.blocks[ref.name]
+			if !ok {
+				e.a.p.fail(ref.at, "use of undefined basic block")
+			}
+			vals = append(vals, uint64(i))
+		case fMD:
+			vals = append(vals, uint64(uint32(instID-uint64(fd.md.id))))
 		}
-		return vals
 	}
+	e.vals = vals
+	return vals
+}
+
+// writeInsts writes the records of f's instructions, each with its
+// bundles, debug location and debug records, and returns the records of
+// their metadata attachments.
+func (a *bcw) writeInsts(f *bcFunc, base int) [][]uint64 {
+	s := a.s
+	e := bcBodyEnc{a: a, f: f, base: base, instID: uint64(base + f.nargs)}
 	var attach [][]uint64
 	for i, in := range f.insts {
 		for _, b := range in.bundles {
-			s.Record(bitcode.FuncCodeOperandBundle, encode(b)...)
+			s.Record(bitcode.FuncCodeOperandBundle, e.encode(b)...)
 		}
-		s.Record(in.code, encode(in.fields)...)
+		s.Record(in.code, e.encode(in.fields)...)
 		if in.loc != nil {
 			l := a.md.loc(in.loc)
 			s.Record(bitcode.FuncCodeDebugLoc, l...)
@@ -747,25 +799,37 @@ func (a *bcw) writeBody(f *bcFunc) {
 			attach = append(attach, rec)
 		}
 		if in.result != nil {
-			instID++
+			e.instID++
 		}
 	}
-	// Function attachments and instruction attachments.
-	if len(f.attach) > 0 || len(attach) > 0 {
-		s.EnterBlock(bitcode.MetadataAttachmentID, 3)
-		if len(f.attach) > 0 {
-			var rec []uint64
-			for i, k := range f.attach {
-				rec = append(rec, k[0], uint64(f.attMD[i].id))
-			}
-			s.Record(bitcode.MetadataAttachment, rec...)
-		}
-		for _, r := range attach {
-			s.Record(bitcode.MetadataAttachment, r...)
-		}
-		s.ExitBlock()
+	return attach
+}
+
+// writeAttachments writes the function's attachments and the
+// instructions' (attach) in a metadata attachment block, if any.
+func (a *bcw) writeAttachments(f *bcFunc, attach [][]uint64) {
+	s := a.s
+	if len(f.attach) == 0 && len(attach) == 0 {
+		return
 	}
-	// The names of arguments, values and blocks.
+	s.EnterBlock(bitcode.MetadataAttachmentID, 3)
+	if len(f.attach) > 0 {
+		var rec []uint64
+		for i, k := range f.attach {
+			rec = append(rec, k[0], uint64(f.attMD[i].id))
+		}
+		s.Record(bitcode.MetadataAttachment, rec...)
+	}
+	for _, r := range attach {
+		s.Record(bitcode.MetadataAttachment, r...)
+	}
+	s.ExitBlock()
+}
+
+// writeLocalNames writes the names of arguments, values and blocks in a
+// value symbol table, if any has one.
+func (a *bcw) writeLocalNames(f *bcFunc, base int) {
+	s := a.s
 	hasNames := false
 	for _, l := range f.order {
 		hasNames = hasNames || l.named
@@ -773,19 +837,19 @@ func (a *bcw) writeBody(f *bcFunc) {
 	for _, n := range f.bnames {
 		hasNames = hasNames || n != ""
 	}
-	if hasNames {
-		s.EnterBlock(bitcode.ValueSymtabBlockID, 4)
-		for _, l := range f.order {
-			if l.named {
-				s.Record(bitcode.VSTCodeEntry, append([]uint64{uint64(base + l.index)}, bcChars(l.name)...)...)
-			}
+	if !hasNames {
+		return
+	}
+	s.EnterBlock(bitcode.ValueSymtabBlockID, 4)
+	for _, l := range f.order {
+		if l.named {
+			s.Record(bitcode.VSTCodeEntry, append([]uint64{uint64(base + l.index)}, bcChars(l.name)...)...)
 		}
-		for i, n := range f.bnames {
-			if n != "" {
-				s.Record(bitcode.VSTCodeBBEntry, append([]uint64{uint64(i)}, bcChars(n)...)...)
-			}
+	}
+	for i, n := range f.bnames {
+		if n != "" {
+			s.Record(bitcode.VSTCodeBBEntry, append([]uint64{uint64(i)}, bcChars(n)...)...)
 		}
-		s.ExitBlock()
 	}
 	s.ExitBlock()
 }
