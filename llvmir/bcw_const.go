@@ -415,6 +415,9 @@ var bcPreds = map[string]uint64{
 // floating-point one.
 var bcIPreds = map[string]uint64{"ugt": 34, "uge": 35, "ult": 36, "ule": 37}
 
+// ident parses a constant of type t that starts with a word: a keyword
+// constant, a splat, a global wrapper, a blockaddress, an s0x/u0x
+// integer, a constant expression or inline assembly.
 func (cs *bcConsts) ident(t *Type) *bcConst {
 	a, p := cs.a, cs.a.p
 	tok := p.tok
@@ -439,57 +442,11 @@ func (cs *bcConsts) ident(t *Type) *bcConst {
 		p.next()
 		return cs.add(t, bitcode.CstCodePoison, nil, false)
 	case "splat":
-		p.next()
-		p.expectPunct('(')
-		el := cs.typed()
-		p.expectPunct(')')
-		if t.Kind != VectorType || t.Len > 1<<16 {
-			p.fail(tok.start, "splat of "+t.String())
-		}
-		if t.Scalable {
-			return cs.scalableSplat(t, el)
-		}
-		ids := make([]uint64, t.Len)
-		for i := range ids {
-			ids[i] = cs.vid(el)
-		}
-		return cs.add(t, bitcode.CstCodeAggregate, ids, false)
+		return cs.splat(t, tok)
 	case "dso_local_equivalent", "no_cfi":
-		p.next()
-		gt := p.tok
-		if gt.kind != tGlobal && gt.kind != tGlobalN {
-			p.failTok("expected a global value")
-		}
-		p.next()
-		e := cs.globalNamed(gt)
-		code := uint64(bitcode.CstCodeDSOLocalEquivalent)
-		if w == "no_cfi" {
-			code = bitcode.CstCodeNoCFIValue
-		}
-		return cs.add(t, code, []uint64{uint64(a.tys.id(cs.globalType(e), tok.start)), uint64(a.gvalID[e])}, false)
+		return cs.globalWrapper(t, w, tok)
 	case "blockaddress":
-		p.next()
-		p.expectPunct('(')
-		gt := p.tok
-		if gt.kind != tGlobal && gt.kind != tGlobalN {
-			p.failTok("expected a function")
-		}
-		p.next()
-		e := cs.globalNamed(gt)
-		if e.Kind != KindFunction {
-			p.fail(gt.start, "blockaddress of a non-function")
-		}
-		p.expectPunct(',')
-		bb := p.tok
-		if bb.kind != tLocal && bb.kind != tLocalN {
-			p.failTok("expected a basic block")
-		}
-		p.next()
-		p.expectPunct(')')
-		// The type is the function's as a value: a pointer.
-		c := cs.add(t, bitcode.CstCodeBlockAddress, []uint64{uint64(a.tys.id(cs.globalType(e), tok.start)), uint64(a.gvalID[e]), uint64(bb.start)}, false)
-		c.bbFn, c.bbTok = e, bb
-		return c
+		return cs.blockAddress(t, tok)
 	}
 	if len(w) > 3 && (w[0] == 's' || w[0] == 'u') && w[1] == '0' && w[2] == 'x' {
 		p.next()
@@ -510,6 +467,73 @@ func (cs *bcConsts) ident(t *Type) *bcConst {
 	}
 	p.failTok("expected a constant")
 	return nil
+}
+
+// splat parses "splat (<ty> <value>)" (the parser is at "splat") as a
+// vector of t with every element the value.
+func (cs *bcConsts) splat(t *Type, tok token) *bcConst {
+	p := cs.a.p
+	p.next()
+	p.expectPunct('(')
+	el := cs.typed()
+	p.expectPunct(')')
+	if t.Kind != VectorType || t.Len > 1<<16 {
+		p.fail(tok.start, "splat of "+t.String())
+	}
+	if t.Scalable {
+		return cs.scalableSplat(t, el)
+	}
+	ids := make([]uint64, t.Len)
+	for i := range ids {
+		ids[i] = cs.vid(el)
+	}
+	return cs.add(t, bitcode.CstCodeAggregate, ids, false)
+}
+
+// globalWrapper parses "dso_local_equivalent @g" or "no_cfi @g" (w is
+// the keyword, the parser at it).
+func (cs *bcConsts) globalWrapper(t *Type, w string, tok token) *bcConst {
+	a, p := cs.a, cs.a.p
+	p.next()
+	gt := p.tok
+	if gt.kind != tGlobal && gt.kind != tGlobalN {
+		p.failTok("expected a global value")
+	}
+	p.next()
+	e := cs.globalNamed(gt)
+	code := uint64(bitcode.CstCodeDSOLocalEquivalent)
+	if w == "no_cfi" {
+		code = bitcode.CstCodeNoCFIValue
+	}
+	return cs.add(t, code, []uint64{uint64(a.tys.id(cs.globalType(e), tok.start)), uint64(a.gvalID[e])}, false)
+}
+
+// blockAddress parses "blockaddress(@f, %bb)"; the block's index is found
+// when the constant is written.
+func (cs *bcConsts) blockAddress(t *Type, tok token) *bcConst {
+	a, p := cs.a, cs.a.p
+	p.next()
+	p.expectPunct('(')
+	gt := p.tok
+	if gt.kind != tGlobal && gt.kind != tGlobalN {
+		p.failTok("expected a function")
+	}
+	p.next()
+	e := cs.globalNamed(gt)
+	if e.Kind != KindFunction {
+		p.fail(gt.start, "blockaddress of a non-function")
+	}
+	p.expectPunct(',')
+	bb := p.tok
+	if bb.kind != tLocal && bb.kind != tLocalN {
+		p.failTok("expected a basic block")
+	}
+	p.next()
+	p.expectPunct(')')
+	// The type is the function's as a value: a pointer.
+	c := cs.add(t, bitcode.CstCodeBlockAddress, []uint64{uint64(a.tys.id(cs.globalType(e), tok.start)), uint64(a.gvalID[e]), uint64(bb.start)}, false)
+	c.bbFn, c.bbTok = e, bb
+	return c
 }
 
 // globalType is the type a global value has as an operand.
@@ -623,6 +647,8 @@ func (f bcFlagSet) gep() uint64 {
 	return v
 }
 
+// expr parses a constant expression (the parser is at its opcode): the
+// opcode's flags, predicate and inrange, then the operands by opcode.
 func (cs *bcConsts) expr(t *Type) *bcConst {
 	a, p := cs.a, cs.a.p
 	at := p.tok.start
@@ -631,148 +657,212 @@ func (cs *bcConsts) expr(t *Type) *bcConst {
 	fl := a.parseFlags()
 	var pred uint64
 	if op == "icmp" || op == "fcmp" {
-		w := p.text(p.tok)
-		v, ok := bcPreds[w]
-		if op == "icmp" {
-			if iv, ok2 := bcIPreds[w]; ok2 {
-				v, ok = iv, true
-			}
-		}
-		if !ok {
-			p.failTok("expected a comparison predicate")
-		}
-		pred = v
-		p.next()
+		pred = cs.predicate(op)
 	}
 	var inrange []string
 	if op == "getelementptr" && p.isIdent("inrange") {
-		p.next()
-		p.expectPunct('(')
-		for !p.isPunct(')') {
-			inrange = append(inrange, p.text(p.tok))
-			p.next()
-			p.acceptPunct(',')
-		}
-		p.expectPunct(')')
+		inrange = cs.inrangeBounds()
 	}
 	p.expectPunct('(')
 	switch {
 	case castOps[op]:
-		v := cs.typed()
-		p.expectIdent("to")
-		to := p.parseType()
-		p.expectPunct(')')
-		return cs.add(to, bitcode.CstCodeCECast, []uint64{bcCastOps[op], uint64(a.tys.id(v.typ(cs), at)), cs.vid(v)}, false)
+		return cs.castExpr(op, at)
 	case op == "getelementptr":
-		src := p.parseType()
-		ops := []uint64{uint64(a.tys.id(src, at))}
-		inrangeIdx := -1
-		n := 0
-		for p.acceptPunct(',') {
-			if p.acceptIdent("inrange") {
-				inrangeIdx = n - 1 // among the indices, the base not counted
-			}
-			vt := p.parseType()
-			v := cs.parse(vt)
-			ops = append(ops, uint64(a.tys.id(vt, at)), cs.vid(v))
-			n++
-		}
-		p.expectPunct(')')
-		switch {
-		case len(inrange) == 2:
-			if a.gen < 19 {
-				a.unsupported(at, "inrange(…) before LLVM 19")
-			}
-			lo, _ := new(big.Int).SetString(inrange[0], 10)
-			hi, _ := new(big.Int).SetString(inrange[1], 10)
-			if lo == nil || hi == nil {
-				p.fail(at, "bad inrange")
-			}
-			w := uint64(64)
-			rec := append([]uint64{ops[0], fl.gep(), w, bcSignedBig(lo, w), bcSignedBig(hi, w)}, ops[1:]...)
-			return cs.add(t, bitcode.CstCodeCEGEPWithInRange, rec, false)
-		case inrangeIdx >= 0:
-			if a.gen >= 19 {
-				a.unsupported(at, "inrange on an index")
-			}
-			inb := uint64(0)
-			if fl.inbounds {
-				inb = 1
-			}
-			rec := append([]uint64{ops[0], uint64(inrangeIdx)<<1 | inb}, ops[1:]...)
-			return cs.add(t, bitcode.CstCodeCEGEPWithInRangeIndexOld, rec, false)
-		case fl.nusw || fl.nuw:
-			if a.gen < 19 {
-				a.unsupported(at, "nusw/nuw on getelementptr before LLVM 19")
-			}
-			rec := append([]uint64{ops[0], fl.gep()}, ops[1:]...)
-			return cs.add(t, bitcode.CstCodeCEGEP, rec, false)
-		case fl.inbounds:
-			return cs.add(t, bitcode.CstCodeCEInboundsGEP, ops, false)
-		}
-		return cs.add(t, bitcode.CstCodeCEGEPOld, ops, false)
+		return cs.gepExpr(t, fl, inrange, at)
 	case op == "icmp" || op == "fcmp":
-		l := cs.typed()
-		p.expectPunct(',')
-		r := cs.typed()
-		p.expectPunct(')')
-		return cs.add(t, bitcode.CstCodeCECmp, []uint64{uint64(a.tys.id(l.typ(cs), at)), cs.vid(l), cs.vid(r), pred}, false)
+		return cs.cmpExpr(t, pred, at)
 	case op == "fneg":
 		v := cs.typed()
 		p.expectPunct(')')
 		return cs.add(t, bitcode.CstCodeCEUnop, []uint64{0, cs.vid(v)}, false)
 	case op == "extractelement":
-		v := cs.typed()
-		p.expectPunct(',')
-		ix := cs.typed()
-		p.expectPunct(')')
-		return cs.add(t, bitcode.CstCodeCEExtractElt, []uint64{uint64(a.tys.id(v.typ(cs), at)), cs.vid(v), uint64(a.tys.id(ix.typ(cs), at)), cs.vid(ix)}, false)
+		return cs.extractElementExpr(t, at)
 	case op == "insertelement":
-		v := cs.typed()
-		p.expectPunct(',')
-		el := cs.typed()
-		p.expectPunct(',')
-		ix := cs.typed()
-		p.expectPunct(')')
-		return cs.add(t, bitcode.CstCodeCEInsertElt, []uint64{cs.vid(v), cs.vid(el), uint64(a.tys.id(ix.typ(cs), at)), cs.vid(ix)}, false)
+		return cs.insertElementExpr(t, at)
 	case op == "shufflevector":
-		l := cs.typed()
-		p.expectPunct(',')
-		r := cs.typed()
-		p.expectPunct(',')
-		mask := cs.typed()
-		p.expectPunct(')')
-		// The short record when the result has the operands' type; the
-		// long one names the operands' type otherwise.
-		lt := l.typ(cs)
-		if a.tys.id(lt, at) == a.tys.id(t, at) {
-			return cs.add(t, bitcode.CstCodeCEShuffleVec, []uint64{cs.vid(l), cs.vid(r), cs.vid(mask)}, false)
-		}
-		return cs.add(t, bitcode.CstCodeCEShufVecEx, []uint64{uint64(a.tys.id(lt, at)), cs.vid(l), cs.vid(r), cs.vid(mask)}, false)
+		return cs.shuffleVectorExpr(t, at)
 	case op == "select":
-		c := cs.typed()
-		p.expectPunct(',')
-		l := cs.typed()
-		p.expectPunct(',')
-		r := cs.typed()
-		p.expectPunct(')')
-		return cs.add(t, bitcode.CstCodeCESelect, []uint64{cs.vid(c), cs.vid(l), cs.vid(r)}, false)
+		return cs.selectExpr(t)
 	case op == "extractvalue" || op == "insertvalue":
 		return cs.aggregateExpr(t, op, at)
 	}
 	if code, ok := bcBinOps[op]; ok {
-		l := cs.typed()
-		p.expectPunct(',')
-		r := cs.typed()
-		p.expectPunct(')')
-		ops := []uint64{code, cs.vid(l), cs.vid(r)}
-		if f := fl.binop(op); f != 0 {
-			ops = append(ops, f)
-		}
-		return cs.add(t, bitcode.CstCodeCEBinop, ops, false)
+		return cs.binopExpr(t, op, code, fl)
 	}
 	a.unsupported(at, "the constant expression "+op)
 	return nil
+}
+
+// predicate parses the predicate of an icmp or fcmp expression.
+func (cs *bcConsts) predicate(op string) uint64 {
+	p := cs.a.p
+	w := p.text(p.tok)
+	v, ok := bcPreds[w]
+	if op == "icmp" {
+		if iv, ok2 := bcIPreds[w]; ok2 {
+			v, ok = iv, true
+		}
+	}
+	if !ok {
+		p.failTok("expected a comparison predicate")
+	}
+	p.next()
+	return v
+}
+
+// inrangeBounds parses a getelementptr's "inrange(lo, hi)" as its words.
+func (cs *bcConsts) inrangeBounds() []string {
+	p := cs.a.p
+	var inrange []string
+	p.next()
+	p.expectPunct('(')
+	for !p.isPunct(')') {
+		inrange = append(inrange, p.text(p.tok))
+		p.next()
+		p.acceptPunct(',')
+	}
+	p.expectPunct(')')
+	return inrange
+}
+
+// castExpr parses the operands of the cast op: "<ty> <value> to <ty>)".
+func (cs *bcConsts) castExpr(op string, at int) *bcConst {
+	a, p := cs.a, cs.a.p
+	v := cs.typed()
+	p.expectIdent("to")
+	to := p.parseType()
+	p.expectPunct(')')
+	return cs.add(to, bitcode.CstCodeCECast, []uint64{bcCastOps[op], uint64(a.tys.id(v.typ(cs), at)), cs.vid(v)}, false)
+}
+
+// gepExpr parses a getelementptr expression's source type and indices,
+// and picks the record its flags and inrange take.
+func (cs *bcConsts) gepExpr(t *Type, fl bcFlagSet, inrange []string, at int) *bcConst {
+	a, p := cs.a, cs.a.p
+	src := p.parseType()
+	ops := []uint64{uint64(a.tys.id(src, at))}
+	inrangeIdx := -1
+	n := 0
+	for p.acceptPunct(',') {
+		if p.acceptIdent("inrange") {
+			inrangeIdx = n - 1 // among the indices, the base not counted
+		}
+		vt := p.parseType()
+		v := cs.parse(vt)
+		ops = append(ops, uint64(a.tys.id(vt, at)), cs.vid(v))
+		n++
+	}
+	p.expectPunct(')')
+	switch {
+	case len(inrange) == 2:
+		if a.gen < 19 {
+			a.unsupported(at, "inrange(…) before LLVM 19")
+		}
+		lo, _ := new(big.Int).SetString(inrange[0], 10)
+		hi, _ := new(big.Int).SetString(inrange[1], 10)
+		if lo == nil || hi == nil {
+			p.fail(at, "bad inrange")
+		}
+		w := uint64(64)
+		rec := append([]uint64{ops[0], fl.gep(), w, bcSignedBig(lo, w), bcSignedBig(hi, w)}, ops[1:]...)
+		return cs.add(t, bitcode.CstCodeCEGEPWithInRange, rec, false)
+	case inrangeIdx >= 0:
+		if a.gen >= 19 {
+			a.unsupported(at, "inrange on an index")
+		}
+		inb := uint64(0)
+		if fl.inbounds {
+			inb = 1
+		}
+		rec := append([]uint64{ops[0], uint64(inrangeIdx)<<1 | inb}, ops[1:]...)
+		return cs.add(t, bitcode.CstCodeCEGEPWithInRangeIndexOld, rec, false)
+	case fl.nusw || fl.nuw:
+		if a.gen < 19 {
+			a.unsupported(at, "nusw/nuw on getelementptr before LLVM 19")
+		}
+		rec := append([]uint64{ops[0], fl.gep()}, ops[1:]...)
+		return cs.add(t, bitcode.CstCodeCEGEP, rec, false)
+	case fl.inbounds:
+		return cs.add(t, bitcode.CstCodeCEInboundsGEP, ops, false)
+	}
+	return cs.add(t, bitcode.CstCodeCEGEPOld, ops, false)
+}
+
+// cmpExpr parses the operands of an icmp or fcmp expression.
+func (cs *bcConsts) cmpExpr(t *Type, pred uint64, at int) *bcConst {
+	a, p := cs.a, cs.a.p
+	l := cs.typed()
+	p.expectPunct(',')
+	r := cs.typed()
+	p.expectPunct(')')
+	return cs.add(t, bitcode.CstCodeCECmp, []uint64{uint64(a.tys.id(l.typ(cs), at)), cs.vid(l), cs.vid(r), pred}, false)
+}
+
+// extractElementExpr parses the operands of an extractelement expression.
+func (cs *bcConsts) extractElementExpr(t *Type, at int) *bcConst {
+	a, p := cs.a, cs.a.p
+	v := cs.typed()
+	p.expectPunct(',')
+	ix := cs.typed()
+	p.expectPunct(')')
+	return cs.add(t, bitcode.CstCodeCEExtractElt, []uint64{uint64(a.tys.id(v.typ(cs), at)), cs.vid(v), uint64(a.tys.id(ix.typ(cs), at)), cs.vid(ix)}, false)
+}
+
+// insertElementExpr parses the operands of an insertelement expression.
+func (cs *bcConsts) insertElementExpr(t *Type, at int) *bcConst {
+	a, p := cs.a, cs.a.p
+	v := cs.typed()
+	p.expectPunct(',')
+	el := cs.typed()
+	p.expectPunct(',')
+	ix := cs.typed()
+	p.expectPunct(')')
+	return cs.add(t, bitcode.CstCodeCEInsertElt, []uint64{cs.vid(v), cs.vid(el), uint64(a.tys.id(ix.typ(cs), at)), cs.vid(ix)}, false)
+}
+
+// shuffleVectorExpr parses the operands of a shufflevector expression.
+func (cs *bcConsts) shuffleVectorExpr(t *Type, at int) *bcConst {
+	a, p := cs.a, cs.a.p
+	l := cs.typed()
+	p.expectPunct(',')
+	r := cs.typed()
+	p.expectPunct(',')
+	mask := cs.typed()
+	p.expectPunct(')')
+	// The short record when the result has the operands' type; the
+	// long one names the operands' type otherwise.
+	lt := l.typ(cs)
+	if a.tys.id(lt, at) == a.tys.id(t, at) {
+		return cs.add(t, bitcode.CstCodeCEShuffleVec, []uint64{cs.vid(l), cs.vid(r), cs.vid(mask)}, false)
+	}
+	return cs.add(t, bitcode.CstCodeCEShufVecEx, []uint64{uint64(a.tys.id(lt, at)), cs.vid(l), cs.vid(r), cs.vid(mask)}, false)
+}
+
+// selectExpr parses the operands of a select expression.
+func (cs *bcConsts) selectExpr(t *Type) *bcConst {
+	p := cs.a.p
+	c := cs.typed()
+	p.expectPunct(',')
+	l := cs.typed()
+	p.expectPunct(',')
+	r := cs.typed()
+	p.expectPunct(')')
+	return cs.add(t, bitcode.CstCodeCESelect, []uint64{cs.vid(c), cs.vid(l), cs.vid(r)}, false)
+}
+
+// binopExpr parses the operands of the binary operator op (code in the
+// record) and appends its flags.
+func (cs *bcConsts) binopExpr(t *Type, op string, code uint64, fl bcFlagSet) *bcConst {
+	p := cs.a.p
+	l := cs.typed()
+	p.expectPunct(',')
+	r := cs.typed()
+	p.expectPunct(')')
+	ops := []uint64{code, cs.vid(l), cs.vid(r)}
+	if f := fl.binop(op); f != 0 {
+		ops = append(ops, f)
+	}
+	return cs.add(t, bitcode.CstCodeCEBinop, ops, false)
 }
 
 // typ returns the constant's type.

@@ -42,76 +42,9 @@ func (m *bcMeta) special(x *bcMD, f *bcFunc) {
 	p.next()
 	p.expectPunct('(')
 	for !p.isPunct(')') {
-		var name string
 		fd := &diField{at: p.tok.start}
-		switch p.tok.kind {
-		case tLabel: // "name:" lexes as one token
-			name = p.text(p.tok)
-			name = name[:len(name)-1]
-			p.next()
-		case tIdent:
-			name = p.text(p.tok)
-			p.next()
-			p.expectPunct(':')
-		default:
-			p.failTok("expected a field name")
-		}
-		switch p.tok.kind {
-		case tMetaID, tMetaStr, tExcl, tMetaVar:
-			fd.isMD = true
-			fd.md = m.parse(f)
-		case tString:
-			s := p.stringVal(p.tok)
-			fd.str = &s
-			p.next()
-		case tInt:
-			fd.text = p.text(p.tok)
-			p.next()
-		case tIdent, tLocal, tLocalN:
-			if p.isIdent("null") {
-				fd.isMD = true
-				p.next()
-				break
-			}
-			if p.tok.kind != tIdent || isTypeKeyword(p.bytes(p.tok)) {
-				// A value: "extraData: i64 256", "value: ptr @g".
-				fd.isMD = true
-				fd.md = m.parse(f)
-				break
-			}
-			var parts []string
-			for {
-				if p.tok.kind != tIdent && p.tok.kind != tInt {
-					p.failTok("expected a value")
-				}
-				parts = append(parts, p.text(p.tok))
-				p.next()
-				if !p.acceptPunct('|') {
-					break
-				}
-			}
-			fd.text = strings.Join(parts, "|")
-		case tPunct:
-			if n.name == "GenericDINode" && p.isPunct('{') {
-				// operands: {!1, null, …}
-				p.next()
-				for !p.isPunct('}') {
-					if p.acceptIdent("null") {
-						fd.list = append(fd.list, nil)
-					} else {
-						fd.list = append(fd.list, m.parse(f))
-					}
-					if !p.acceptPunct(',') {
-						break
-					}
-				}
-				p.expectPunct('}')
-				break
-			}
-			p.failTok("expected a field value")
-		default:
-			p.failTok("expected a field value")
-		}
+		name := m.fieldName()
+		m.fieldValue(n, fd, f)
 		n.fields[name] = fd
 		if !p.acceptPunct(',') {
 			break
@@ -119,6 +52,101 @@ func (m *bcMeta) special(x *bcMD, f *bcFunc) {
 	}
 	p.expectPunct(')')
 	n.build(x, a)
+}
+
+// fieldName parses the "name:" that starts a field of a specialized node.
+func (m *bcMeta) fieldName() string {
+	p := m.a.p
+	var name string
+	switch p.tok.kind {
+	case tLabel: // "name:" lexes as one token
+		name = p.text(p.tok)
+		name = name[:len(name)-1]
+		p.next()
+	case tIdent:
+		name = p.text(p.tok)
+		p.next()
+		p.expectPunct(':')
+	default:
+		p.failTok("expected a field name")
+	}
+	return name
+}
+
+// fieldValue parses the value of a field of n into fd: metadata, a
+// string, an integer, keywords or flags, or GenericDINode's operands.
+func (m *bcMeta) fieldValue(n *diNode, fd *diField, f *bcFunc) {
+	p := m.a.p
+	switch p.tok.kind {
+	case tMetaID, tMetaStr, tExcl, tMetaVar:
+		fd.isMD = true
+		fd.md = m.parse(f)
+	case tString:
+		s := p.stringVal(p.tok)
+		fd.str = &s
+		p.next()
+	case tInt:
+		fd.text = p.text(p.tok)
+		p.next()
+	case tIdent, tLocal, tLocalN:
+		if p.isIdent("null") {
+			fd.isMD = true
+			p.next()
+			break
+		}
+		if p.tok.kind != tIdent || isTypeKeyword(p.bytes(p.tok)) {
+			// A value: "extraData: i64 256", "value: ptr @g".
+			fd.isMD = true
+			fd.md = m.parse(f)
+			break
+		}
+		fd.text = m.fieldWords()
+	case tPunct:
+		if n.name == "GenericDINode" && p.isPunct('{') {
+			fd.list = m.genericOperands(f)
+			break
+		}
+		p.failTok("expected a field value")
+	default:
+		p.failTok("expected a field value")
+	}
+}
+
+// fieldWords parses a keyword, or flags joined by '|', as one text.
+func (m *bcMeta) fieldWords() string {
+	p := m.a.p
+	var parts []string
+	for {
+		if p.tok.kind != tIdent && p.tok.kind != tInt {
+			p.failTok("expected a value")
+		}
+		parts = append(parts, p.text(p.tok))
+		p.next()
+		if !p.acceptPunct('|') {
+			break
+		}
+	}
+	return strings.Join(parts, "|")
+}
+
+// genericOperands parses GenericDINode's "operands: {!1, null, …}" (nil
+// for null).
+func (m *bcMeta) genericOperands(f *bcFunc) []*bcMD {
+	p := m.a.p
+	var list []*bcMD
+	p.next()
+	for !p.isPunct('}') {
+		if p.acceptIdent("null") {
+			list = append(list, nil)
+		} else {
+			list = append(list, m.parse(f))
+		}
+		if !p.acceptPunct(',') {
+			break
+		}
+	}
+	p.expectPunct('}')
+	return list
 }
 
 // expression parses the operations of !DIExpression(…) (the parser is
@@ -243,7 +271,8 @@ func (n *diNode) boolean(name string) uint64 { return n.num(name, 0, nil).v }
 
 func lit0(v uint64) bcMDF { return bcMDF{v: v} }
 
-// build lays out the record of a specialized node.
+// build lays out the record of a specialized node: its code, and its
+// fields from the node kind's method.
 func (n *diNode) build(x *bcMD, a *bcw) {
 	d := uint64(0)
 	if x.distinct {
@@ -253,209 +282,63 @@ func (n *diNode) build(x *bcMD, a *bcw) {
 	var fs []bcMDF
 	switch n.name {
 	case "DILocation":
-		code = bitcode.MetadataLocation
-		fs = []bcMDF{lit0(d), n.num("line", 0, nil), n.num("column", 0, nil), n.mdID("scope"), n.md("inlinedAt"),
-			lit0(n.boolean("isImplicitCode"))}
-		if g, r := n.num("atomGroup", 0, nil), n.num("atomRank", 0, nil); g.v != 0 || r.v != 0 {
-			fs = append(fs, g, r)
-		}
+		code, fs = bitcode.MetadataLocation, n.location(d)
 	case "DIFile":
-		code = bitcode.MetadataFile
-		fs = []bcMDF{lit0(d), n.md("filename"), n.md("directory")}
-		if n.get("checksumkind") != nil {
-			fs = append(fs, n.num("checksumkind", 0, diChecksums), n.md("checksum"))
-		} else {
-			fs = append(fs, lit0(0), bcMDF{isMD: true, ref1: true})
-		}
-		if n.get("source") != nil {
-			fs = append(fs, n.md("source"))
-		}
+		code, fs = bitcode.MetadataFile, n.file(d)
 	case "DIBasicType":
-		code = bitcode.MetadataBasicType
-		fs = []bcMDF{lit0(d), n.num("tag", 0x24, dwTags), n.md("name"), n.num("size", 0, nil), n.num("align", 0, nil),
-			n.num("encoding", 0, dwATE), n.num("flags", 0, diFlags)}
-		if a.gen >= 20 {
-			fs = append(fs, n.num("num_extra_inhabitants", 0, nil))
-		}
+		code, fs = bitcode.MetadataBasicType, n.basicType(d, a.gen)
 	case "DIDerivedType":
-		code = bitcode.MetadataDerivedType
-		das := n.num("dwarfAddressSpace", 0, nil)
-		if n.get("dwarfAddressSpace") != nil {
-			das.v++
-		}
-		fs = []bcMDF{lit0(d), n.num("tag", 0, dwTags), n.md("name"), n.md("file"), n.num("line", 0, nil), n.md("scope"),
-			n.md("baseType"), n.num("size", 0, nil), n.num("align", 0, nil), n.num("offset", 0, nil),
-			n.num("flags", 0, diFlags), n.md("extraData"), das, n.md("annotations")}
-		if a.gen >= 19 {
-			fs = append(fs, lit0(0))
-		}
+		code, fs = bitcode.MetadataDerivedType, n.derivedType(d, a.gen)
 	case "DICompositeType":
-		code = bitcode.MetadataCompositeType
-		fs = []bcMDF{lit0(d), n.num("tag", 0, dwTags), n.md("name"), n.md("file"), n.num("line", 0, nil), n.md("scope"),
-			n.md("baseType"), n.num("size", 0, nil), n.num("align", 0, nil), n.num("offset", 0, nil),
-			n.num("flags", 0, diFlags), n.md("elements"), n.num("runtimeLang", 0, dwLangs), n.md("vtableHolder"),
-			n.md("templateParams"), n.md("identifier"), n.md("discriminator"), n.md("dataLocation"),
-			n.md("associated"), n.md("allocated"), n.md("rank"), n.md("annotations")}
+		code, fs = bitcode.MetadataCompositeType, n.compositeType(d)
 	case "DISubroutineType":
-		code = bitcode.MetadataSubroutineType
-		fs = []bcMDF{lit0(2 | d), n.num("flags", 0, diFlags), n.md("types"), n.num("cc", 0, dwCC)}
+		code, fs = bitcode.MetadataSubroutineType, n.subroutineType(d)
 	case "DICompileUnit":
-		code = bitcode.MetadataCompileUnit
-		split := uint64(1)
-		if n.get("splitDebugInlining") != nil {
-			split = n.boolean("splitDebugInlining")
-		}
-		fs = []bcMDF{lit0(1), n.num("language", 0, dwLangs), n.md("file"), n.md("producer"), lit0(n.boolean("isOptimized")),
-			n.md("flags"), n.num("runtimeVersion", 0, nil), n.md("splitDebugFilename"),
-			n.num("emissionKind", 0, diEmission), n.md("enums"), n.md("retainedTypes"), lit0(0), n.md("globals"),
-			n.md("imports"), n.num("dwoId", 0, nil), n.md("macros"), lit0(split),
-			lit0(n.boolean("debugInfoForProfiling")), n.num("nameTableKind", 0, diNameTable),
-			lit0(n.boolean("rangesBaseAddress")), n.md("sysroot"), n.md("sdk")}
+		code, fs = bitcode.MetadataCompileUnit, n.compileUnit()
 	case "DISubprogram":
-		code = bitcode.MetadataSubprogram
-		sp := n.num("spFlags", 0, diSPFlags)
-		if x.distinct && n.get("spFlags") == nil {
-			// Old spelling: isDefinition, isLocal, isOptimized, virtuality.
-			sp.v = 0
-		}
-		if n.get("isLocal") != nil && n.boolean("isLocal") != 0 {
-			sp.v |= 4
-		}
-		if n.get("isDefinition") != nil && n.boolean("isDefinition") != 0 {
-			sp.v |= 8
-		}
-		if n.get("isOptimized") != nil && n.boolean("isOptimized") != 0 {
-			sp.v |= 16
-		}
-		if sp.v&8 != 0 {
-			x.distinct = true
-			d = 1
-		}
-		fs = []bcMDF{lit0(4 | 2 | d), n.md("scope"), n.md("name"), n.md("linkageName"), n.md("file"), n.num("line", 0, nil),
-			n.md("type"), n.num("scopeLine", 0, nil), n.md("containingType"), sp, n.num("virtualIndex", 0, nil),
-			n.num("flags", 0, diFlags), n.md("unit"), n.md("templateParams"), n.md("declaration"),
-			n.md("retainedNodes"), n.num("thisAdjustment", 0, nil), n.md("thrownTypes"), n.md("annotations")}
-		if a.gen >= 15 {
-			fs = append(fs, n.md("targetFuncName"))
-		}
-		if k := n.boolean("keyInstructions"); k != 0 {
-			fs = append(fs, lit0(k))
-		}
+		code, fs = bitcode.MetadataSubprogram, n.subprogram(x, d, a.gen)
 	case "DILexicalBlock":
-		code = bitcode.MetadataLexicalBlock
-		fs = []bcMDF{lit0(d), n.md("scope"), n.md("file"), n.num("line", 0, nil), n.num("column", 0, nil)}
+		code, fs = bitcode.MetadataLexicalBlock, n.lexicalBlock(d)
 	case "DILexicalBlockFile":
-		code = bitcode.MetadataLexicalBlockFile
-		fs = []bcMDF{lit0(d), n.md("scope"), n.md("file"), n.num("discriminator", 0, nil)}
+		code, fs = bitcode.MetadataLexicalBlockFile, n.lexicalBlockFile(d)
 	case "DINamespace":
-		code = bitcode.MetadataNamespace
-		fs = []bcMDF{lit0(d | n.boolean("exportSymbols")<<1), n.md("scope"), n.md("name")}
+		code, fs = bitcode.MetadataNamespace, n.namespace(d)
 	case "DILocalVariable":
-		code = bitcode.MetadataLocalVar
-		fs = []bcMDF{lit0(d | 2), n.md("scope"), n.md("name"), n.md("file"), n.num("line", 0, nil), n.md("type"),
-			n.num("arg", 0, nil), n.num("flags", 0, diFlags), n.num("align", 0, nil), n.md("annotations")}
+		code, fs = bitcode.MetadataLocalVar, n.localVariable(d)
 	case "DIGlobalVariable":
-		code = bitcode.MetadataGlobalVar
-		fs = []bcMDF{lit0(d | 2<<1), n.md("scope"), n.md("name"), n.md("linkageName"), n.md("file"),
-			n.num("line", 0, nil), n.md("type"), lit0(n.boolean("isLocal")), lit0(n.boolean("isDefinition")),
-			n.md("declaration"), n.md("templateParams"), n.num("align", 0, nil), n.md("annotations")}
+		code, fs = bitcode.MetadataGlobalVar, n.globalVariable(d)
 	case "DIGlobalVariableExpression":
-		code = bitcode.MetadataGlobalVarExpr
-		fs = []bcMDF{lit0(d), n.md("var"), n.md("expr")}
+		code, fs = bitcode.MetadataGlobalVarExpr, n.globalVariableExpr(d)
 	case "DISubrange":
-		code = bitcode.MetadataSubrange
-		fs = []bcMDF{lit0(d | 2<<1), n.md("count"), n.md("lowerBound"), n.md("upperBound"), n.md("stride")}
+		code, fs = bitcode.MetadataSubrange, n.subrange(d)
 	case "DIEnumerator":
-		code = bitcode.MetadataEnumerator
-		uns := n.boolean("isUnsigned")
-		fd := n.get("value")
-		if fd == nil {
-			a.p.fail(n.at, "missing required field 'value'")
-		}
-		v, ok := new(big.Int).SetString(fd.text, 10)
-		if !ok {
-			a.p.fail(fd.at, "expected an integer")
-		}
-		u := new(big.Int).And(v, new(big.Int).SetUint64(^uint64(0))).Uint64()
-		if v.BitLen() > 63 && !(v.Sign() > 0 && v.BitLen() == 64) {
-			// Wider than 64 bits: the two's complement words of a width
-			// that holds the value, least significant first.
-			words := (v.BitLen() + 1 + 63) / 64
-			if words < 2 {
-				words = 2
-			}
-			m := new(big.Int).Lsh(big.NewInt(1), uint(64*words))
-			w := new(big.Int).Mod(v, m)
-			fs = []bcMDF{lit0(4 | uns<<1 | d), lit0(uint64(64 * words)), n.md("name")}
-			mask := new(big.Int).SetUint64(^uint64(0))
-			for i := 0; i < words; i++ {
-				word := new(big.Int).And(new(big.Int).Rsh(w, uint(64*i)), mask).Uint64()
-				fs = append(fs, lit0(bcSignRotate(word, 64)))
-			}
-			break
-		}
-		fs = []bcMDF{lit0(4 | uns<<1 | d), lit0(64), n.md("name"), lit0(bcSignRotate(u, 64))}
+		code, fs = bitcode.MetadataEnumerator, n.enumerator(d)
 	case "DITemplateTypeParameter":
-		code = bitcode.MetadataTemplateType
-		fs = []bcMDF{lit0(d), n.md("name"), n.md("type"), lit0(n.boolean("defaulted"))}
+		code, fs = bitcode.MetadataTemplateType, n.templateTypeParam(d)
 	case "DITemplateValueParameter":
-		code = bitcode.MetadataTemplateValue
-		fs = []bcMDF{lit0(d), n.num("tag", 0x30, dwTags), n.md("name"), n.md("type"), lit0(n.boolean("defaulted")), n.md("value")}
+		code, fs = bitcode.MetadataTemplateValue, n.templateValueParam(d)
 	case "DILabel":
-		code = bitcode.MetadataLabel
-		fs = []bcMDF{lit0(d | n.boolean("isArtificial")<<1), n.md("scope"), n.md("name"), n.md("file"), n.num("line", 0, nil)}
-		if a.gen >= 21 {
-			fs = append(fs, n.num("column", 0, nil))
-			if n.get("coroSuspendIdx") != nil {
-				fs = append(fs, n.num("coroSuspendIdx", 0, nil))
-			}
-		}
+		code, fs = bitcode.MetadataLabel, n.label(d, a.gen)
 	case "DIImportedEntity":
-		code = bitcode.MetadataImportedEntity
-		fs = []bcMDF{lit0(d), n.num("tag", 0, dwTags), n.md("scope"), n.md("entity"), n.num("line", 0, nil), n.md("name"),
-			n.md("file"), n.md("elements")}
+		code, fs = bitcode.MetadataImportedEntity, n.importedEntity(d)
 	case "DIAssignID":
-		code = bitcode.MetadataAssignID
-		fs = []bcMDF{lit0(1)}
+		code, fs = bitcode.MetadataAssignID, []bcMDF{lit0(1)}
 	case "DIModule":
-		code = bitcode.MetadataModule
-		fs = []bcMDF{lit0(d), n.md("file"), n.md("scope"), n.md("name"), n.md("configMacros"), n.md("includePath"),
-			n.md("apinotes"), n.num("line", 0, nil), lit0(n.boolean("isDecl"))}
+		code, fs = bitcode.MetadataModule, n.module(d)
 	case "DIMacro":
-		code = bitcode.MetadataMacro
-		fs = []bcMDF{lit0(d), n.num("type", 0, dwMacinfo), n.num("line", 0, nil), n.md("name"), n.md("value")}
+		code, fs = bitcode.MetadataMacro, n.macro(d)
 	case "DIMacroFile":
-		code = bitcode.MetadataMacroFile
-		fs = []bcMDF{lit0(d), n.num("type", 3, dwMacinfo), n.num("line", 0, nil), n.md("file"), n.md("nodes")}
+		code, fs = bitcode.MetadataMacroFile, n.macroFile(d)
 	case "DICommonBlock":
-		code = bitcode.MetadataCommonBlock
-		fs = []bcMDF{lit0(d), n.md("scope"), n.md("declaration"), n.md("name"), n.md("file"), n.num("line", 0, nil)}
+		code, fs = bitcode.MetadataCommonBlock, n.commonBlock(d)
 	case "DIStringType":
-		code = bitcode.MetadataStringType
-		fs = []bcMDF{lit0(d), n.num("tag", 0x12, dwTags), n.md("name"), n.md("stringLength"),
-			n.md("stringLengthExpression"), n.md("stringLocationExpression"), n.num("size", 0, nil),
-			n.num("align", 0, nil), n.num("encoding", 0, dwATE)}
+		code, fs = bitcode.MetadataStringType, n.stringType(d)
 	case "DIGenericSubrange":
-		code = bitcode.MetadataGenericSubrange
-		fs = []bcMDF{lit0(d), n.md("count"), n.md("lowerBound"), n.md("upperBound"), n.md("stride")}
+		code, fs = bitcode.MetadataGenericSubrange, n.genericSubrange(d)
 	case "DIObjCProperty":
-		code = bitcode.MetadataObjCProperty
-		// LLVM 22's reader takes the setter first (checked against
-		// llvm-dis-22; 20 and 21 not checked), older ones the getter.
-		gs, ss := n.md("getter"), n.md("setter")
-		if a.gen >= 22 {
-			gs, ss = ss, gs
-		}
-		fs = []bcMDF{lit0(d), n.md("name"), n.md("file"), n.num("line", 0, nil), gs, ss,
-			n.num("attributes", 0, nil), n.md("type")}
+		code, fs = bitcode.MetadataObjCProperty, n.objCProperty(d, a.gen)
 	case "GenericDINode":
-		code = bitcode.MetadataGenericDebug
-		fs = []bcMDF{lit0(d), n.num("tag", 0, dwTags), lit0(0), n.md("header")}
-		if ops := n.get("operands"); ops != nil {
-			for _, o := range ops.list {
-				fs = append(fs, bcMDF{isMD: true, ref1: true, ref: o})
-			}
-		}
+		code, fs = bitcode.MetadataGenericDebug, n.genericDINode(d)
 	default:
 		a.unsupported(n.at, "!"+n.name)
 	}

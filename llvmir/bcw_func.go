@@ -1,7 +1,6 @@
 package llvmir
 
 import (
-	"math/big"
 	"strconv"
 
 	"github.com/sycbuild/sycbuild/bitcode"
@@ -291,6 +290,44 @@ func lit(v uint64) bcField { return bcField{kind: fLit, v: v} }
 func (a *bcw) parseBody(f *bcFunc) {
 	p := a.p
 	fn := f.e.Func
+	a.startBody(f)
+	p.reset(int(fn.body.Start))
+	p.expectPunct('{')
+	var pending []bcDbgRecord
+	for !p.isPunct('}') {
+		if p.tok.kind == tLabel {
+			a.blockLabel(f)
+			continue
+		}
+		if len(f.bnames) == 0 {
+			f.newBlock(a, strconv.Itoa(f.nextNum), "", p.tok.start)
+			f.nextNum++
+		}
+		if p.tok.kind == tHashIdent {
+			pending = append(pending, a.debugRecord(f))
+			continue
+		}
+		if p.isIdent("uselistorder") || p.isIdent("uselistorder_bb") {
+			a.skipUseListOrder()
+			continue
+		}
+		in := a.instruction(f)
+		in.records = pending
+		pending = nil
+		f.insts = append(f.insts, in)
+	}
+	if len(pending) > 0 {
+		p.fail(p.tok.start, "debug records must precede an instruction")
+	}
+	a.checkDefined(f)
+	a.nums = f.nums[:0]
+	f.nums, f.byName = nil, nil
+}
+
+// startBody readies f's name tables and defines its arguments and
+// attachments.
+func (a *bcw) startBody(f *bcFunc) {
+	fn := f.e.Func
 	// The name table is the writer's, emptied for each body: only
 	// parsing needs it.
 	if a.byName == nil {
@@ -317,61 +354,50 @@ func (a *bcw) parseBody(f *bcFunc) {
 		f.attMD = append(f.attMD, a.md.attachment(at, f.e.Off))
 		f.attach[len(f.attach)-1] = []uint64{a.md.kind(at.Kind)}
 	}
-	p.reset(int(fn.body.Start))
-	p.expectPunct('{')
-	var pending []bcDbgRecord
-	for !p.isPunct('}') {
-		if p.tok.kind == tLabel {
-			name := bcLabelName(a, p.tok)
-			key := "%" + name
-			if isDigits(name) {
-				if n, _ := strconv.Atoi(name); n != f.nextNum {
-					p.fail(p.tok.start, "label expected to be numbered '"+strconv.Itoa(f.nextNum)+"'")
-				}
-				f.nextNum++
-				key = name
-				name = ""
-			}
-			f.newBlock(a, key, name, p.tok.start)
-			p.next()
-			continue
+}
+
+// blockLabel parses a block's label and starts the block; a numbered label
+// takes the next value number.
+func (a *bcw) blockLabel(f *bcFunc) {
+	p := a.p
+	name := bcLabelName(a, p.tok)
+	key := "%" + name
+	if isDigits(name) {
+		if n, _ := strconv.Atoi(name); n != f.nextNum {
+			p.fail(p.tok.start, "label expected to be numbered '"+strconv.Itoa(f.nextNum)+"'")
 		}
-		if len(f.bnames) == 0 {
-			f.newBlock(a, strconv.Itoa(f.nextNum), "", p.tok.start)
-			f.nextNum++
-		}
-		if p.tok.kind == tHashIdent {
-			pending = append(pending, a.debugRecord(f))
-			continue
-		}
-		if p.isIdent("uselistorder") || p.isIdent("uselistorder_bb") {
-			// Left out, as at module level.
-			bb := p.isIdent("uselistorder_bb")
-			p.next()
-			if bb {
-				p.next()
-				p.expectPunct(',')
-				p.next()
-			} else {
-				p.parseType()
-				p.skipValue()
-			}
-			p.expectPunct(',')
-			if !p.isPunct('{') {
-				p.failTok("expected '{'")
-			}
-			p.skipBalanced()
-			continue
-		}
-		in := a.instruction(f)
-		in.records = pending
-		pending = nil
-		f.insts = append(f.insts, in)
+		f.nextNum++
+		key = name
+		name = ""
 	}
-	if len(pending) > 0 {
-		p.fail(p.tok.start, "debug records must precede an instruction")
+	f.newBlock(a, key, name, p.tok.start)
+	p.next()
+}
+
+// skipUseListOrder skips a uselistorder or uselistorder_bb directive:
+// left out, as at module level.
+func (a *bcw) skipUseListOrder() {
+	p := a.p
+	bb := p.isIdent("uselistorder_bb")
+	p.next()
+	if bb {
+		p.next()
+		p.expectPunct(',')
+		p.next()
+	} else {
+		p.parseType()
+		p.skipValue()
 	}
-	// The first undefined value in the text is the one reported.
+	p.expectPunct(',')
+	if !p.isPunct('{') {
+		p.failTok("expected '{'")
+	}
+	p.skipBalanced()
+}
+
+// checkDefined fails on the first value of f used in the text but never
+// defined.
+func (a *bcw) checkDefined(f *bcFunc) {
 	var undef *bcLocal
 	for _, l := range f.nums {
 		if l != nil && !l.defined && (undef == nil || l.use < undef.use) {
@@ -386,10 +412,8 @@ func (a *bcw) parseBody(f *bcFunc) {
 		}
 	}
 	if undef != nil {
-		p.fail(undef.use, "use of undefined value '%"+undef.name+"'")
+		a.p.fail(undef.use, "use of undefined value '%"+undef.name+"'")
 	}
-	a.nums = f.nums[:0]
-	f.nums, f.byName = nil, nil
 }
 
 func (f *bcFunc) newBlock(a *bcw, key, name string, at int) {
@@ -461,469 +485,7 @@ func (a *bcw) instruction(f *bcFunc) *bcInst {
 	op := p.text(p.tok)
 	opAt := p.tok.start
 	p.next()
-	switch op {
-	case "ret":
-		in.code = bitcode.FuncCodeInstRet
-		if !p.acceptIdent("void") {
-			in.fields = a.fieldList(1, vt(f.typedOperand(a)))
-		}
-	case "br":
-		in.code = bitcode.FuncCodeInstBr
-		if p.isIdent("label") {
-			in.fields = a.fieldList(1, f.blockRef(a))
-			break
-		}
-		c := f.typedOperand(a)
-		p.expectPunct(',')
-		t := f.blockRef(a)
-		p.expectPunct(',')
-		e := f.blockRef(a)
-		in.fields = a.fieldList(1, t, e, val(c))
-	case "switch":
-		in.code = bitcode.FuncCodeInstSwitch
-		c := f.typedOperand(a)
-		p.expectPunct(',')
-		d := f.blockRef(a)
-		in.fields = a.fieldList(1, lit(uint64(a.tys.id(c.t, opAt))), val(c), d)
-		p.expectPunct('[')
-		for !p.isPunct(']') {
-			v := f.typedOperand(a)
-			if v.c == nil {
-				p.fail(opAt, "switch case values must be constants")
-			}
-			p.expectPunct(',')
-			in.fields = append(in.fields, bcField{kind: fAbs, op: v}, f.blockRef(a))
-		}
-		p.expectPunct(']')
-	case "indirectbr":
-		in.code = bitcode.FuncCodeInstIndirectBr
-		addr := f.typedOperand(a)
-		in.fields = a.fieldList(1, lit(uint64(a.tys.id(addr.t, opAt))), val(addr))
-		p.expectPunct(',')
-		p.expectPunct('[')
-		for !p.isPunct(']') {
-			in.fields = append(in.fields, f.blockRef(a))
-			if !p.acceptPunct(',') {
-				break
-			}
-		}
-		p.expectPunct(']')
-	case "unreachable":
-		in.code = bitcode.FuncCodeInstUnreachable
-	case "resume":
-		in.code = bitcode.FuncCodeInstResume
-		in.fields = a.fieldList(1, vt(f.typedOperand(a)))
-	case "fneg":
-		in.code = bitcode.FuncCodeInstUnop
-		fl := a.parseFlags()
-		v := f.typedOperand(a)
-		in.fields = a.fieldList(1, vt(v), lit(0))
-		if fl.fmf != 0 {
-			in.fields = append(in.fields, lit(fl.fmf))
-		}
-	case "add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor",
-		"fadd", "fsub", "fmul", "fdiv", "frem":
-		in.code = bitcode.FuncCodeInstBinop
-		fl := a.parseFlags()
-		l := f.typedOperand(a)
-		p.expectPunct(',')
-		r := f.operand(a, l.t)
-		in.fields = a.fieldList(1, vt(l), val(r), lit(bcBinOps[op]))
-		if v := fl.binop(op); v != 0 {
-			in.fields = append(in.fields, lit(v))
-		}
-	case "extractelement":
-		in.code = bitcode.FuncCodeInstExtractElt
-		v := f.typedOperand(a)
-		p.expectPunct(',')
-		ix := f.typedOperand(a)
-		in.fields = a.fieldList(1, vt(v), vt(ix))
-	case "insertelement":
-		in.code = bitcode.FuncCodeInstInsertElt
-		v := f.typedOperand(a)
-		p.expectPunct(',')
-		el := f.typedOperand(a)
-		p.expectPunct(',')
-		ix := f.typedOperand(a)
-		in.fields = a.fieldList(1, vt(v), val(el), vt(ix))
-	case "shufflevector":
-		in.code = bitcode.FuncCodeInstShuffleVec
-		v1 := f.typedOperand(a)
-		p.expectPunct(',')
-		v2 := f.typedOperand(a)
-		p.expectPunct(',')
-		m := f.typedOperand(a)
-		in.fields = a.fieldList(1, vt(v1), val(v2), val(m))
-	case "extractvalue":
-		in.code = bitcode.FuncCodeInstExtractVal
-		v := f.typedOperand(a)
-		in.fields = a.fieldList(1, vt(v))
-		for p.isPunct(',') {
-			st := p.save()
-			p.next()
-			if p.tok.kind != tInt {
-				p.restore(st)
-				break
-			}
-			in.fields = append(in.fields, lit(p.expectUint("index")))
-		}
-	case "insertvalue":
-		in.code = bitcode.FuncCodeInstInsertVal
-		v := f.typedOperand(a)
-		p.expectPunct(',')
-		el := f.typedOperand(a)
-		in.fields = a.fieldList(1, vt(v), vt(el))
-		for p.isPunct(',') {
-			st := p.save()
-			p.next()
-			if p.tok.kind != tInt {
-				p.restore(st)
-				break
-			}
-			in.fields = append(in.fields, lit(p.expectUint("index")))
-		}
-	case "alloca":
-		in.code = bitcode.FuncCodeInstAlloca
-		var inalloca, swifterr uint64
-		if p.acceptIdent("inalloca") {
-			inalloca = 1
-		}
-		if p.acceptIdent("swifterror") {
-			swifterr = 1
-		}
-		t := p.parseType()
-		var size *bcOp
-		var align, as uint64
-		hasAS := false
-		for p.acceptPunct(',') {
-			switch {
-			case p.acceptIdent("align"):
-				align = bcAlign(p.tok.start, a, p.expectUint("alignment"))
-			case p.isIdent("addrspace"):
-				as = uint64(p.parseAddrSpace())
-				hasAS = true
-			case p.tok.kind == tMetaVar:
-				a.attachmentTail(f, in)
-			default:
-				if size != nil {
-					p.failTok("expected align or addrspace")
-				}
-				size = f.typedOperand(a)
-			}
-		}
-		if size == nil {
-			size = &bcOp{t: typeI32, c: a.consts.intConst(typeI32, big.NewInt(1))}
-		}
-		rec := align&31 | inalloca<<5 | 1<<6 | swifterr<<7 | (align>>5)<<8
-		in.fields = a.fieldList(1, lit(uint64(a.tys.id(t, opAt))), lit(uint64(a.tys.id(size.t, opAt))), bcField{kind: fAbs, op: size}, lit(rec))
-		if hasAS {
-			in.fields = append(in.fields, lit(as))
-		}
-		return a.finishInst(f, in, start)
-	case "load":
-		atomic := p.acceptIdent("atomic")
-		vol := uint64(0)
-		if p.acceptIdent("volatile") {
-			vol = 1
-		}
-		t := p.parseType()
-		p.expectPunct(',')
-		ptr := f.typedOperand(a)
-		in.code = bitcode.FuncCodeInstLoad
-		var ord, ss uint64
-		if atomic {
-			in.code = bitcode.FuncCodeInstLoadAtomic
-			ss = a.scope()
-			ord = a.ordering()
-		}
-		align := a.alignTail(in)
-		in.fields = a.fieldList(1, vt(ptr), lit(uint64(a.tys.id(t, opAt))), lit(align), lit(vol))
-		if atomic {
-			in.fields = append(in.fields, lit(ord), lit(ss))
-		}
-	case "store":
-		atomic := p.acceptIdent("atomic")
-		vol := uint64(0)
-		if p.acceptIdent("volatile") {
-			vol = 1
-		}
-		v := f.typedOperand(a)
-		p.expectPunct(',')
-		ptr := f.typedOperand(a)
-		in.code = bitcode.FuncCodeInstStore
-		var ord, ss uint64
-		if atomic {
-			in.code = bitcode.FuncCodeInstStoreAtomic
-			ss = a.scope()
-			ord = a.ordering()
-		}
-		align := a.alignTail(in)
-		in.fields = a.fieldList(1, vt(ptr), vt(v), lit(align), lit(vol))
-		if atomic {
-			in.fields = append(in.fields, lit(ord), lit(ss))
-		}
-	case "fence":
-		in.code = bitcode.FuncCodeInstFence
-		ss := a.scope()
-		in.fields = a.fieldList(1, lit(a.ordering()), lit(ss))
-	case "cmpxchg":
-		in.code = bitcode.FuncCodeInstCmpXchg
-		var weak, vol uint64
-		if p.acceptIdent("weak") {
-			weak = 1
-		}
-		if p.acceptIdent("volatile") {
-			vol = 1
-		}
-		ptr := f.typedOperand(a)
-		p.expectPunct(',')
-		c := f.typedOperand(a)
-		p.expectPunct(',')
-		n := f.typedOperand(a)
-		ss := a.scope()
-		succ := a.ordering()
-		fail := a.ordering()
-		align := a.alignTail(in)
-		in.fields = a.fieldList(1, vt(ptr), vt(c), val(n), lit(vol), lit(succ), lit(ss), lit(fail), lit(weak), lit(align))
-	case "atomicrmw":
-		in.code = bitcode.FuncCodeInstAtomicRMW
-		vol := uint64(0)
-		if p.acceptIdent("volatile") {
-			vol = 1
-		}
-		rop, ok := bcRMWOps[p.text(p.tok)]
-		if !ok {
-			p.failTok("expected an atomicrmw operation")
-		}
-		p.next()
-		ptr := f.typedOperand(a)
-		p.expectPunct(',')
-		v := f.typedOperand(a)
-		ss := a.scope()
-		ord := a.ordering()
-		align := a.alignTail(in)
-		in.fields = a.fieldList(1, vt(ptr), vt(v), lit(rop), lit(vol), lit(ord), lit(ss), lit(align))
-	case "getelementptr":
-		in.code = bitcode.FuncCodeInstGEP
-		fl := a.parseFlags()
-		if p.isIdent("inrange") {
-			a.unsupported(p.tok.start, "inrange on an instruction")
-		}
-		t := p.parseType()
-		in.fields = a.fieldList(1, lit(fl.gep()), lit(uint64(a.tys.id(t, opAt))))
-		if a.gen < 19 && fl.gep() > 1 {
-			a.unsupported(opAt, "nusw/nuw on getelementptr before LLVM 19")
-		}
-		for p.isPunct(',') {
-			st := p.save()
-			p.next()
-			if p.tok.kind == tMetaVar {
-				p.restore(st)
-				break
-			}
-			in.fields = append(in.fields, vt(f.typedOperand(a)))
-		}
-	case "trunc", "zext", "sext", "fptoui", "fptosi", "uitofp", "sitofp", "fptrunc", "fpext", "ptrtoint",
-		"inttoptr", "bitcast", "addrspacecast":
-		in.code = bitcode.FuncCodeInstCast
-		fl := a.parseFlags()
-		v := f.typedOperand(a)
-		p.expectIdent("to")
-		to := p.parseType()
-		in.fields = a.fieldList(1, vt(v), lit(uint64(a.tys.id(to, opAt))), lit(bcCastOps[op]))
-		var flags uint64
-		switch op {
-		case "zext", "uitofp":
-			if fl.nneg {
-				flags = 1
-			}
-		case "trunc":
-			if fl.nuw {
-				flags |= 1
-			}
-			if fl.nsw {
-				flags |= 2
-			}
-		default:
-			flags = fl.fmf
-		}
-		if flags != 0 {
-			in.fields = append(in.fields, lit(flags))
-		}
-	case "icmp", "fcmp":
-		in.code = bitcode.FuncCodeInstCmp2
-		fl := a.parseFlags()
-		w := p.text(p.tok)
-		pred, ok := bcPreds[w]
-		if op == "icmp" {
-			if v, ok2 := bcIPreds[w]; ok2 {
-				pred, ok = v, true
-			}
-		}
-		if !ok || p.tok.kind != tIdent {
-			p.failTok("expected a comparison predicate")
-		}
-		p.next()
-		l := f.typedOperand(a)
-		p.expectPunct(',')
-		r := f.operand(a, l.t)
-		in.fields = a.fieldList(1, vt(l), val(r), lit(pred))
-		if fl.samesign {
-			in.fields = append(in.fields, lit(1))
-		} else if fl.fmf != 0 {
-			in.fields = append(in.fields, lit(fl.fmf))
-		}
-	case "phi":
-		in.code = bitcode.FuncCodeInstPhi
-		fl := a.parseFlags()
-		t := p.parseType()
-		in.fields = a.fieldList(1, lit(uint64(a.tys.id(t, opAt))))
-		for {
-			p.expectPunct('[')
-			v := f.operand(a, t)
-			p.expectPunct(',')
-			bt := p.tok
-			if bt.kind != tLocal && bt.kind != tLocalN {
-				p.failTok("expected a basic block")
-			}
-			p.next()
-			name := p.text(bt)[1:]
-			if bt.kind == tLocal {
-				name = "%" + p.name(bt)
-			}
-			p.expectPunct(']')
-			in.fields = append(in.fields, bcField{kind: fSVal, op: v}, f.bbRef(name, bt.start))
-			st := p.save()
-			if !p.acceptPunct(',') {
-				break
-			}
-			if !p.isPunct('[') {
-				p.restore(st)
-				break
-			}
-		}
-		if fl.fmf != 0 {
-			in.fields = append(in.fields, lit(fl.fmf))
-		}
-	case "select":
-		in.code = bitcode.FuncCodeInstVSelect
-		fl := a.parseFlags()
-		c := f.typedOperand(a)
-		p.expectPunct(',')
-		t := f.typedOperand(a)
-		p.expectPunct(',')
-		e := f.typedOperand(a)
-		in.fields = a.fieldList(1, vt(t), val(e), vt(c))
-		if fl.fmf != 0 {
-			in.fields = append(in.fields, lit(fl.fmf))
-		}
-	case "freeze":
-		in.code = bitcode.FuncCodeInstFreeze
-		in.fields = a.fieldList(1, vt(f.typedOperand(a)))
-	case "va_arg":
-		in.code = bitcode.FuncCodeInstVAArg
-		v := f.typedOperand(a)
-		p.expectPunct(',')
-		t := p.parseType()
-		in.fields = a.fieldList(1, lit(uint64(a.tys.id(v.t, opAt))), val(v), lit(uint64(a.tys.id(t, opAt))))
-	case "landingpad":
-		in.code = bitcode.FuncCodeInstLandingPad
-		t := p.parseType()
-		cleanup := uint64(0)
-		if p.acceptIdent("cleanup") {
-			cleanup = 1
-		}
-		var clauses []bcField
-		n := uint64(0)
-		for p.isIdent("catch") || p.isIdent("filter") {
-			k := uint64(0)
-			if p.isIdent("filter") {
-				k = 1
-			}
-			p.next()
-			clauses = append(clauses, lit(k), vt(f.typedOperand(a)))
-			n++
-		}
-		in.fields = append([]bcField{lit(uint64(a.tys.id(t, opAt))), lit(cleanup), lit(n)}, clauses...)
-	case "tail", "musttail", "notail", "call":
-		var marker uint64
-		switch op {
-		case "tail":
-			marker = 1
-		case "musttail":
-			marker = 1 | 1<<14
-		case "notail":
-			marker = 1 << 16
-		}
-		if op != "call" {
-			p.expectIdent("call")
-		}
-		a.call(f, in, marker, opAt)
-	case "invoke":
-		a.invoke(f, in, opAt)
-	case "callbr":
-		a.callbr(f, in, opAt)
-	case "cleanuppad", "catchpad":
-		in.code = bitcode.FuncCodeInstCleanupPad
-		if op == "catchpad" {
-			in.code = bitcode.FuncCodeInstCatchPad
-		}
-		p.expectIdent("within")
-		parent := f.operand(a, typeToken)
-		in.fields = a.fieldList(1, val(parent), lit(0))
-		p.expectPunct('[')
-		n := uint64(0)
-		for !p.isPunct(']') {
-			in.fields = append(in.fields, vt(f.typedOperand(a)))
-			n++
-			if !p.acceptPunct(',') {
-				break
-			}
-		}
-		p.expectPunct(']')
-		in.fields[1] = lit(n)
-	case "catchswitch":
-		in.code = bitcode.FuncCodeInstCatchSwitch
-		p.expectIdent("within")
-		parent := f.operand(a, typeToken)
-		in.fields = a.fieldList(1, val(parent), lit(0))
-		p.expectPunct('[')
-		n := uint64(0)
-		for !p.isPunct(']') {
-			in.fields = append(in.fields, f.blockRef(a))
-			n++
-			if !p.acceptPunct(',') {
-				break
-			}
-		}
-		p.expectPunct(']')
-		in.fields[1] = lit(n)
-		p.expectIdent("unwind")
-		if !p.acceptIdent("to") {
-			in.fields = append(in.fields, f.blockRef(a))
-		} else {
-			p.expectIdent("caller")
-		}
-	case "catchret":
-		in.code = bitcode.FuncCodeInstCatchRet
-		p.expectIdent("from")
-		pad := f.operand(a, typeToken)
-		p.expectIdent("to")
-		in.fields = a.fieldList(1, val(pad), f.blockRef(a))
-	case "cleanupret":
-		in.code = bitcode.FuncCodeInstCleanupRet
-		p.expectIdent("from")
-		pad := f.operand(a, typeToken)
-		in.fields = a.fieldList(1, val(pad))
-		p.expectIdent("unwind")
-		if !p.acceptIdent("to") {
-			in.fields = append(in.fields, f.blockRef(a))
-		} else {
-			p.expectIdent("caller")
-		}
-	default:
-		a.unsupported(opAt, "the instruction "+op)
-	}
+	a.instFields(f, in, op, opAt)
 	return a.finishInst(f, in, start)
 }
 
@@ -1146,51 +708,78 @@ func (a *bcw) writeBody(f *bcFunc) {
 	s.Record(bitcode.FuncCodeDeclareBlocks, uint64(len(f.bnames)))
 	base := a.consts.base + len(a.consts.list) // the first argument's number
 	a.md.writeFunction(f, base)
-	instID := uint64(base + f.nargs)
-	absOf := func(op *bcOp) uint64 {
-		if op.l != nil {
-			return uint64(base + op.l.index)
-		}
-		return uint64(a.consts.id(op.c))
+	attach := a.writeInsts(f, base)
+	a.writeAttachments(f, attach)
+	a.writeLocalNames(f, base)
+	s.ExitBlock()
+}
+
+// bcBodyEnc encodes the fields of a body's records: relative value
+// numbers count back from instID, the number of the next result.
+type bcBodyEnc struct {
+	a      *bcw
+	f      *bcFunc
+	base   int // the first argument's number
+	instID uint64
+	vals   []uint64
+}
+
+// abs returns an operand's absolute value number.
+func (e *bcBodyEnc) abs(op *bcOp) uint64 {
+	if op.l != nil {
+		return uint64(e.base + op.l.index)
 	}
-	var vals []uint64
-	encode := func(fields []bcField) []uint64 {
-		vals = vals[:0]
-		for _, fd := range fields {
-			switch fd.kind {
-			case fLit:
-				vals = append(vals, fd.v)
-			case fVal:
-				vals = append(vals, uint64(uint32(instID-absOf(fd.op))))
-			case fVT:
-				id := absOf(fd.op)
-				vals = append(vals, uint64(uint32(instID-id)))
-				if id >= instID {
-					vals = append(vals, a.tys.ref(fd.op.t))
-				}
-			case fSVal:
-				vals = append(vals, bcSignRotate(instID-absOf(fd.op), 64))
-			case fAbs:
-				vals = append(vals, absOf(fd.op))
-			case fBB:
-				ref := f.bbRefs[fd.v]
-				i, ok := f.blocks[ref.name]
-				if !ok {
-					a.p.fail(ref.at, "use of undefined basic block")
-				}
-				vals = append(vals, uint64(i))
-			case fMD:
-				vals = append(vals, uint64(uint32(instID-uint64(fd.md.id))))
+	return uint64(e.a.consts.id(op.c))
+}
+
+// encode returns the record of fields, in a buffer reused by the next
+// call.
+func (e *bcBodyEnc) encode(fields []bcField) []uint64 {
+	vals := e.vals[:0]
+	instID := e.instID
+	for _, fd := range fields {
+		switch fd.kind {
+		case fLit:
+			vals = append(vals, fd.v)
+		case fVal:
+			vals = append(vals, uint64(uint32(instID-e.abs(fd.op))))
+		case fVT:
+			id := e.abs(fd.op)
+			vals = append(vals, uint64(uint32(instID-id)))
+			if id >= instID {
+				vals = append(vals, e.a.tys.ref(fd.op.t))
 			}
+		case fSVal:
+			vals = append(vals, bcSignRotate(instID-e.abs(fd.op), 64))
+		case fAbs:
+			vals = append(vals, e.abs(fd.op))
+		case fBB:
+			ref := e.f.bbRefs[fd.v]
+			i, ok := e.f.blocks[ref.name]
+			if !ok {
+				e.a.p.fail(ref.at, "use of undefined basic block")
+			}
+			vals = append(vals, uint64(i))
+		case fMD:
+			vals = append(vals, uint64(uint32(instID-uint64(fd.md.id))))
 		}
-		return vals
 	}
+	e.vals = vals
+	return vals
+}
+
+// writeInsts writes the records of f's instructions, each with its
+// bundles, debug location and debug records, and returns the records of
+// their metadata attachments.
+func (a *bcw) writeInsts(f *bcFunc, base int) [][]uint64 {
+	s := a.s
+	e := bcBodyEnc{a: a, f: f, base: base, instID: uint64(base + f.nargs)}
 	var attach [][]uint64
 	for i, in := range f.insts {
 		for _, b := range in.bundles {
-			s.Record(bitcode.FuncCodeOperandBundle, encode(b)...)
+			s.Record(bitcode.FuncCodeOperandBundle, e.encode(b)...)
 		}
-		s.Record(in.code, encode(in.fields)...)
+		s.Record(in.code, e.encode(in.fields)...)
 		if in.loc != nil {
 			l := a.md.loc(in.loc)
 			s.Record(bitcode.FuncCodeDebugLoc, l...)
@@ -1210,25 +799,37 @@ func (a *bcw) writeBody(f *bcFunc) {
 			attach = append(attach, rec)
 		}
 		if in.result != nil {
-			instID++
+			e.instID++
 		}
 	}
-	// Function attachments and instruction attachments.
-	if len(f.attach) > 0 || len(attach) > 0 {
-		s.EnterBlock(bitcode.MetadataAttachmentID, 3)
-		if len(f.attach) > 0 {
-			var rec []uint64
-			for i, k := range f.attach {
-				rec = append(rec, k[0], uint64(f.attMD[i].id))
-			}
-			s.Record(bitcode.MetadataAttachment, rec...)
-		}
-		for _, r := range attach {
-			s.Record(bitcode.MetadataAttachment, r...)
-		}
-		s.ExitBlock()
+	return attach
+}
+
+// writeAttachments writes the function's attachments and the
+// instructions' (attach) in a metadata attachment block, if any.
+func (a *bcw) writeAttachments(f *bcFunc, attach [][]uint64) {
+	s := a.s
+	if len(f.attach) == 0 && len(attach) == 0 {
+		return
 	}
-	// The names of arguments, values and blocks.
+	s.EnterBlock(bitcode.MetadataAttachmentID, 3)
+	if len(f.attach) > 0 {
+		var rec []uint64
+		for i, k := range f.attach {
+			rec = append(rec, k[0], uint64(f.attMD[i].id))
+		}
+		s.Record(bitcode.MetadataAttachment, rec...)
+	}
+	for _, r := range attach {
+		s.Record(bitcode.MetadataAttachment, r...)
+	}
+	s.ExitBlock()
+}
+
+// writeLocalNames writes the names of arguments, values and blocks in a
+// value symbol table, if any has one.
+func (a *bcw) writeLocalNames(f *bcFunc, base int) {
+	s := a.s
 	hasNames := false
 	for _, l := range f.order {
 		hasNames = hasNames || l.named
@@ -1236,19 +837,19 @@ func (a *bcw) writeBody(f *bcFunc) {
 	for _, n := range f.bnames {
 		hasNames = hasNames || n != ""
 	}
-	if hasNames {
-		s.EnterBlock(bitcode.ValueSymtabBlockID, 4)
-		for _, l := range f.order {
-			if l.named {
-				s.Record(bitcode.VSTCodeEntry, append([]uint64{uint64(base + l.index)}, bcChars(l.name)...)...)
-			}
+	if !hasNames {
+		return
+	}
+	s.EnterBlock(bitcode.ValueSymtabBlockID, 4)
+	for _, l := range f.order {
+		if l.named {
+			s.Record(bitcode.VSTCodeEntry, append([]uint64{uint64(base + l.index)}, bcChars(l.name)...)...)
 		}
-		for i, n := range f.bnames {
-			if n != "" {
-				s.Record(bitcode.VSTCodeBBEntry, append([]uint64{uint64(i)}, bcChars(n)...)...)
-			}
+	}
+	for i, n := range f.bnames {
+		if n != "" {
+			s.Record(bitcode.VSTCodeBBEntry, append([]uint64{uint64(i)}, bcChars(n)...)...)
 		}
-		s.ExitBlock()
 	}
 	s.ExitBlock()
 }
