@@ -96,7 +96,15 @@ func (p *parser) parseFunction(e *Entity) {
 	p.next()
 	p.parseParams(f)
 	f.attrEnd = int32(p.prevEnd)
-	headerRefsFrom := e.Off
+	p.parseFunctionAttrs(e, f)
+	p.register(e, nameTok)
+	p.parseFunctionBody(e, f)
+}
+
+// parseFunctionAttrs parses what follows a function's parameters up to its
+// body: attributes, attribute groups, attachments and the keyword
+// properties.
+func (p *parser) parseFunctionAttrs(e *Entity, f *Function) {
 	for {
 		t := p.tok
 		switch t.kind {
@@ -111,65 +119,75 @@ func (p *parser) parseFunction(e *Entity) {
 			continue
 		case tMetaVar:
 			if f.Declaration {
-				break
+				return
 			}
 			start := p.prevEnd
 			f.Attachments = append(f.Attachments, p.parseAttachment())
 			f.dropAt = append(f.dropAt, span{int32(start), int32(p.prevEnd)})
 			continue
 		case tIdent:
-			w := p.text(t)
-			if topKeywords[w] {
-				break
+			if w := p.text(t); !topKeywords[w] {
+				p.parseFunctionProperty(e, f, w)
+				continue
 			}
-			start := p.prevEnd
-			switch w {
-			case "unnamed_addr", "local_unnamed_addr":
-				f.UnnamedAddr = w
-				p.next()
-				f.attrEnd = int32(p.prevEnd)
-			case "addrspace":
-				f.AddrSpace = int(p.parseAddrSpace())
-				f.attrEnd = int32(p.prevEnd)
-			case "section":
-				p.next()
-				f.Section = p.expectString()
-			case "partition":
-				p.next()
-				f.Partition = p.expectString()
-			case "comdat":
-				f.Comdat = p.parseComdatRef(e.Name)
-				f.dropAt = append(f.dropAt, span{int32(start), int32(p.prevEnd)})
-			case "align":
-				p.next()
-				f.Align = p.expectUint("alignment")
-			case "gc":
-				p.next()
-				f.GC = p.expectString()
-			case "prefix", "prologue", "personality":
-				p.next()
-				vstart := p.tok.start
-				p.parseType()
-				p.skipValue()
-				v := str(p.src[vstart:p.prevEnd])
-				switch w {
-				case "prefix":
-					f.Prefix = v
-				case "prologue":
-					f.Prologue = v
-				default:
-					f.Personality = v
-				}
-				f.dropAt = append(f.dropAt, span{int32(start), int32(p.prevEnd)})
-			default:
-				f.FnAttrs = append(f.FnAttrs, p.parseAttr())
-				f.attrEnd = int32(p.prevEnd)
-			}
-			continue
 		}
-		break
+		return
 	}
-	p.register(e, nameTok)
+}
+
+// parseFunctionProperty parses the function property or attribute that
+// starts with word w.
+func (p *parser) parseFunctionProperty(e *Entity, f *Function, w string) {
+	start := p.prevEnd
+	switch w {
+	case "unnamed_addr", "local_unnamed_addr":
+		f.UnnamedAddr = w
+		p.next()
+		f.attrEnd = int32(p.prevEnd)
+	case "addrspace":
+		f.AddrSpace = int(p.parseAddrSpace())
+		f.attrEnd = int32(p.prevEnd)
+	case "section":
+		p.next()
+		f.Section = p.expectString()
+	case "partition":
+		p.next()
+		f.Partition = p.expectString()
+	case "comdat":
+		f.Comdat = p.parseComdatRef(e.Name)
+		f.dropAt = append(f.dropAt, span{int32(start), int32(p.prevEnd)})
+	case "align":
+		p.next()
+		f.Align = p.expectUint("alignment")
+	case "gc":
+		p.next()
+		f.GC = p.expectString()
+	case "prefix", "prologue", "personality":
+		p.next()
+		vstart := p.tok.start
+		p.parseType()
+		p.skipValue()
+		v := str(p.src[vstart:p.prevEnd])
+		switch w {
+		case "prefix":
+			f.Prefix = v
+		case "prologue":
+			f.Prologue = v
+		default:
+			f.Personality = v
+		}
+		f.dropAt = append(f.dropAt, span{int32(start), int32(p.prevEnd)})
+	default:
+		f.FnAttrs = append(f.FnAttrs, p.parseAttr())
+		f.attrEnd = int32(p.prevEnd)
+	}
+}
+
+// parseFunctionBody ends a function's header, scans the header's
+// references and, for a definition, the body (or leaves it to the body
+// workers).
+func (p *parser) parseFunctionBody(e *Entity, f *Function) {
+	headerRefsFrom := e.Off
 	if f.Declaration {
 		f.headerEnd = int32(p.prevEnd)
 		p.scan(headerRefsFrom, p.prevEnd, nil)
@@ -308,6 +326,23 @@ func (p *parser) parseGlobal(e *Entity) {
 	p.expectPunct('=')
 	var h GlobalHeader
 	hasLinkage := p.parseGlobalHeader(&h)
+	p.parseGlobalProperties(&h)
+	refsFrom := e.Off
+	switch {
+	case p.isIdent("alias") || p.isIdent("ifunc"):
+		p.parseAlias(e, &h)
+	case p.isIdent("externally_initialized") || p.isIdent("global") || p.isIdent("constant"):
+		p.parseGlobalVar(e, &h, hasLinkage)
+	default:
+		p.failTok("expected 'global', 'constant', 'alias' or 'ifunc'")
+	}
+	p.register(e, nameTok)
+	p.scan(refsFrom, p.prevEnd, nil)
+}
+
+// parseGlobalProperties parses the thread_local mode, unnamed_addr and
+// address space that may follow a global's linkage.
+func (p *parser) parseGlobalProperties(h *GlobalHeader) {
 	if p.isIdent("thread_local") {
 		start := p.tok.start
 		p.next()
@@ -323,63 +358,64 @@ func (p *parser) parseGlobal(e *Entity) {
 	if p.isIdent("addrspace") {
 		h.AddrSpace = int(p.parseAddrSpace())
 	}
-	refsFrom := e.Off
-	switch {
-	case p.isIdent("alias") || p.isIdent("ifunc"):
-		a := &Alias{GlobalHeader: h, IFunc: p.isIdent("ifunc")}
-		e.Kind, e.Alias = KindAlias, a
-		if a.IFunc {
-			e.Kind = KindIFunc
-		}
-		p.next()
-		a.Type = p.parseType()
-		p.expectPunct(',')
-		vstart := p.tok.start
-		if !p.untypedResolver(a.IFunc) {
-			p.parseType()
-		}
-		c := p.parseValue(nil)
-		a.Target = str(p.src[vstart:p.prevEnd])
-		a.pointsTok = c.globalTok()
-		for p.acceptPunct(',') {
-			switch {
-			case p.acceptIdent("partition"):
-				p.expectString()
-			case p.tok.kind == tMetaVar:
-				p.parseAttachment()
-			default:
-				p.failTok("expected 'partition' or a metadata attachment")
-			}
-		}
-	case p.isIdent("externally_initialized") || p.isIdent("global") || p.isIdent("constant"):
-		g := &GlobalVar{GlobalHeader: h}
-		e.Kind, e.Var = KindGlobalVar, g
-		if p.acceptIdent("externally_initialized") {
-			g.ExternallyInitialized = true
-		}
-		switch {
-		case p.acceptIdent("global"):
-		case p.acceptIdent("constant"):
-			g.Constant = true
-		default:
-			p.failTok("expected 'global' or 'constant'")
-		}
-		g.Type = p.parseType()
-		if !hasLinkage || (h.Linkage != External && h.Linkage != ExternWeak) {
-			istart := p.prevEnd
-			vstart := p.tok.start
-			p.skipValue()
-			g.Init = str(p.src[vstart:p.prevEnd])
-			g.initAt = span{int32(istart), int32(p.prevEnd)}
-		} else {
-			g.initAt = span{int32(p.prevEnd), int32(p.prevEnd)}
-		}
-		p.parseGlobalVarTail(e, g)
-	default:
-		p.failTok("expected 'global', 'constant', 'alias' or 'ifunc'")
+}
+
+// parseAlias parses an alias or ifunc from its keyword on.
+func (p *parser) parseAlias(e *Entity, h *GlobalHeader) {
+	a := &Alias{GlobalHeader: *h, IFunc: p.isIdent("ifunc")}
+	e.Kind, e.Alias = KindAlias, a
+	if a.IFunc {
+		e.Kind = KindIFunc
 	}
-	p.register(e, nameTok)
-	p.scan(refsFrom, p.prevEnd, nil)
+	p.next()
+	a.Type = p.parseType()
+	p.expectPunct(',')
+	vstart := p.tok.start
+	if !p.untypedResolver(a.IFunc) {
+		p.parseType()
+	}
+	c := p.parseValue(nil)
+	a.Target = str(p.src[vstart:p.prevEnd])
+	a.pointsTok = c.globalTok()
+	for p.acceptPunct(',') {
+		switch {
+		case p.acceptIdent("partition"):
+			p.expectString()
+		case p.tok.kind == tMetaVar:
+			p.parseAttachment()
+		default:
+			p.failTok("expected 'partition' or a metadata attachment")
+		}
+	}
+}
+
+// parseGlobalVar parses a global variable from "externally_initialized",
+// "global" or "constant" on; hasLinkage says whether its linkage was
+// written.
+func (p *parser) parseGlobalVar(e *Entity, h *GlobalHeader, hasLinkage bool) {
+	g := &GlobalVar{GlobalHeader: *h}
+	e.Kind, e.Var = KindGlobalVar, g
+	if p.acceptIdent("externally_initialized") {
+		g.ExternallyInitialized = true
+	}
+	switch {
+	case p.acceptIdent("global"):
+	case p.acceptIdent("constant"):
+		g.Constant = true
+	default:
+		p.failTok("expected 'global' or 'constant'")
+	}
+	g.Type = p.parseType()
+	if !hasLinkage || (h.Linkage != External && h.Linkage != ExternWeak) {
+		istart := p.prevEnd
+		vstart := p.tok.start
+		p.skipValue()
+		g.Init = str(p.src[vstart:p.prevEnd])
+		g.initAt = span{int32(istart), int32(p.prevEnd)}
+	} else {
+		g.initAt = span{int32(p.prevEnd), int32(p.prevEnd)}
+	}
+	p.parseGlobalVarTail(e, g)
 }
 
 func (p *parser) parseGlobalVarTail(e *Entity, g *GlobalVar) {

@@ -123,162 +123,194 @@ func (l *lexer) next() token {
 	}
 	start := i
 	c := src[i]
-	kind := tPunct
 	switch {
 	case isLetter(c):
-		// c"…" string, keyword or label.
-		if c == 'c' && i+1 < n && src[i+1] == '"' {
-			i = l.skipString(i + 1)
-			if i < 0 {
-				return l.bad(start, "unterminated string constant")
-			}
-			kind = tCString
-			break
-		}
-		i++
-		for i < n && charClass[src[i]]&(cLetter|cDigit) != 0 {
-			i++
-		}
-		// A label may hold . $ - as well.
-		j := i
-		for j < n && isIdent(src[j]) {
-			j++
-		}
-		if j < n && src[j] == ':' {
-			i, kind = j+1, tLabel
-			break
-		}
-		kind = tIdent
+		return l.lexWord(start)
 	case isDigit(c) || c == '-' || c == '+':
 		return l.lexNumber(start)
 	case c == '@' || c == '%' || c == '$':
-		i++
-		switch {
-		case i < n && src[i] == '"':
-			i = l.skipString(i)
-			if i < 0 {
-				return l.bad(start, "unterminated quoted name")
-			}
-			if c == '@' {
-				kind = tGlobal
-			} else if c == '%' {
-				kind = tLocal
-			} else {
-				kind = tComdat
-			}
-			if c != '$' && i < n && src[i] == ':' {
-				i++
-				kind = tLabel
-			}
-		case c != '$' && i < n && isDigit(src[i]):
-			for i < n && isDigit(src[i]) {
-				i++
-			}
-			if c == '@' {
-				kind = tGlobalN
-			} else {
-				kind = tLocalN
-			}
-		case i < n && (isIdent(src[i]) || src[i] == '\\'):
-			for i < n && (isIdent(src[i]) || src[i] == '\\') {
-				i++
-			}
-			switch c {
-			case '@':
-				kind = tGlobal
-			case '%':
-				kind = tLocal
-			default:
-				kind = tComdat
-			}
-		default:
-			return l.bad(start, "expected a name after '"+string(c)+"'")
-		}
+		return l.lexSigilName(start)
 	case c == '!':
-		i++
-		switch {
-		case i < n && src[i] == '"':
-			i = l.skipString(i)
-			if i < 0 {
-				return l.bad(start, "unterminated metadata string")
-			}
-			kind = tMetaStr
-		case i < n && isDigit(src[i]):
-			for i < n && isDigit(src[i]) {
-				i++
-			}
-			kind = tMetaID
-		case i < n && (isIdent(src[i]) || src[i] == '\\'):
-			for i < n && (isIdent(src[i]) || src[i] == '\\') {
-				i++
-			}
-			kind = tMetaVar
-		default:
-			kind = tExcl
-		}
+		return l.lexMetadata(start)
 	case c == '#':
-		i++
-		switch {
-		case i < n && isDigit(src[i]):
-			for i < n && isDigit(src[i]) {
-				i++
-			}
-			kind = tAttrID
-		case i < n && isLetter(src[i]):
-			for i < n && charClass[src[i]]&(cLetter|cDigit) != 0 {
-				i++
-			}
-			kind = tHashIdent
-		default:
-			return l.bad(start, "expected a number after '#'")
-		}
+		return l.lexHash(start)
 	case c == '^':
-		i++
-		if i >= n || !isDigit(src[i]) {
-			return l.bad(start, "expected a number after '^'")
-		}
-		for i < n && isDigit(src[i]) {
-			i++
-		}
-		kind = tSummary
+		return l.lexSummary(start)
 	case c == '"':
-		i = l.skipString(i)
+		return l.lexString(start)
+	case c == '.':
+		return l.lexDot(start)
+	}
+	switch c {
+	case '=', ',', '*', '(', ')', '[', ']', '{', '}', '<', '>', ':', '|':
+		return l.token(tPunct, start, i+1)
+	}
+	return l.bad(start, "unexpected character")
+}
+
+// token returns a token of kind over src[start:end], lexing on from end.
+func (l *lexer) token(kind tokKind, start, end int) token {
+	l.pos = end
+	return token{kind: kind, start: start, end: end}
+}
+
+// lexWord lexes what starts with a letter: a c"…" string, a keyword or a
+// label.
+func (l *lexer) lexWord(start int) token {
+	src, i, n := l.src, start, l.end
+	if src[i] == 'c' && i+1 < n && src[i+1] == '"' {
+		i = l.skipString(i + 1)
 		if i < 0 {
 			return l.bad(start, "unterminated string constant")
 		}
-		kind = tString
-		if i < n && src[i] == ':' {
+		return l.token(tCString, start, i)
+	}
+	i++
+	for i < n && charClass[src[i]]&(cLetter|cDigit) != 0 {
+		i++
+	}
+	// A label may hold . $ - as well.
+	j := i
+	for j < n && isIdent(src[j]) {
+		j++
+	}
+	if j < n && src[j] == ':' {
+		return l.token(tLabel, start, j+1)
+	}
+	return l.token(tIdent, start, i)
+}
+
+// lexSigilName lexes an @, % or $ name: quoted, numbered (not $) or bare.
+// A quoted @ or % name followed by ':' is a label.
+func (l *lexer) lexSigilName(start int) token {
+	src, n := l.src, l.end
+	c := src[start]
+	i := start + 1
+	switch {
+	case i < n && src[i] == '"':
+		i = l.skipString(i)
+		if i < 0 {
+			return l.bad(start, "unterminated quoted name")
+		}
+		kind := sigilKind(c)
+		if c != '$' && i < n && src[i] == ':' {
 			i++
 			kind = tLabel
 		}
-	case c == '.':
-		if i+2 < n && src[i+1] == '.' && src[i+2] == '.' {
-			i += 3
-			kind = tDots
-		} else {
-			// A label such as ".LBB0:".
-			j := i
-			for j < n && isIdent(src[j]) {
-				j++
-			}
-			if j < n && src[j] == ':' {
-				i, kind = j+1, tLabel
-			} else {
-				return l.bad(start, "unexpected '.'")
-			}
-		}
-	default:
-		switch c {
-		case '=', ',', '*', '(', ')', '[', ']', '{', '}', '<', '>', ':', '|':
+		return l.token(kind, start, i)
+	case c != '$' && i < n && isDigit(src[i]):
+		for i < n && isDigit(src[i]) {
 			i++
-		default:
-			return l.bad(start, "unexpected character")
 		}
+		if c == '@' {
+			return l.token(tGlobalN, start, i)
+		}
+		return l.token(tLocalN, start, i)
+	case i < n && (isIdent(src[i]) || src[i] == '\\'):
+		for i < n && (isIdent(src[i]) || src[i] == '\\') {
+			i++
+		}
+		return l.token(sigilKind(c), start, i)
 	}
-	l.pos = i
-	return token{kind: kind, start: start, end: i}
+	return l.bad(start, "expected a name after '"+string(c)+"'")
 }
 
+// sigilKind is the kind of a named (not numbered) token with sigil c.
+func sigilKind(c byte) tokKind {
+	switch c {
+	case '@':
+		return tGlobal
+	case '%':
+		return tLocal
+	}
+	return tComdat
+}
+
+// lexMetadata lexes what starts with '!': a metadata string, number or
+// name, or a lone '!'.
+func (l *lexer) lexMetadata(start int) token {
+	src, i, n := l.src, start+1, l.end
+	switch {
+	case i < n && src[i] == '"':
+		i = l.skipString(i)
+		if i < 0 {
+			return l.bad(start, "unterminated metadata string")
+		}
+		return l.token(tMetaStr, start, i)
+	case i < n && isDigit(src[i]):
+		for i < n && isDigit(src[i]) {
+			i++
+		}
+		return l.token(tMetaID, start, i)
+	case i < n && (isIdent(src[i]) || src[i] == '\\'):
+		for i < n && (isIdent(src[i]) || src[i] == '\\') {
+			i++
+		}
+		return l.token(tMetaVar, start, i)
+	}
+	return l.token(tExcl, start, i)
+}
+
+// lexHash lexes an attribute group #N or a debug record #word.
+func (l *lexer) lexHash(start int) token {
+	src, i, n := l.src, start+1, l.end
+	switch {
+	case i < n && isDigit(src[i]):
+		for i < n && isDigit(src[i]) {
+			i++
+		}
+		return l.token(tAttrID, start, i)
+	case i < n && isLetter(src[i]):
+		for i < n && charClass[src[i]]&(cLetter|cDigit) != 0 {
+			i++
+		}
+		return l.token(tHashIdent, start, i)
+	}
+	return l.bad(start, "expected a number after '#'")
+}
+
+// lexSummary lexes a summary id ^N.
+func (l *lexer) lexSummary(start int) token {
+	src, i, n := l.src, start+1, l.end
+	if i >= n || !isDigit(src[i]) {
+		return l.bad(start, "expected a number after '^'")
+	}
+	for i < n && isDigit(src[i]) {
+		i++
+	}
+	return l.token(tSummary, start, i)
+}
+
+// lexString lexes a string, or a quoted label when ':' follows it.
+func (l *lexer) lexString(start int) token {
+	i := l.skipString(start)
+	if i < 0 {
+		return l.bad(start, "unterminated string constant")
+	}
+	if i < l.end && l.src[i] == ':' {
+		return l.token(tLabel, start, i+1)
+	}
+	return l.token(tString, start, i)
+}
+
+// lexDot lexes "..." or a label that starts with '.', such as ".LBB0:".
+func (l *lexer) lexDot(start int) token {
+	src, i, n := l.src, start, l.end
+	if i+2 < n && src[i+1] == '.' && src[i+2] == '.' {
+		return l.token(tDots, start, i+3)
+	}
+	j := i
+	for j < n && isIdent(src[j]) {
+		j++
+	}
+	if j < n && src[j] == ':' {
+		return l.token(tLabel, start, j+1)
+	}
+	return l.bad(start, "unexpected '.'")
+}
+
+// bad returns a tBad token at start, with msg as the reason, and stops
+// lexing.
 func (l *lexer) bad(start int, msg string) token {
 	l.badMsg = msg
 	end := start + 1

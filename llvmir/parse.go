@@ -209,72 +209,14 @@ func (p *parser) parseEntity(e *Entity) {
 	t := p.tok
 	switch t.kind {
 	case tIdent:
-		switch p.text(t) {
-		case "source_filename":
-			p.next()
-			p.expectPunct('=')
-			e.Kind, e.Str = KindSourceFilename, p.expectString()
-			p.m.SourceFilename = e.Str
-			return
-		case "target":
-			p.next()
-			switch {
-			case p.acceptIdent("datalayout"):
-				p.expectPunct('=')
-				at := p.tok.start
-				e.Kind, e.Str = KindDataLayout, p.expectString()
-				dl, err := ParseDataLayout(e.Str)
-				if err != nil {
-					p.fail(at, err.Error())
-				}
-				p.m.DataLayout = dl
-			case p.acceptIdent("triple"):
-				p.expectPunct('=')
-				e.Kind, e.Str = KindTriple, p.expectString()
-				p.m.Triple = e.Str
-			default:
-				p.failTok("expected 'datalayout' or 'triple'")
-			}
-			return
-		case "module":
-			p.next()
-			p.expectIdent("asm")
-			e.Kind, e.Str = KindModuleAsm, p.expectString()
-			return
-		case "define", "declare":
-			p.parseFunction(e)
-			return
-		case "attributes":
-			p.parseAttrGroup(e)
-			return
-		case "uselistorder", "uselistorder_bb":
-			e.Kind = KindUseListOrder
-			p.next()
-			p.skipToTop()
+		if p.parseKeywordEntity(e, p.text(t)) {
 			return
 		}
 	case tLocal, tLocalN:
 		p.parseTypeDef(e)
 		return
 	case tComdat:
-		e.Kind, e.Name = KindComdat, p.name(t)
-		p.next()
-		p.expectPunct('=')
-		p.expectIdent("comdat")
-		if p.tok.kind != tIdent {
-			p.failTok("expected a comdat selection kind")
-		}
-		switch sel := p.text(p.tok); sel {
-		case "any", "exactmatch", "largest", "nodeduplicate", "noduplicates", "samesize":
-			e.Comdat = &Comdat{Selection: sel}
-		default:
-			p.failTok("unknown comdat selection kind")
-		}
-		p.next()
-		if p.m.comdats[e.Name] != nil {
-			p.fail(t.start, "redefinition of comdat '$"+e.Name+"'")
-		}
-		p.m.comdats[e.Name] = e
+		p.parseComdat(e)
 		return
 	case tGlobal, tGlobalN:
 		p.parseGlobal(e)
@@ -292,6 +234,80 @@ func (p *parser) parseEntity(e *Entity) {
 		return
 	}
 	p.failTok("expected a top-level entity")
+}
+
+// parseKeywordEntity parses the entity that starts with keyword w, and
+// reports whether w starts one.
+func (p *parser) parseKeywordEntity(e *Entity, w string) bool {
+	switch w {
+	case "source_filename":
+		p.next()
+		p.expectPunct('=')
+		e.Kind, e.Str = KindSourceFilename, p.expectString()
+		p.m.SourceFilename = e.Str
+	case "target":
+		p.parseTarget(e)
+	case "module":
+		p.next()
+		p.expectIdent("asm")
+		e.Kind, e.Str = KindModuleAsm, p.expectString()
+	case "define", "declare":
+		p.parseFunction(e)
+	case "attributes":
+		p.parseAttrGroup(e)
+	case "uselistorder", "uselistorder_bb":
+		e.Kind = KindUseListOrder
+		p.next()
+		p.skipToTop()
+	default:
+		return false
+	}
+	return true
+}
+
+// parseTarget parses "target datalayout = …" or "target triple = …".
+func (p *parser) parseTarget(e *Entity) {
+	p.next()
+	switch {
+	case p.acceptIdent("datalayout"):
+		p.expectPunct('=')
+		at := p.tok.start
+		e.Kind, e.Str = KindDataLayout, p.expectString()
+		dl, err := ParseDataLayout(e.Str)
+		if err != nil {
+			p.fail(at, err.Error())
+		}
+		p.m.DataLayout = dl
+	case p.acceptIdent("triple"):
+		p.expectPunct('=')
+		e.Kind, e.Str = KindTriple, p.expectString()
+		p.m.Triple = e.Str
+	default:
+		p.failTok("expected 'datalayout' or 'triple'")
+	}
+}
+
+// parseComdat parses a comdat definition "$name = comdat kind".
+func (p *parser) parseComdat(e *Entity) {
+	t := p.tok
+	e.Kind, e.Name = KindComdat, p.name(t)
+	p.next()
+	p.expectPunct('=')
+	p.expectIdent("comdat")
+	if p.tok.kind != tIdent {
+		p.failTok("expected a comdat selection kind")
+	}
+	switch sel := p.text(p.tok); sel {
+	case "any", "exactmatch", "largest", "nodeduplicate", "noduplicates", "samesize":
+		e.Comdat = &Comdat{Selection: sel}
+	default:
+		p.failTok("unknown comdat selection kind")
+	}
+	p.next()
+	if p.m.comdats[e.Name] != nil {
+		p.fail(t.start, "redefinition of comdat '$"+e.Name+"'")
+	}
+	p.m.comdats[e.Name] = e
 }
 
 // skipToTop consumes tokens (balanced) up to the next top-level start.

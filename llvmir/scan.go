@@ -88,37 +88,13 @@ func (p *parser) scan(from, to int, f *Function) int {
 	slow := i     // tokens before slow are scanned one by one
 	for i < to {
 		if i >= slow && scanStop[src[i]] == 0 {
-			// i starts a quiet stretch, which ends at a stop byte j.
-			// Every token in it ends before j, except a % whose quoted
-			// name starts at j. Scanned token by token, the stretch
-			// would record nothing, call nothing and fail nowhere: it
-			// would only reset pend and prefix, as the token at j does
-			// anyway. Not so where the stretch may hold a call or ends
-			// in a comment: there it is scanned token by token, from
-			// its start or from a line of it where the state is known.
-			j := i + 1 + quietLen(src[i+1:to])
-			q := -1
-			if f != nil {
-				if k := callText(src[i:j]); k >= 0 {
-					q = i + k
-				} else if j < to && src[j] == ';' {
-					q = j
-				}
+			var reset bool
+			i, slow, reset = skipQuiet(src, i, slow, to, f != nil)
+			if reset {
+				pend, prefix = -1, -1
 			}
-			if q < 0 {
-				i = j
-				if i >= to {
-					break
-				}
-				if src[i] == '"' && src[i-1] == '%' {
-					i--
-				}
-			} else {
-				at, reset := quietResume(src, i, q)
-				if reset {
-					pend, prefix = -1, -1
-				}
-				i, slow = at, q+1
+			if i >= to {
+				break
 			}
 		}
 		switch scanClass[src[i]] {
@@ -126,80 +102,21 @@ func (p *parser) scan(from, to int, f *Function) int {
 			i++
 			continue
 		case sComment:
-			j := bytes.IndexByte(src[i:to], '\n')
-			if j < 0 {
-				i = to
-			} else {
-				i += j + 1
-			}
+			i = afterLine(src, i, to)
 			continue
 		case sQuote:
 			i = p.skipQuoted(i, to)
 		case sAt:
-			start := i
-			i++
-			switch {
-			case i < to && src[i] == '"':
-				i = p.skipQuoted(i, to)
-			case i < to && isDigit(src[i]):
-				for i < to && isDigit(src[i]) {
-					i++
-				}
-				p.numAt = true
-			default:
-				for i < to && (isIdent(src[i]) || src[i] == '\\') {
-					i++
-				}
-				if i == start+1 {
-					p.fail(start, "expected a name after '@'")
-				}
-			}
-			if start != p.selfAt {
-				p.refs = append(p.refs, rawRef{start: int32(start), end: int32(i), callee: start == p.calleeAt})
-			}
+			i = p.scanGlobalRef(i, to)
 		case sExcl:
-			start := i
-			i++
-			switch {
-			case i < to && src[i] == '"':
-				i = p.skipQuoted(i, to)
-			case i < to && isDigit(src[i]):
-				n := 0
-				for i < to && isDigit(src[i]) {
-					if n < 1<<30 {
-						n = n*10 + int(src[i]-'0')
-					}
-					i++
-				}
-				if n >= 1<<30 {
-					p.fail(start, "metadata number out of range")
-				}
-				if start != p.selfAt {
-					p.mdRefs = append(p.mdRefs, rawMD{id: int32(n), off: int32(start)})
-				}
-			default:
-				for i < to && (isIdent(src[i]) || src[i] == '\\') {
-					i++
-				}
-			}
+			i = p.scanMetadataRef(i, to)
 		case sPercent:
 			start := i
-			i++
-			if i < to && src[i] == '"' {
-				i = p.skipQuoted(i, to)
-			} else {
-				for i < to && (isIdent(src[i]) || src[i] == '\\') {
-					i++
-				}
-			}
+			i = p.skipLocalName(i+1, to)
 			if f != nil {
-				j := i
-				for j < to && (src[j] == ' ' || src[j] == '\t') {
-					j++
-				}
-				if j < to && src[j] == '=' {
+				if eq := assignmentAt(src, i, to); eq >= 0 {
 					pend, pendEnd, prefix = start, i, -1
-					i = j + 1
+					i = eq + 1
 					continue
 				}
 			}
@@ -213,27 +130,12 @@ func (p *parser) scan(from, to int, f *Function) int {
 				return i
 			}
 		case sDigit:
-			for i < to && isIdent(src[i]) {
-				i++
-			}
+			i = identEnd(src, i, to)
 		case sHash:
-			i++
-			n := int32(0)
-			start := i
-			for i < to && isDigit(src[i]) {
-				if n < 1<<30 {
-					n = n*10 + int32(src[i]-'0')
-				}
-				i++
-			}
-			if i > start {
-				p.addGroup(n)
-			}
+			i = p.scanGroupRef(i, to)
 		case sLetter:
 			start := i
-			for i < to && isIdent(src[i]) {
-				i++
-			}
+			i = identEnd(src, i, to)
 			if f == nil || (i < to && src[i] == ':') {
 				break
 			}
@@ -244,15 +146,8 @@ func (p *parser) scan(from, to int, f *Function) int {
 				}
 				continue
 			case "call", "invoke", "callbr":
-				cs := start
-				if prefix >= 0 {
-					cs = prefix
-				}
-				if pend >= 0 {
-					cs = pend
-				}
-				c := p.parseCall(w, cs, i, pend, pendEnd)
-				f.Calls = append(f.Calls, c)
+				cs := callStart(start, prefix, pend)
+				f.Calls = append(f.Calls, p.parseCall(w, cs, i, pend, pendEnd))
 			}
 		}
 		pend, prefix = -1, -1
@@ -261,6 +156,178 @@ func (p *parser) scan(from, to int, f *Function) int {
 		p.fail(from, "expected '}' at the end of the function body")
 	}
 	return to
+}
+
+// skipQuiet skips the quiet stretch that starts at i, which ends at a stop
+// byte j, and returns where scanning goes on, the new end of token-by-token
+// scanning, and whether pend and prefix must be reset. Every token in the
+// stretch ends before j, except a % whose quoted name starts at j. Scanned
+// token by token, the stretch would record nothing, call nothing and fail
+// nowhere: it would only reset pend and prefix, as the token at j does
+// anyway. Not so where, in a body, the stretch may hold a call or ends in a
+// comment: there it is scanned token by token, from its start or from a
+// line of it where the state is known.
+func skipQuiet(src []byte, i, slow, to int, body bool) (next, slowEnd int, reset bool) {
+	j := i + 1 + quietLen(src[i+1:to])
+	q := -1
+	if body {
+		q = tokenwiseAt(src, i, j, to)
+	}
+	if q >= 0 {
+		at, reset := quietResume(src, i, q)
+		return at, q + 1, reset
+	}
+	if j < to && src[j] == '"' && src[j-1] == '%' {
+		j--
+	}
+	return j, slow, false
+}
+
+// tokenwiseAt returns where, in a body, the quiet stretch src[i:j] must be
+// scanned token by token from: the first text that may be part of a call's
+// opcode, or j when a comment starts there, else -1.
+func tokenwiseAt(src []byte, i, j, to int) int {
+	if k := callText(src[i:j]); k >= 0 {
+		return i + k
+	}
+	if j < to && src[j] == ';' {
+		return j
+	}
+	return -1
+}
+
+// afterLine returns the offset after the end of the line that i is on, or
+// to when the line does not end before it.
+func afterLine(src []byte, i, to int) int {
+	j := bytes.IndexByte(src[i:to], '\n')
+	if j < 0 {
+		return to
+	}
+	return i + j + 1
+}
+
+// identEnd returns the end of the run of identifier bytes that starts at i.
+func identEnd(src []byte, i, to int) int {
+	for i < to && isIdent(src[i]) {
+		i++
+	}
+	return i
+}
+
+// nameEnd returns the end of the unquoted name that starts at i.
+func nameEnd(src []byte, i, to int) int {
+	for i < to && (isIdent(src[i]) || src[i] == '\\') {
+		i++
+	}
+	return i
+}
+
+// scanGlobalRef records the @ reference at i (unless it is the entity's
+// own name) and returns its end.
+func (p *parser) scanGlobalRef(i, to int) int {
+	src := p.src
+	start := i
+	i++
+	switch {
+	case i < to && src[i] == '"':
+		i = p.skipQuoted(i, to)
+	case i < to && isDigit(src[i]):
+		for i < to && isDigit(src[i]) {
+			i++
+		}
+		p.numAt = true
+	default:
+		i = nameEnd(src, i, to)
+		if i == start+1 {
+			p.fail(start, "expected a name after '@'")
+		}
+	}
+	if start != p.selfAt {
+		p.refs = append(p.refs, rawRef{start: int32(start), end: int32(i), callee: start == p.calleeAt})
+	}
+	return i
+}
+
+// scanMetadataRef records the !N reference at i (unless it is the
+// entity's own name), skips a !"string" or !name there, and returns the
+// end.
+func (p *parser) scanMetadataRef(i, to int) int {
+	src := p.src
+	start := i
+	i++
+	switch {
+	case i < to && src[i] == '"':
+		i = p.skipQuoted(i, to)
+	case i < to && isDigit(src[i]):
+		n := 0
+		for i < to && isDigit(src[i]) {
+			if n < 1<<30 {
+				n = n*10 + int(src[i]-'0')
+			}
+			i++
+		}
+		if n >= 1<<30 {
+			p.fail(start, "metadata number out of range")
+		}
+		if start != p.selfAt {
+			p.mdRefs = append(p.mdRefs, rawMD{id: int32(n), off: int32(start)})
+		}
+	default:
+		i = nameEnd(src, i, to)
+	}
+	return i
+}
+
+// skipLocalName returns the end of the %name whose text (quoted or not)
+// starts at i, just after the '%'.
+func (p *parser) skipLocalName(i, to int) int {
+	if i < to && p.src[i] == '"' {
+		return p.skipQuoted(i, to)
+	}
+	return nameEnd(p.src, i, to)
+}
+
+// assignmentAt returns the offset of the '=' that follows i after blanks,
+// making the name before i an instruction's result, or -1.
+func assignmentAt(src []byte, i, to int) int {
+	for i < to && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	if i < to && src[i] == '=' {
+		return i
+	}
+	return -1
+}
+
+// scanGroupRef records the #N attribute group reference at i and returns
+// its end.
+func (p *parser) scanGroupRef(i, to int) int {
+	src := p.src
+	i++
+	n := int32(0)
+	start := i
+	for i < to && isDigit(src[i]) {
+		if n < 1<<30 {
+			n = n*10 + int32(src[i]-'0')
+		}
+		i++
+	}
+	if i > start {
+		p.addGroup(n)
+	}
+	return i
+}
+
+// callStart returns where the call whose opcode starts at op begins: at
+// its result, else at its tail marker, else at the opcode.
+func callStart(op, prefix, pend int) int {
+	if pend >= 0 {
+		return pend
+	}
+	if prefix >= 0 {
+		return prefix
+	}
+	return op
 }
 
 // scanInert marks the bytes that are never part of a token in a quiet

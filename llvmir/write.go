@@ -891,128 +891,175 @@ func (p *Plan) reparse(o *outEntity, text []byte) error {
 // rest, the unedited end of the entity (a slice of the source, not copied);
 // both nil means the entity is left out.
 func (p *Plan) render(e *Entity, ed *edit) (text, rest []byte, err error) {
-	src := p.m.Src
 	if ed.text != nil {
 		return []byte(*ed.text), nil, nil
 	}
 	if ed.setOps {
-		if len(ed.namedOps) == 0 {
-			return nil, nil, nil
-		}
-		if e.Kind != KindNamedMD {
-			return nil, nil, fmt.Errorf("SetNamedMDOps on %s", e.Kind)
-		}
-		s := "!" + mdNameText(e.Name) + " = !{" + strings.Join(ed.namedOps, ", ") + "}\n"
-		return []byte(s), nil, nil
+		return renderNamedOps(e, ed)
 	}
-	var sp []splice
-	add := func(s span, text string) {
-		sp = append(sp, splice{int(s.Start), int(s.End), text})
-	}
+	var sp splices
 	var h *GlobalHeader
-	var bodyAt *splice
 	isVarDecl := false
 	switch {
 	case e.Func != nil:
-		f := e.Func
-		h = &f.GlobalHeader
-		if ed.declare && !f.Declaration {
-			add(f.declAt, "declare")
-			for _, d := range f.dropAt {
-				add(d, "")
-			}
-			end := int(f.headerEnd)
-			for end > int(f.attrEnd) && isSpace(src[end-1]) {
-				end--
-			}
-			add(span{int32(end), f.body.End}, "")
-		} else if ed.body != nil {
-			if f.Declaration {
-				return nil, nil, fmt.Errorf("@%s: ReplaceBody on a declaration", e.Name)
-			}
-			for _, d := range f.dropAt {
-				add(d, "")
-			}
-			end := int(f.headerEnd)
-			for end > int(f.attrEnd) && isSpace(src[end-1]) {
-				end--
-			}
-			// Added after the added attributes, which may go where the
-			// cut starts.
-			bodyAt = &splice{end, int(f.body.End), " " + *ed.body}
-		} else {
-			for _, r := range ed.replace {
-				if r.start < int(f.body.Start) || r.end > int(f.body.End) || r.start > r.end {
-					return nil, nil, fmt.Errorf("@%s: instruction range %d-%d is outside the body", e.Name, r.start, r.end)
-				}
-				add(span{int32(r.start), int32(r.end)}, p.replacementText(r))
-			}
-		}
-		for _, a := range ed.fnAttrs {
-			add(span{f.attrEnd, f.attrEnd}, " "+a.Text())
-		}
-		for _, pa := range ed.params {
-			if pa.i < 0 || pa.i >= len(f.Params) {
-				return nil, nil, fmt.Errorf("@%s: no parameter %d", e.Name, pa.i)
-			}
-			at := f.Params[pa.i].attrEnd
-			add(span{at, at}, " "+pa.a.Text())
-		}
-		if bodyAt != nil {
-			sp = append(sp, *bodyAt)
-		}
+		h = &e.Func.GlobalHeader
+		err = p.functionSplices(e, ed, &sp)
 	case e.Var != nil:
-		g := e.Var
-		h = &g.GlobalHeader
-		if ed.declare && g.Init != "" {
-			isVarDecl = true
-			add(g.initAt, "")
-			for _, d := range g.dropAt {
-				add(d, "")
-			}
-		}
-		if len(ed.fnAttrs) > 0 {
-			return nil, nil, fmt.Errorf("@%s: function attributes added to a global variable", e.Name)
-		}
+		h = &e.Var.GlobalHeader
+		isVarDecl, err = varSplices(e, ed, &sp)
 	case e.Alias != nil:
 		h = &e.Alias.GlobalHeader
 		if ed.declare {
-			return nil, nil, fmt.Errorf("@%s: an alias cannot become a declaration", e.Name)
+			err = fmt.Errorf("@%s: an alias cannot become a declaration", e.Name)
 		}
 	default:
 		if ed.declare || ed.linkage != "" || len(ed.fnAttrs) > 0 || len(ed.params) > 0 || len(ed.replace) > 0 {
-			return nil, nil, fmt.Errorf("%s: edits apply to functions and global variables only", e.Kind)
+			err = fmt.Errorf("%s: edits apply to functions and global variables only", e.Kind)
 		}
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	if h != nil && (ed.linkage != "" || ed.declare) {
-		l := ed.linkage
-		if l == "" {
-			l = External
-			if h.Linkage == ExternWeak {
-				l = ExternWeak
-			}
+		linkageSplices(e, ed, h, isVarDecl, &sp)
+	}
+	return p.spliceText(e, sp)
+}
+
+// splices are the changes an entity's edits make to its text.
+type splices []splice
+
+// add replaces the text of s with text (an insertion when s is empty).
+func (sp *splices) add(s span, text string) {
+	*sp = append(*sp, splice{int(s.Start), int(s.End), text})
+}
+
+// renderNamedOps renders a named metadata node whose operands were set;
+// none leaves it out.
+func renderNamedOps(e *Entity, ed *edit) (text, rest []byte, err error) {
+	if len(ed.namedOps) == 0 {
+		return nil, nil, nil
+	}
+	if e.Kind != KindNamedMD {
+		return nil, nil, fmt.Errorf("SetNamedMDOps on %s", e.Kind)
+	}
+	s := "!" + mdNameText(e.Name) + " = !{" + strings.Join(ed.namedOps, ", ") + "}\n"
+	return []byte(s), nil, nil
+}
+
+// functionSplices adds the splices of a function's edits: made a
+// declaration, its body replaced or instructions of it replaced, then
+// attributes added to it and to its parameters.
+func (p *Plan) functionSplices(e *Entity, ed *edit, sp *splices) error {
+	f := e.Func
+	var bodyAt *splice
+	switch {
+	case ed.declare && !f.Declaration:
+		sp.add(f.declAt, "declare")
+		for _, d := range f.dropAt {
+			sp.add(d, "")
 		}
-		if l != h.Linkage || isVarDecl {
-			text := string(l) + " "
-			if l == External && !(isVarDecl || (e.Var != nil && e.Var.Init == "")) {
-				text = ""
+		sp.add(span{int32(p.headerCut(f)), f.body.End}, "")
+	case ed.body != nil:
+		if f.Declaration {
+			return fmt.Errorf("@%s: ReplaceBody on a declaration", e.Name)
+		}
+		for _, d := range f.dropAt {
+			sp.add(d, "")
+		}
+		// Added after the added attributes, which may go where the
+		// cut starts.
+		bodyAt = &splice{p.headerCut(f), int(f.body.End), " " + *ed.body}
+	default:
+		for _, r := range ed.replace {
+			if r.start < int(f.body.Start) || r.end > int(f.body.End) || r.start > r.end {
+				return fmt.Errorf("@%s: instruction range %d-%d is outside the body", e.Name, r.start, r.end)
 			}
-			add(h.linkageAt, text)
-			if l.IsLocal() {
-				// Local linkage implies dso_local and default visibility;
-				// LLVM prints neither.
-				if h.preemptAt.End > 0 && h.Preemption == "dso_local" {
-					add(h.preemptAt, "")
-				}
-				if h.visAt.End > 0 {
-					add(h.visAt, "")
-				}
-				if h.dllAt.End > 0 {
-					add(h.dllAt, "")
-				}
-			}
+			sp.add(span{int32(r.start), int32(r.end)}, p.replacementText(r))
 		}
 	}
+	for _, a := range ed.fnAttrs {
+		sp.add(span{f.attrEnd, f.attrEnd}, " "+a.Text())
+	}
+	for _, pa := range ed.params {
+		if pa.i < 0 || pa.i >= len(f.Params) {
+			return fmt.Errorf("@%s: no parameter %d", e.Name, pa.i)
+		}
+		at := f.Params[pa.i].attrEnd
+		sp.add(span{at, at}, " "+pa.a.Text())
+	}
+	if bodyAt != nil {
+		*sp = append(*sp, *bodyAt)
+	}
+	return nil
+}
+
+// headerCut returns where a cut of f's body starts: the end of its header
+// without the blanks before the body.
+func (p *Plan) headerCut(f *Function) int {
+	src := p.m.Src
+	end := int(f.headerEnd)
+	for end > int(f.attrEnd) && isSpace(src[end-1]) {
+		end--
+	}
+	return end
+}
+
+// varSplices adds the splices of a global variable's edits (its
+// initializer cut when it becomes a declaration) and reports whether it
+// does.
+func varSplices(e *Entity, ed *edit, sp *splices) (isVarDecl bool, err error) {
+	g := e.Var
+	if ed.declare && g.Init != "" {
+		isVarDecl = true
+		sp.add(g.initAt, "")
+		for _, d := range g.dropAt {
+			sp.add(d, "")
+		}
+	}
+	if len(ed.fnAttrs) > 0 {
+		return isVarDecl, fmt.Errorf("@%s: function attributes added to a global variable", e.Name)
+	}
+	return isVarDecl, nil
+}
+
+// linkageSplices adds the splices of a global value's new linkage (set, or
+// external for a declaration), with what a local linkage implies.
+func linkageSplices(e *Entity, ed *edit, h *GlobalHeader, isVarDecl bool, sp *splices) {
+	l := ed.linkage
+	if l == "" {
+		l = External
+		if h.Linkage == ExternWeak {
+			l = ExternWeak
+		}
+	}
+	if l == h.Linkage && !isVarDecl {
+		return
+	}
+	text := string(l) + " "
+	if l == External && !(isVarDecl || (e.Var != nil && e.Var.Init == "")) {
+		text = ""
+	}
+	sp.add(h.linkageAt, text)
+	if l.IsLocal() {
+		// Local linkage implies dso_local and default visibility;
+		// LLVM prints neither.
+		if h.preemptAt.End > 0 && h.Preemption == "dso_local" {
+			sp.add(h.preemptAt, "")
+		}
+		if h.visAt.End > 0 {
+			sp.add(h.visAt, "")
+		}
+		if h.dllAt.End > 0 {
+			sp.add(h.dllAt, "")
+		}
+	}
+}
+
+// spliceText applies splices sp to e's text, returning the new text up to
+// the last splice and the unedited rest.
+func (p *Plan) spliceText(e *Entity, sp splices) (text, rest []byte, err error) {
+	src := p.m.Src
 	// At one position an insertion goes before a cut that starts there.
 	slices.SortStableFunc(sp, func(a, b splice) int {
 		if a.start != b.start {

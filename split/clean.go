@@ -266,60 +266,94 @@ func (p *Part) inherit(base *Part) {
 // all its members; otherwise a one-member comdat is dropped and a larger
 // one becomes "nodeduplicate".
 func (s *Splitter) internalize(p *Part, defs []int32) {
-	in, ents, comdat := s.in, s.M.Entities, s.md.comdat
 	isMarked := s.marks.get()
 	defer s.marks.put(isMarked)
 	for _, e := range p.marked {
 		isMarked.add(int32(e.Index))
 	}
-	lnk := func(i int32) llvmir.Linkage {
-		if l, ok := p.editedLinkage(i); ok {
-			return l
-		}
-		return in.linkageAt(i)
-	}
-	// preserve asks the arrays of info, not the entities, but for
-	// AllowDeps.
-	preserve := func(i int32) bool {
-		l, f := lnk(i), in.flags[i]
-		switch {
-		case l == llvmir.AvailableExternally, f&flPinned != 0:
-			return true
-		case l.IsLocal():
-			return false
-		case f&flAlwaysPreserved != 0:
-			return true
-		case f&flFunction == 0:
-			return true
-		case s.cfg.AllowDeps:
-			e := ents[i]
-			return in.isKernel(e) || in.canBeImported(e, true)
-		}
-		return isMarked.has(i) || in.hasAttrAt(i, akIndirectlyCallable) || in.hasAttrAt(i, akReferencedIndirectly)
-	}
-	// Each comdat's definitions here: their count (times cmMember), and
-	// whether one is preserved (cmExternal) and the comdat's selection
-	// kind was changed (cmNoDup).
-	const (
-		cmExternal = 1 << iota
-		cmNoDup
-		cmMember
-	)
 	comdats := s.comdats.get()
 	defer s.comdats.put(comdats)
+	z := internalizer{s: s, p: p, isMarked: isMarked, comdats: comdats}
+	z.countComdats(defs)
+	inherited := len(p.comdatSel)
+	z.relinkDefs(defs)
+	if inherited > 0 && len(p.comdatSel) > inherited {
+		// Base's comdats may have been changed again here.
+		slices.Sort(p.comdatSel)
+		p.comdatSel = slices.Compact(p.comdatSel)
+	}
+}
+
+// What internalize counts of each comdat's definitions here: their count
+// (times cmMember), and whether one is preserved (cmExternal) and the
+// comdat's selection kind was changed (cmNoDup).
+const (
+	cmExternal = 1 << iota
+	cmNoDup
+	cmMember
+)
+
+// internalizer is the state of one internalize: the part's marked entry
+// points and the counts of its comdats.
+type internalizer struct {
+	s        *Splitter
+	p        *Part
+	isMarked *marks
+	comdats  *tally
+}
+
+// linkage returns entity i's linkage in the part, edits included.
+func (z *internalizer) linkage(i int32) llvmir.Linkage {
+	if l, ok := z.p.editedLinkage(i); ok {
+		return l
+	}
+	return z.s.in.linkageAt(i)
+}
+
+// preserve reports whether definition i keeps its linkage. It asks the
+// arrays of info, not the entities, but for AllowDeps.
+func (z *internalizer) preserve(i int32) bool {
+	in := z.s.in
+	l, f := z.linkage(i), in.flags[i]
+	switch {
+	case l == llvmir.AvailableExternally, f&flPinned != 0:
+		return true
+	case l.IsLocal():
+		return false
+	case f&flAlwaysPreserved != 0:
+		return true
+	case f&flFunction == 0:
+		return true
+	case z.s.cfg.AllowDeps:
+		e := z.s.M.Entities[i]
+		return in.isKernel(e) || in.canBeImported(e, true)
+	}
+	return z.isMarked.has(i) || in.hasAttrAt(i, akIndirectlyCallable) || in.hasAttrAt(i, akReferencedIndirectly)
+}
+
+// countComdats counts the members of each comdat among the definitions
+// and notes the comdats that hold a preserved one.
+func (z *internalizer) countComdats(defs []int32) {
+	p, comdat, comdats := z.p, z.s.md.comdat, z.comdats
 	for _, i := range defs {
 		if p.st[i] != stDef {
 			continue
 		}
 		if c := comdat[i]; c != 0 {
 			v := comdats.get(c) + cmMember
-			if v&cmExternal == 0 && preserve(i) {
+			if v&cmExternal == 0 && z.preserve(i) {
 				v |= cmExternal
 			}
 			comdats.set(c, v)
 		}
 	}
-	inherited := len(p.comdatSel)
+}
+
+// relinkDefs makes internal the definitions not preserved, dropping the
+// comdat of a lone member and making a larger unpreserved comdat
+// "nodeduplicate".
+func (z *internalizer) relinkDefs(defs []int32) {
+	p, comdat, comdats := z.p, z.s.md.comdat, z.comdats
 	for _, i := range defs {
 		if p.st[i] != stDef {
 			continue
@@ -335,18 +369,13 @@ func (s *Splitter) internalize(p *Part, defs []int32) {
 				comdats.set(c, v|cmNoDup)
 				p.comdatSel = append(p.comdatSel, c)
 			}
-			if lnk(i).IsLocal() {
+			if z.linkage(i).IsLocal() {
 				continue
 			}
-		} else if lnk(i).IsLocal() || preserve(i) {
+		} else if z.linkage(i).IsLocal() || z.preserve(i) {
 			continue
 		}
 		p.relink(i, llvmir.Internal)
-	}
-	if inherited > 0 && len(p.comdatSel) > inherited {
-		// Base's comdats may have been changed again here.
-		slices.Sort(p.comdatSel)
-		p.comdatSel = slices.Compact(p.comdatSel)
 	}
 }
 
@@ -357,38 +386,68 @@ func (s *Splitter) internalize(p *Part, defs []int32) {
 // others alive, and everything else goes (dead globals and unused
 // declarations alike).
 func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
-	in, ents := s.in, s.M.Entities
-	live := s.marks.get()
-	defer s.marks.put(live)
-	decl := s.marks.get()
-	defer s.marks.put(decl)
+	d := dce{s: s, p: p, ents: s.M.Entities, live: s.marks.get(), decl: s.marks.get()}
+	defer s.marks.put(d.live)
+	defer s.marks.put(d.decl)
 	queueBuf, declsBuf := s.bufs.get(), s.bufs.get()
-	queue, decls := *queueBuf, *declsBuf
+	d.queue, d.decls = *queueBuf, *declsBuf
 	defer func() {
-		*queueBuf, *declsBuf = queue, decls
+		*queueBuf, *declsBuf = d.queue, d.decls
 		s.bufs.put(queueBuf)
 		s.bufs.put(declsBuf)
 	}()
-	mark := func(i int32) {
-		if live.has(i) {
-			return
+	d.markRoots(defs, whole)
+	d.propagate()
+	// Only what was selected, reached or referenced changes state.
+	for _, i := range defs {
+		if !d.live.has(i) {
+			p.st[i] = stNone
 		}
-		live.add(i)
-		queue = append(queue, i)
-		if c := s.md.comdat[i]; c != 0 && p.ed[i]&edDropComdat == 0 {
-			// The other members keep the comdat alive in turn, which
-			// marks no one else: they are all in this list.
-			for _, j := range s.md.comdatMembers[c] {
-				if p.st[j] == stDef && p.ed[j]&edDropComdat == 0 && !live.has(j) {
-					live.add(j)
-					queue = append(queue, j)
-				}
+	}
+	d.record()
+}
+
+// dce is the state of one globalDCE: the live entities (in the order
+// reached) and the referenced ones that are not defined here.
+type dce struct {
+	s          *Splitter
+	p          *Part
+	ents       []*llvmir.Entity
+	live, decl *marks
+	queue      []int32
+	decls      []int32
+	// aliasOK says whether an alias written here ends, through the
+	// aliases it points to, at a definition written here.
+	aliasOK map[int32]bool
+}
+
+// mark makes entity i live, with the other members of its comdat.
+func (d *dce) mark(i int32) {
+	p, live := d.p, d.live
+	if live.has(i) {
+		return
+	}
+	live.add(i)
+	d.queue = append(d.queue, i)
+	if c := d.s.md.comdat[i]; c != 0 && p.ed[i]&edDropComdat == 0 {
+		// The other members keep the comdat alive in turn, which
+		// marks no one else: they are all in this list.
+		for _, j := range d.s.md.comdatMembers[c] {
+			if p.st[j] == stDef && p.ed[j]&edDropComdat == 0 && !live.has(j) {
+				live.add(j)
+				d.queue = append(d.queue, j)
 			}
 		}
 	}
+}
+
+// markRoots marks the non-discardable definitions, the entry points and,
+// for a whole module, the non-discardable aliases.
+func (d *dce) markRoots(defs []int32, whole bool) {
+	p, in := d.p, d.s.in
 	for _, i := range defs {
 		if p.st[i] == stDef && !discardable(p.linkageAt(i)) {
-			mark(i)
+			d.mark(i)
 		}
 	}
 	// Entry points stay even when internalized (with AllowDeps a function
@@ -397,84 +456,91 @@ func (s *Splitter) globalDCE(p *Part, defs []int32, whole bool) {
 	// still list it.
 	for _, e := range p.Entries {
 		if p.st[e.Index] == stDef {
-			mark(int32(e.Index))
+			d.mark(int32(e.Index))
 		}
 	}
 	if whole {
-		for _, e := range ents {
+		for _, e := range d.ents {
 			if e.Alias != nil && !in.isRemoved(e) && !discardable(e.Alias.Linkage) {
-				mark(int32(e.Index))
+				d.mark(int32(e.Index))
 			}
 		}
 	}
-	for k := 0; k < len(queue); k++ {
-		for _, t := range in.refs(ents[queue[k]]) {
+}
+
+// propagate marks what the live entities reference: definitions and
+// aliases become live, other functions and variables declarations.
+func (d *dce) propagate() {
+	p, in := d.p, d.s.in
+	for k := 0; k < len(d.queue); k++ {
+		for _, t := range in.refs(d.ents[d.queue[k]]) {
 			ti := int32(t.Index)
 			switch {
 			case in.isRemoved(t):
 			case t.Alias != nil || p.st[ti] == stDef:
-				mark(ti)
-			case (t.Func != nil || t.Var != nil) && !decl.has(ti):
-				decl.add(ti)
-				decls = append(decls, ti)
+				d.mark(ti)
+			case (t.Func != nil || t.Var != nil) && !d.decl.has(ti):
+				d.decl.add(ti)
+				d.decls = append(d.decls, ti)
 			}
 		}
 	}
-	// Only what was selected, reached or referenced changes state.
-	for _, i := range defs {
-		if !live.has(i) {
-			p.st[i] = stNone
-		}
+}
+
+// endsAtDef reports whether alias i ends, through the aliases it points
+// to, at a definition written here.
+func (d *dce) endsAtDef(i int32) bool {
+	if d.aliasOK == nil {
+		d.aliasOK = map[int32]bool{}
 	}
-	// aliasOK says whether an alias written here ends, through the
-	// aliases it points to, at a definition written here.
-	var aliasOK map[int32]bool
-	endsAtDef := func(i int32) bool {
-		if aliasOK == nil {
-			aliasOK = map[int32]bool{}
+	aliasOK := d.aliasOK
+	var path []int32
+	ok := false
+	for {
+		if v, known := aliasOK[i]; known {
+			ok = v
+			break
 		}
-		var path []int32
-		ok := false
-		for {
-			if v, known := aliasOK[i]; known {
-				ok = v
-				break
-			}
-			pt := ents[i].Alias.Points
-			if pt == nil || !live.has(int32(pt.Index)) {
-				break
-			}
-			if pt.Alias == nil {
-				ok = p.st[pt.Index] == stDef
-				break
-			}
-			aliasOK[i] = false // a cycle ends here
-			path = append(path, i)
-			i = int32(pt.Index)
+		pt := d.ents[i].Alias.Points
+		if pt == nil || !d.live.has(int32(pt.Index)) {
+			break
 		}
-		aliasOK[i] = ok
-		for _, j := range path {
-			aliasOK[j] = ok
+		if pt.Alias == nil {
+			ok = d.p.st[pt.Index] == stDef
+			break
 		}
-		return ok
+		aliasOK[i] = false // a cycle ends here
+		path = append(path, i)
+		i = int32(pt.Index)
 	}
-	for _, i := range queue {
-		e := ents[i]
+	aliasOK[i] = ok
+	for _, j := range path {
+		aliasOK[j] = ok
+	}
+	return ok
+}
+
+// record sets the part's state of every live and declared entity and its
+// lists of written entities and declarations.
+func (d *dce) record() {
+	p := d.p
+	for _, i := range d.queue {
+		e := d.ents[i]
 		if e.Alias == nil {
 			p.st[i] = stDef
 			continue
 		}
 		p.st[i] = stAlias
-		if !endsAtDef(i) {
+		if !d.endsAtDef(i) {
 			// An alias must point to a definition; like CloneModule,
 			// write one that cannot as a declaration of its name.
 			p.edit(i, edAliasDecl)
 		}
 	}
-	slices.Sort(decls)
-	p.written = append(p.written[:0], queue...)
-	for _, i := range decls {
-		if !live.has(i) {
+	slices.Sort(d.decls)
+	p.written = append(p.written[:0], d.queue...)
+	for _, i := range d.decls {
+		if !d.live.has(i) {
 			p.st[i] = stDecl
 			p.decls = append(p.decls, i)
 			p.written = append(p.written, i)
