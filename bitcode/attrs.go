@@ -142,33 +142,31 @@ func (d *decoder) renderAttrs(g *attrGroup) {
 		return
 	}
 	g.rendered = true
+	var in, gr []string
 	a := attrReader{d: d, r: g.raw}
 	for a.i < len(a.r) {
+		var inline, grouped string
 		switch k := a.r[a.i]; k {
 		case 0, 1, 5, 6, 7, 8:
-			a.kindAttr(k)
+			inline, grouped = a.kindAttr(k)
 		case 3, 4:
-			a.stringAttr(k)
+			inline = a.stringAttr(k)
+			grouped = inline
 		default:
 			d.failf("unknown attribute encoding %d", k)
 		}
+		in, gr = append(in, inline), append(gr, grouped)
 	}
-	g.inline = strings.Join(a.in, " ")
-	g.grouped = strings.Join(a.gr, " ")
+	g.inline = strings.Join(in, " ")
+	g.grouped = strings.Join(gr, " ")
 }
 
 // attrReader reads the attributes of a PARAMATTR_GRP_CODE_ENTRY record,
 // each an encoding, then its kind or string key, then its value.
 type attrReader struct {
-	d      *decoder
-	r      []uint64 // the record's attribute operands
-	i      int      // the next operand
-	in, gr []string // the attributes as printed inline and in the group
-}
-
-// add appends an attribute's inline and grouped text.
-func (a *attrReader) add(inline, grouped string) {
-	a.in, a.gr = append(a.in, inline), append(a.gr, grouped)
+	d *decoder
+	r []uint64 // the record's attribute operands
+	i int      // the next operand
 }
 
 // need fails unless n operands are left from i.
@@ -178,9 +176,9 @@ func (a *attrReader) need(i, n int) {
 	}
 }
 
-// str reads the zero-terminated string at i, returning it and the index
-// past its terminator.
-func (a *attrReader) str(i int) (string, int) {
+// strOps returns the operands of the zero-terminated string at i and the
+// index past its terminator.
+func (a *attrReader) strOps(i int) ([]uint64, int) {
 	r := a.r
 	j := i
 	for j < len(r) && r[j] != 0 {
@@ -189,12 +187,13 @@ func (a *attrReader) str(i int) (string, int) {
 	if j >= len(r) {
 		a.d.failf("unterminated string attribute")
 	}
-	return opsString(r[i:j]), j + 1
+	return r[i:j], j + 1
 }
 
 // kindAttr reads an attribute of a known kind with encoding k: 0 and 5
 // (no value), 1 (an integer), 6 (a type), 7 (a range), 8 (a range list).
-func (a *attrReader) kindAttr(k uint64) {
+// It returns the attribute as printed inline and in its group.
+func (a *attrReader) kindAttr(k uint64) (string, string) {
 	r := a.r
 	a.need(a.i, 2)
 	kind := r[a.i+1]
@@ -207,18 +206,16 @@ func (a *attrReader) kindAttr(k uint64) {
 	}
 	a.i += 2
 	switch k {
-	case 0, 5:
-		a.add(name, name)
 	case 1:
 		a.need(a.i, 1)
 		in, gr := a.d.intAttr(kind, name, r[a.i])
-		a.add(in, gr)
 		a.i++
+		return in, gr
 	case 6: // with its type
 		a.need(a.i, 1)
 		s := name + "(" + a.d.tstr(a.d.tyID(r[a.i])) + ")"
-		a.add(s, s)
 		a.i++
+		return s, s
 	case 7:
 		a.need(a.i, 1)
 		w := r[a.i]
@@ -226,15 +223,17 @@ func (a *attrReader) kindAttr(k uint64) {
 		var lo, hi string
 		lo, hi, a.i = a.d.readRange(r, a.i, w)
 		s := name + "(i" + strconv.FormatUint(w, 10) + " " + lo + ", " + hi + ")"
-		a.add(s, s)
+		return s, s
 	case 8:
-		a.rangeListAttr(name)
+		s := a.rangeListAttr(name)
+		return s, s
 	}
+	return name, name // 0 and 5
 }
 
 // rangeListAttr reads the value of a range list attribute: the number of
-// ranges, their width, then the ranges.
-func (a *attrReader) rangeListAttr(name string) {
+// ranges, their width, then the ranges; it returns the attribute's text.
+func (a *attrReader) rangeListAttr(name string) string {
 	r := a.r
 	a.need(a.i, 2)
 	n, w := r[a.i], r[a.i+1]
@@ -253,21 +252,21 @@ func (a *attrReader) rangeListAttr(name string) {
 		sb.WriteString("(" + lo + ", " + hi + ")")
 	}
 	sb.WriteString(")")
-	a.add(sb.String(), sb.String())
+	return sb.String()
 }
 
 // stringAttr reads a string attribute with encoding k: 3 (a key), 4 (a
-// key and its value).
-func (a *attrReader) stringAttr(k uint64) {
-	key, j := a.str(a.i + 1)
-	s := quoteString(key)
+// key and its value), and returns its text.
+func (a *attrReader) stringAttr(k uint64) string {
+	key, j := a.strOps(a.i + 1)
+	s := quoteString(opsString(key))
 	if k == 4 {
-		var v string
-		v, j = a.str(j)
-		s += "=" + quoteString(v)
+		var v []uint64
+		v, j = a.strOps(j)
+		s += "=" + quoteString(opsString(v))
 	}
-	a.add(s, s)
 	a.i = j
+	return s
 }
 
 // readRange reads a constant range of width w at r[i:]: two sign-rotated

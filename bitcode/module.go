@@ -845,9 +845,10 @@ func recAt(r []uint64, i int) uint64 {
 	return 0
 }
 
-// functionPrefix writes what comes before a function's name: define or
-// declare (with a declaration's attachments), linkage, preemption,
-// visibility, DLL storage, calling convention, return attributes and type.
+// functionPrefix writes what comes before a function's return type:
+// define or declare (with a declaration's attachments), linkage,
+// preemption, visibility, DLL storage, calling convention and return
+// attributes.
 func (d *decoder) functionPrefix(w *bytes.Buffer, g *global, attrs []*attrGroup) {
 	r := g.rec
 	if g.body != nil {
@@ -873,14 +874,13 @@ func (d *decoder) functionPrefix(w *bytes.Buffer, g *global, attrs []*attrGroup)
 	if a := d.attrsAt(attrs, 0); a != "" {
 		w.WriteString(a + " ")
 	}
-	w.WriteString(d.tstr(d.types[g.valTy].elems[0]) + " ")
 }
 
-// functionParams writes a function's name and parameter list: types,
-// attributes and a definition's argument names.
+// functionParams writes a function's return type, name and parameter
+// list: types, attributes and a definition's argument names.
 func (d *decoder) functionParams(w *bytes.Buffer, g *global, attrs []*attrGroup) {
 	ft := d.types[g.valTy]
-	w.WriteString(d.globalRef(g) + "(")
+	w.WriteString(d.tstr(ft.elems[0]) + " " + d.globalRef(g) + "(")
 	for i := 1; i < len(ft.elems); i++ {
 		if i > 1 {
 			w.WriteString(", ")

@@ -71,7 +71,7 @@ func (d *decoder) parseTypeTable() {
 	if len(d.types) != 0 {
 		d.failf("more than one type table")
 	}
-	r := &typeReader{d: d}
+	r := typeReader{d: d}
 	for d.NextRecord(b) {
 		ops := d.Ops
 		if d.Code == TypeCodeNumEntry {
