@@ -135,101 +135,138 @@ func (d *decoder) fnAttrRef(list []*attrGroup) string {
 	return ""
 }
 
+// renderAttrs renders an attribute group's attributes, as they print
+// inline and in the group's own "attributes #N" line.
 func (d *decoder) renderAttrs(g *attrGroup) {
 	if g.rendered {
 		return
 	}
 	g.rendered = true
 	var in, gr []string
-	r := g.raw
-	need := func(i, n int) {
-		if i+n > len(r) {
-			d.failf("truncated attribute")
-		}
-	}
-	str := func(i int) (string, int) {
-		j := i
-		for j < len(r) && r[j] != 0 {
-			j++
-		}
-		if j >= len(r) {
-			d.failf("unterminated string attribute")
-		}
-		return opsString(r[i:j]), j + 1
-	}
-	for i := 0; i < len(r); {
-		k := r[i]
-		switch k {
+	a := attrReader{d: d, r: g.raw}
+	for a.i < len(a.r) {
+		var inline, grouped string
+		switch k := a.r[a.i]; k {
 		case 0, 1, 5, 6, 7, 8:
-			need(i, 2)
-			kind := r[i+1]
-			name := ""
-			if kind < uint64(len(attrNames)) {
-				name = attrNames[kind]
-			}
-			if name == "" {
-				d.failf("unknown attribute kind %d", kind)
-			}
-			i += 2
-			switch k {
-			case 0:
-				in, gr = append(in, name), append(gr, name)
-			case 1:
-				need(i, 1)
-				a, b := d.intAttr(kind, name, r[i])
-				in, gr = append(in, a), append(gr, b)
-				i++
-			case 6: // with its type
-				need(i, 1)
-				s := name + "(" + d.tstr(d.tyID(r[i])) + ")"
-				in, gr = append(in, s), append(gr, s)
-				i++
-			case 5:
-				in, gr = append(in, name), append(gr, name)
-			case 7:
-				need(i, 1)
-				w := r[i]
-				i++
-				var lo, hi string
-				lo, hi, i = d.readRange(r, i, w)
-				s := name + "(i" + strconv.FormatUint(w, 10) + " " + lo + ", " + hi + ")"
-				in, gr = append(in, s), append(gr, s)
-			case 8:
-				need(i, 2)
-				n, w := r[i], r[i+1]
-				if n > uint64(len(r)) {
-					d.failf("bad range list attribute")
-				}
-				i += 2
-				var sb strings.Builder
-				sb.WriteString(name + "(")
-				for j := uint64(0); j < n; j++ {
-					if j > 0 {
-						sb.WriteString(", ")
-					}
-					var lo, hi string
-					lo, hi, i = d.readRange(r, i, w)
-					sb.WriteString("(" + lo + ", " + hi + ")")
-				}
-				sb.WriteString(")")
-				in, gr = append(in, sb.String()), append(gr, sb.String())
-			}
+			inline, grouped = a.kindAttr(k)
 		case 3, 4:
-			key, j := str(i + 1)
-			s := quoteString(key)
-			if k == 4 {
-				var v string
-				v, j = str(j)
-				s += "=" + quoteString(v)
-			}
-			in, gr = append(in, s), append(gr, s)
-			i = j
+			inline = a.stringAttr(k)
+			grouped = inline
 		default:
 			d.failf("unknown attribute encoding %d", k)
 		}
+		in, gr = append(in, inline), append(gr, grouped)
 	}
 	g.inline = strings.Join(in, " ")
 	g.grouped = strings.Join(gr, " ")
+}
+
+// attrReader reads the attributes of a PARAMATTR_GRP_CODE_ENTRY record,
+// each an encoding, then its kind or string key, then its value.
+type attrReader struct {
+	d *decoder
+	r []uint64 // the record's attribute operands
+	i int      // the next operand
+}
+
+// need fails unless n operands are left from i.
+func (a *attrReader) need(i, n int) {
+	if i+n > len(a.r) {
+		a.d.failf("truncated attribute")
+	}
+}
+
+// strOps returns the operands of the zero-terminated string at i and the
+// index past its terminator.
+func (a *attrReader) strOps(i int) ([]uint64, int) {
+	r := a.r
+	j := i
+	for j < len(r) && r[j] != 0 {
+		j++
+	}
+	if j >= len(r) {
+		a.d.failf("unterminated string attribute")
+	}
+	return r[i:j], j + 1
+}
+
+// kindAttr reads an attribute of a known kind with encoding k: 0 and 5
+// (no value), 1 (an integer), 6 (a type), 7 (a range), 8 (a range list).
+// It returns the attribute as printed inline and in its group.
+func (a *attrReader) kindAttr(k uint64) (string, string) {
+	r := a.r
+	a.need(a.i, 2)
+	kind := r[a.i+1]
+	name := ""
+	if kind < uint64(len(attrNames)) {
+		name = attrNames[kind]
+	}
+	if name == "" {
+		a.d.failf("unknown attribute kind %d", kind)
+	}
+	a.i += 2
+	switch k {
+	case 1:
+		a.need(a.i, 1)
+		in, gr := a.d.intAttr(kind, name, r[a.i])
+		a.i++
+		return in, gr
+	case 6: // with its type
+		a.need(a.i, 1)
+		s := name + "(" + a.d.tstr(a.d.tyID(r[a.i])) + ")"
+		a.i++
+		return s, s
+	case 7:
+		a.need(a.i, 1)
+		w := r[a.i]
+		a.i++
+		var lo, hi string
+		lo, hi, a.i = a.d.readRange(r, a.i, w)
+		s := name + "(i" + strconv.FormatUint(w, 10) + " " + lo + ", " + hi + ")"
+		return s, s
+	case 8:
+		s := a.rangeListAttr(name)
+		return s, s
+	}
+	return name, name // 0 and 5
+}
+
+// rangeListAttr reads the value of a range list attribute: the number of
+// ranges, their width, then the ranges; it returns the attribute's text.
+func (a *attrReader) rangeListAttr(name string) string {
+	r := a.r
+	a.need(a.i, 2)
+	n, w := r[a.i], r[a.i+1]
+	if n > uint64(len(r)) {
+		a.d.failf("bad range list attribute")
+	}
+	a.i += 2
+	var sb strings.Builder
+	sb.WriteString(name + "(")
+	for j := uint64(0); j < n; j++ {
+		if j > 0 {
+			sb.WriteString(", ")
+		}
+		var lo, hi string
+		lo, hi, a.i = a.d.readRange(r, a.i, w)
+		sb.WriteString("(" + lo + ", " + hi + ")")
+	}
+	sb.WriteString(")")
+	return sb.String()
+}
+
+// stringAttr reads a string attribute with encoding k: 3 (a key), 4 (a
+// key and its value), and returns its text.
+func (a *attrReader) stringAttr(k uint64) string {
+	key, j := a.strOps(a.i + 1)
+	s := quoteString(opsString(key))
+	if k == 4 {
+		var v []uint64
+		v, j = a.strOps(j)
+		s += "=" + quoteString(opsString(v))
+	}
+	a.i = j
+	return s
 }
 
 // readRange reads a constant range of width w at r[i:]: two sign-rotated

@@ -141,186 +141,266 @@ func (d *decoder) renderConst(c *constant) string {
 	return c.text
 }
 
+// constBody renders constant c's text, each record kind (or family of
+// kinds) by its own method.
 func (d *decoder) constBody(c *constant) string {
 	t := d.types[c.ty]
-	ops := c.ops
-	need := func(n int) {
-		if len(ops) < n {
-			d.failf("constant record too short")
-		}
-	}
 	switch c.code {
 	case CstCodeNull:
-		switch {
-		case t.kind == tInt:
-			if t.n == 1 {
-				return "false"
-			}
-			return "0"
-		case isFP(t.kind):
-			return floatText(t.kind, []uint64{0, 0})
-		case t.kind == tPtr:
-			return "null"
-		case t.kind == tToken:
-			return "none"
-		}
-		return "zeroinitializer"
+		return nullText(t)
 	case CstCodeUndef:
 		return "undef"
 	case CstCodePoison:
 		return "poison"
 	case CstCodeInteger, CstCodeWideInteger, CstCodeFloat:
-		need(1)
-		st := d.types[d.scalarOf(c.ty)]
-		var s string
-		switch {
-		case c.code == CstCodeFloat:
-			if !isFP(st.kind) {
-				d.failf("float constant of type %s", t.str)
-			}
-			s = floatText(st.kind, ops)
-		case st.kind != tInt:
-			d.failf("integer constant of type %s", t.str)
-		case c.code == CstCodeInteger:
-			s = intText(decodeSigned(ops[0]), st.n)
-		case st.n == 1:
-			s = intText(decodeSigned(ops[0]), 1)
-		default:
-			s = wideIntText(ops, st.n)
-		}
-		if t.kind == tVector {
-			return "splat (" + st.str + " " + s + ")"
-		}
-		return s
+		return d.numberConst(c, t)
 	case CstCodeAggregate:
-		return d.aggregate(t, ops)
+		return d.aggregate(t, c.ops)
 	case CstCodeString, CstCodeCString:
-		var sb strings.Builder
-		sb.WriteString("c\"")
-		escapeInto(&sb, opsString(ops))
-		if c.code == CstCodeCString {
-			sb.WriteString("\\00")
-		}
-		sb.WriteString("\"")
-		return sb.String()
+		return stringConst(c)
 	case CstCodeData:
-		return d.dataText(t, ops)
+		return d.dataText(t, c.ops)
 	case CstCodeCEUnop:
-		need(2)
-		if ops[0] != 0 {
-			d.failf("unknown unary opcode %d", ops[0])
-		}
-		return "fneg (" + d.typedConst(ops[1]) + ")"
+		return d.unopConst(c)
 	case CstCodeCEBinop:
-		need(3)
-		name := d.binopName(ops[0], c.ty)
-		flags := ""
-		if len(ops) > 3 {
-			flags = binopFlags(ops[0], ops[3], isFP(d.types[d.scalarOf(c.ty)].kind))
-		}
-		return name + flags + " (" + d.typedConst(ops[1]) + ", " + d.typedConst(ops[2]) + ")"
+		return d.binopConst(c)
 	case CstCodeCECast:
-		need(3)
-		if ops[0] >= uint64(len(castNames)) {
-			d.failf("unknown cast opcode %d", ops[0])
-		}
-		d.tyID(ops[1])
-		return castNames[ops[0]] + " (" + d.typedConst(ops[2]) + " to " + t.str + ")"
+		return d.castConst(c, t)
 	case CstCodeCEGEPOld, CstCodeCEInboundsGEP, CstCodeCEGEPWithInRangeIndexOld, CstCodeCEGEP, CstCodeCEGEPWithInRange:
 		return d.constGEP(c)
+	case CstCodeCESelect, CstCodeCEExtractElt, CstCodeCEInsertElt, CstCodeCEShuffleVec, CstCodeCEShufVecEx:
+		return d.vectorConst(c)
+	case CstCodeCECmp:
+		return d.cmpConst(c)
+	case CstCodeBlockAddress:
+		return d.blockAddressConst(c)
+	case CstCodeDSOLocalEquivalent:
+		d.needConstOps(c.ops, 2)
+		return "dso_local_equivalent " + d.constText(c.ops[1], 0)
+	case CstCodeNoCFIValue:
+		d.needConstOps(c.ops, 2)
+		return "no_cfi " + d.constText(c.ops[1], 0)
+	case CstCodePtrAuth, CstCodePtrAuth2:
+		return d.ptrAuthConst(c)
+	case CstCodeInlineAsm, CstCodeInlineAsmOld3, CstCodeInlineAsmOld2, CstCodeInlineAsmOld:
+		return d.inlineAsmConst(c)
+	}
+	d.failf("unknown record code %d", c.code)
+	return ""
+}
+
+// needConstOps fails unless a constant record has at least n operands.
+func (d *decoder) needConstOps(ops []uint64, n int) {
+	if len(ops) < n {
+		d.failf("constant record too short")
+	}
+}
+
+// nullText renders a NULL record: the zero value of type t.
+func nullText(t *typ) string {
+	switch {
+	case t.kind == tInt:
+		if t.n == 1 {
+			return "false"
+		}
+		return "0"
+	case isFP(t.kind):
+		return floatText(t.kind, []uint64{0, 0})
+	case t.kind == tPtr:
+		return "null"
+	case t.kind == tToken:
+		return "none"
+	}
+	return "zeroinitializer"
+}
+
+// numberConst renders an INTEGER, WIDE_INTEGER or FLOAT record, a vector
+// one as a splat.
+func (d *decoder) numberConst(c *constant, t *typ) string {
+	ops := c.ops
+	d.needConstOps(ops, 1)
+	st := d.types[d.scalarOf(c.ty)]
+	var s string
+	switch {
+	case c.code == CstCodeFloat:
+		if !isFP(st.kind) {
+			d.failf("float constant of type %s", t.str)
+		}
+		s = floatText(st.kind, ops)
+	case st.kind != tInt:
+		d.failf("integer constant of type %s", t.str)
+	case c.code == CstCodeInteger:
+		s = intText(decodeSigned(ops[0]), st.n)
+	case st.n == 1:
+		s = intText(decodeSigned(ops[0]), 1)
+	default:
+		s = wideIntText(ops, st.n)
+	}
+	if t.kind == tVector {
+		return "splat (" + st.str + " " + s + ")"
+	}
+	return s
+}
+
+// stringConst renders a STRING or CSTRING record as c"...".
+func stringConst(c *constant) string {
+	var sb strings.Builder
+	sb.WriteString("c\"")
+	escapeInto(&sb, opsString(c.ops))
+	if c.code == CstCodeCString {
+		sb.WriteString("\\00")
+	}
+	sb.WriteString("\"")
+	return sb.String()
+}
+
+// unopConst renders a CE_UNOP record (fneg).
+func (d *decoder) unopConst(c *constant) string {
+	ops := c.ops
+	d.needConstOps(ops, 2)
+	if ops[0] != 0 {
+		d.failf("unknown unary opcode %d", ops[0])
+	}
+	return "fneg (" + d.typedConst(ops[1]) + ")"
+}
+
+// binopConst renders a CE_BINOP record: opcode, operands, then flags.
+func (d *decoder) binopConst(c *constant) string {
+	ops := c.ops
+	d.needConstOps(ops, 3)
+	name := d.binopName(ops[0], c.ty)
+	flags := ""
+	if len(ops) > 3 {
+		flags = binopFlags(ops[0], ops[3], isFP(d.types[d.scalarOf(c.ty)].kind))
+	}
+	return name + flags + " (" + d.typedConst(ops[1]) + ", " + d.typedConst(ops[2]) + ")"
+}
+
+// castConst renders a CE_CAST record: opcode, operand type, operand.
+func (d *decoder) castConst(c *constant, t *typ) string {
+	ops := c.ops
+	d.needConstOps(ops, 3)
+	if ops[0] >= uint64(len(castNames)) {
+		d.failf("unknown cast opcode %d", ops[0])
+	}
+	d.tyID(ops[1])
+	return castNames[ops[0]] + " (" + d.typedConst(ops[2]) + " to " + t.str + ")"
+}
+
+// vectorConst renders the select, extractelement, insertelement and
+// shufflevector records.
+func (d *decoder) vectorConst(c *constant) string {
+	ops := c.ops
+	switch c.code {
 	case CstCodeCESelect:
-		need(3)
+		d.needConstOps(ops, 3)
 		return "select (" + d.typedConst(ops[0]) + ", " + d.typedConst(ops[1]) + ", " + d.typedConst(ops[2]) + ")"
 	case CstCodeCEExtractElt:
-		need(3)
+		d.needConstOps(ops, 3)
 		idx := ops[2]
 		if len(ops) >= 4 {
 			idx = ops[3]
 		}
 		return "extractelement (" + d.typedConst(ops[1]) + ", " + d.typedConst(idx) + ")"
 	case CstCodeCEInsertElt:
-		need(3)
+		d.needConstOps(ops, 3)
 		idx := ops[2]
 		if len(ops) >= 4 {
 			idx = ops[3]
 		}
 		return "insertelement (" + d.typedConst(ops[0]) + ", " + d.typedConst(ops[1]) + ", " + d.typedConst(idx) + ")"
 	case CstCodeCEShuffleVec:
-		need(3)
+		d.needConstOps(ops, 3)
 		return "shufflevector (" + d.typedConst(ops[0]) + ", " + d.typedConst(ops[1]) + ", " + d.typedConst(ops[2]) + ")"
-	case CstCodeCEShufVecEx:
-		need(4)
-		return "shufflevector (" + d.typedConst(ops[1]) + ", " + d.typedConst(ops[2]) + ", " + d.typedConst(ops[3]) + ")"
-	case CstCodeCECmp:
-		need(4)
-		ot := d.types[d.scalarOf(d.tyID(ops[0]))]
-		op := "icmp "
-		if isFP(ot.kind) {
-			op = "fcmp "
-		}
-		p, ok := predNames[ops[3]]
-		if !ok {
-			d.failf("unknown predicate %d", ops[3])
-		}
-		return op + p + " (" + d.typedConst(ops[1]) + ", " + d.typedConst(ops[2]) + ")"
-	case CstCodeBlockAddress:
-		need(3)
-		if ops[1] >= uint64(len(d.vals)) || d.vals[ops[1]].kind != vGlobal {
-			d.failf("blockaddress of a non-function")
-		}
-		d.hasBlockRef = true
-		return "blockaddress(" + d.constText(ops[1], 0) + ", " + blockRefMarker(uint32(ops[1]), uint32(ops[2])) + ")"
-	case CstCodeDSOLocalEquivalent:
-		need(2)
-		return "dso_local_equivalent " + d.constText(ops[1], 0)
-	case CstCodeNoCFIValue:
-		need(2)
-		return "no_cfi " + d.constText(ops[1], 0)
-	case CstCodePtrAuth, CstCodePtrAuth2:
-		need(4)
-		s := "ptrauth (" + d.typedConst(ops[0]) + ", " + d.typedConst(ops[1]) + ", " + d.typedConst(ops[2]) + ", " + d.typedConst(ops[3])
-		if c.code == CstCodePtrAuth2 && len(ops) > 4 {
-			s += ", " + d.typedConst(ops[4])
-		}
-		return s + ")"
-	case CstCodeInlineAsm, CstCodeInlineAsmOld3, CstCodeInlineAsmOld2, CstCodeInlineAsmOld:
-		i := 0
-		if c.code == CstCodeInlineAsm {
-			need(1)
-			d.tyID(ops[0])
-			i = 1
-		}
-		need(i + 2)
-		flags := ops[i]
-		n := ops[i+1]
-		if n > uint64(len(ops)-i-2) {
-			d.failf("bad inline asm record")
-		}
-		asm := opsString(ops[i+2 : i+2+int(n)])
-		j := i + 2 + int(n)
-		need(j + 1)
-		m := ops[j]
-		if m > uint64(len(ops)-j-1) {
-			d.failf("bad inline asm record")
-		}
-		cons := opsString(ops[j+1 : j+1+int(m)])
-		s := "asm "
-		if flags&1 != 0 {
-			s += "sideeffect "
-		}
-		if flags&2 != 0 {
-			s += "alignstack "
-		}
-		if c.code != CstCodeInlineAsmOld && (flags>>2)&1 != 0 {
-			s += "inteldialect "
-		}
-		if (c.code == CstCodeInlineAsm || c.code == CstCodeInlineAsmOld3) && (flags>>3)&1 != 0 {
-			s += "unwind "
-		}
-		return s + quoteString(asm) + ", " + quoteString(cons)
 	}
-	d.failf("unknown record code %d", c.code)
-	return ""
+	// CstCodeCEShufVecEx: the operand type first.
+	d.needConstOps(ops, 4)
+	return "shufflevector (" + d.typedConst(ops[1]) + ", " + d.typedConst(ops[2]) + ", " + d.typedConst(ops[3]) + ")"
+}
+
+// cmpConst renders a CE_CMP record: operand type, operands, predicate.
+func (d *decoder) cmpConst(c *constant) string {
+	ops := c.ops
+	d.needConstOps(ops, 4)
+	ot := d.types[d.scalarOf(d.tyID(ops[0]))]
+	op := "icmp "
+	if isFP(ot.kind) {
+		op = "fcmp "
+	}
+	p, ok := predNames[ops[3]]
+	if !ok {
+		d.failf("unknown predicate %d", ops[3])
+	}
+	return op + p + " (" + d.typedConst(ops[1]) + ", " + d.typedConst(ops[2]) + ")"
+}
+
+// blockAddressConst renders a BLOCKADDRESS record: function type,
+// function, block number (the block's name is filled in later).
+func (d *decoder) blockAddressConst(c *constant) string {
+	ops := c.ops
+	d.needConstOps(ops, 3)
+	if ops[1] >= uint64(len(d.vals)) || d.vals[ops[1]].kind != vGlobal {
+		d.failf("blockaddress of a non-function")
+	}
+	d.hasBlockRef = true
+	return "blockaddress(" + d.constText(ops[1], 0) + ", " + blockRefMarker(uint32(ops[1]), uint32(ops[2])) + ")"
+}
+
+// ptrAuthConst renders a PTRAUTH or PTRAUTH2 record.
+func (d *decoder) ptrAuthConst(c *constant) string {
+	ops := c.ops
+	d.needConstOps(ops, 4)
+	s := "ptrauth (" + d.typedConst(ops[0]) + ", " + d.typedConst(ops[1]) + ", " + d.typedConst(ops[2]) + ", " + d.typedConst(ops[3])
+	if c.code == CstCodePtrAuth2 && len(ops) > 4 {
+		s += ", " + d.typedConst(ops[4])
+	}
+	return s + ")"
+}
+
+// inlineAsmConst renders an INLINEASM record of any version: (function
+// type,) flags, the asm string, the constraints.
+func (d *decoder) inlineAsmConst(c *constant) string {
+	ops := c.ops
+	i := 0
+	if c.code == CstCodeInlineAsm {
+		d.needConstOps(ops, 1)
+		d.tyID(ops[0])
+		i = 1
+	}
+	d.needConstOps(ops, i+2)
+	flags := ops[i]
+	n := ops[i+1]
+	if n > uint64(len(ops)-i-2) {
+		d.failf("bad inline asm record")
+	}
+	asm := opsString(ops[i+2 : i+2+int(n)])
+	j := i + 2 + int(n)
+	d.needConstOps(ops, j+1)
+	m := ops[j]
+	if m > uint64(len(ops)-j-1) {
+		d.failf("bad inline asm record")
+	}
+	cons := opsString(ops[j+1 : j+1+int(m)])
+	return "asm " + asmFlags(c.code, flags) + quoteString(asm) + ", " + quoteString(cons)
+}
+
+// asmFlags renders an inline asm's flags (each with a space after) as the
+// record version code has them.
+func asmFlags(code uint8, flags uint64) string {
+	s := ""
+	if flags&1 != 0 {
+		s += "sideeffect "
+	}
+	if flags&2 != 0 {
+		s += "alignstack "
+	}
+	if code != CstCodeInlineAsmOld && (flags>>2)&1 != 0 {
+		s += "inteldialect "
+	}
+	if (code == CstCodeInlineAsm || code == CstCodeInlineAsmOld3) && (flags>>3)&1 != 0 {
+		s += "unwind "
+	}
+	return s
 }
 
 func (d *decoder) binopName(opc uint64, ty int32) string {

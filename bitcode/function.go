@@ -1142,6 +1142,22 @@ func (d *decoder) callBody(o *opr, prefix string, cc uint64, attrs []*attrGroup,
 		sb.WriteString(rt.str)
 	}
 	sb.WriteString(" " + d.val(callee, cty) + "(")
+	d.callArgs(&sb, o, callee, ft, attrs)
+	sb.WriteString(")")
+	sb.WriteString(d.fnAttrRef(attrs))
+	if g := fnGroup(attrs); g != nil {
+		d.fn.g.callGroups = append(d.fn.g.callGroups, g)
+	}
+	if len(d.fn.bundles) > 0 {
+		sb.WriteString(" [ " + strings.Join(d.fn.bundles, ", ") + " ]")
+		d.fn.bundles = d.fn.bundles[:0]
+	}
+	return sb.String(), ret
+}
+
+// callArgs writes a call's arguments: one per parameter of its function
+// type ft, then a vararg call's further arguments.
+func (d *decoder) callArgs(sb *strings.Builder, o *opr, callee uint32, ft *typ, attrs []*attrGroup) {
 	for i := 1; i < len(ft.elems); i++ {
 		if i > 1 {
 			sb.WriteString(", ")
@@ -1164,37 +1180,25 @@ func (d *decoder) callBody(o *opr, prefix string, cc uint64, attrs []*attrGroup,
 		if a := d.attrsAt(attrs, uint64(i)); a != "" {
 			sb.WriteString(" " + a)
 		}
-		if d.types[pt].kind == tLabel {
-			sb.WriteString(" " + arg)
-		} else {
-			sb.WriteString(" " + arg)
+		sb.WriteString(" " + arg)
+	}
+	if !ft.vararg {
+		if o.more() {
+			d.failf("call has more arguments than its function type")
 		}
+		return
 	}
-	if ft.vararg {
-		for i := len(ft.elems); o.more(); i++ {
-			if i > 1 {
-				sb.WriteString(", ")
-			}
-			v, ty := o.vt()
-			sb.WriteString(d.tstr(ty))
-			if a := d.attrsAt(attrs, uint64(i)); a != "" {
-				sb.WriteString(" " + a)
-			}
-			sb.WriteString(" " + d.val(v, ty))
+	for i := len(ft.elems); o.more(); i++ {
+		if i > 1 {
+			sb.WriteString(", ")
 		}
-	} else if o.more() {
-		d.failf("call has more arguments than its function type")
+		v, ty := o.vt()
+		sb.WriteString(d.tstr(ty))
+		if a := d.attrsAt(attrs, uint64(i)); a != "" {
+			sb.WriteString(" " + a)
+		}
+		sb.WriteString(" " + d.val(v, ty))
 	}
-	sb.WriteString(")")
-	sb.WriteString(d.fnAttrRef(attrs))
-	if g := fnGroup(attrs); g != nil {
-		d.fn.g.callGroups = append(d.fn.g.callGroups, g)
-	}
-	if len(d.fn.bundles) > 0 {
-		sb.WriteString(" [ " + strings.Join(d.fn.bundles, ", ") + " ]")
-		d.fn.bundles = d.fn.bundles[:0]
-	}
-	return sb.String(), ret
 }
 
 // isIntrinsic reports whether value id is a function named "llvm.*".
@@ -1325,13 +1329,48 @@ func (d *decoder) finishFunction() {
 	if fs.curBB != fs.nBlocks {
 		d.failf("function declares %d blocks but terminates %d", fs.nBlocks, fs.curBB)
 	}
-	n := len(d.vals) - int(fs.firstLocal)
-	local := make([]string, n)
-	bbs := make([]string, fs.nBlocks)
+	ln := d.nameLocals(fs)
+	if d.hasBlockRef || true {
+		if d.blockNames == nil {
+			d.blockNames = map[int32][]string{}
+		}
+		d.blockNames[fs.g.id] = ln.bbs
+	}
+	body := d.functionBody(fs, &ln)
+	fs.g.body = body
+	for i := 0; i < ln.nargs; i++ {
+		fs.g.argText = append(fs.g.argText, ln.local[i])
+	}
+	// Function attachments and the function's own metadata nodes.
+	fs.g.attach = nil
+	if fs.fnAttach != "" {
+		fs.g.fnAttach = string(d.resolveLocals(&ln, nil, []byte(fs.fnAttach)))
+	}
+	d.numberFunctionMetadata(fs, &ln)
+	d.charge(len(body))
+}
+
+// localNames are the names of a function's locals and blocks, as the
+// body's text prints them.
+type localNames struct {
+	local      []string // "%name" or "%N" of each local value, by id past firstLocal
+	bbs        []string // each block's name without the "%"
+	firstLocal uint32   // the value id of the first local
+	nargs      int      // the number of arguments (the first locals)
+}
+
+// nameLocals names the arguments, blocks and instruction results of the
+// function, numbering the unnamed ones in order as LLVM does.
+func (d *decoder) nameLocals(fs *funcState) localNames {
+	ln := localNames{
+		local:      make([]string, len(d.vals)-int(fs.firstLocal)),
+		bbs:        make([]string, fs.nBlocks),
+		firstLocal: fs.firstLocal,
+		nargs:      len(d.types[fs.g.valTy].elems) - 1,
+	}
+	local, bbs := ln.local, ln.bbs
 	num := 0
-	ft := d.types[fs.g.valTy]
-	nargs := len(ft.elems) - 1
-	for i := 0; i < nargs; i++ {
+	for i := 0; i < ln.nargs; i++ {
 		if name, ok := fs.names[fs.firstLocal+uint32(i)]; ok && name != "" {
 			local[i] = "%" + quoteName(name)
 		} else {
@@ -1361,87 +1400,86 @@ func (d *decoder) finishFunction() {
 			}
 		}
 	}
-	if d.hasBlockRef || true {
-		if d.blockNames == nil {
-			d.blockNames = map[int32][]string{}
+	return ln
+}
+
+// resolveLocals appends src to dst with the markers of locals and blocks
+// replaced by their names; constants of the function have no names,
+// locals do. The module's markers are kept for the module's end.
+func (d *decoder) resolveLocals(ln *localNames, dst, src []byte) []byte {
+	for {
+		i := indexMarker(src)
+		if i < 0 {
+			return append(dst, src...)
 		}
-		d.blockNames[fs.g.id] = bbs
-	}
-	// Constants of the function have no names; locals do.
-	resolve := func(dst, src []byte) []byte {
-		for {
-			i := indexMarker(src)
-			if i < 0 {
-				return append(dst, src...)
+		dst = append(dst, src[:i]...)
+		if i+5 > len(src) {
+			d.failf("internal: truncated marker")
+		}
+		id := binary.LittleEndian.Uint32(src[i+1:])
+		switch src[i] {
+		case markVal:
+			li := int64(id) - int64(ln.firstLocal)
+			if li < 0 || li >= int64(len(ln.local)) || ln.local[li] == "" {
+				d.failf("reference to undefined value %d", id)
 			}
-			dst = append(dst, src[:i]...)
-			if i+5 > len(src) {
+			dst = append(dst, ln.local[li]...)
+		case markBlock:
+			dst = append(dst, '%')
+			dst = append(dst, ln.bbs[id]...)
+		default: // resolved at the module's end
+			n := markerLen(src[i])
+			if i+n > len(src) {
 				d.failf("internal: truncated marker")
 			}
-			id := binary.LittleEndian.Uint32(src[i+1:])
-			switch src[i] {
-			case markVal:
-				li := int64(id) - int64(fs.firstLocal)
-				if li < 0 || li >= int64(n) || local[li] == "" {
-					d.failf("reference to undefined value %d", id)
-				}
-				dst = append(dst, local[li]...)
-			case markBlock:
-				dst = append(dst, '%')
-				dst = append(dst, bbs[id]...)
-			default: // resolved at the module's end
-				n := markerLen(src[i])
-				if i+n > len(src) {
-					d.failf("internal: truncated marker")
-				}
-				dst = append(dst, src[i:i+n]...)
-				src = src[i+n:]
-				continue
-			}
-			src = src[i+5:]
+			dst = append(dst, src[i:i+n]...)
+			src = src[i+n:]
+			continue
 		}
+		src = src[i+5:]
 	}
+}
+
+// functionBody renders the function's blocks: labels, debug records and
+// instructions with their results, locations and attachments.
+func (d *decoder) functionBody(fs *funcState, ln *localNames) []byte {
 	var body []byte
-	k = 0
+	k := 0
 	for bb := 0; bb < fs.nBlocks; bb++ {
 		_, named := fs.bbNames[uint32(bb)]
 		if bb > 0 || named {
 			if bb > 0 {
 				body = append(body, '\n')
 			}
-			body = append(body, bbs[bb]...)
+			body = append(body, ln.bbs[bb]...)
 			body = append(body, ":\n"...)
 		}
 		for ; k < len(fs.insts) && fs.insts[k].bb == bb; k++ {
 			r := &fs.insts[k]
 			for _, p := range r.pre {
 				body = append(body, "    "...)
-				body = resolve(body, []byte(p))
+				body = d.resolveLocals(ln, body, []byte(p))
 				body = append(body, '\n')
 			}
 			body = append(body, "  "...)
 			if r.result >= 0 {
-				body = append(body, local[int(r.result)-int(fs.firstLocal)]...)
+				body = append(body, ln.local[int(r.result)-int(fs.firstLocal)]...)
 				body = append(body, " = "...)
 			}
-			body = resolve(body, fs.buf[r.start:r.end])
+			body = d.resolveLocals(ln, body, fs.buf[r.start:r.end])
 			body = append(body, r.dbg...)
-			body = resolve(body, []byte(r.attach))
+			body = d.resolveLocals(ln, body, []byte(r.attach))
 			body = append(body, '\n')
 		}
 	}
-	fs.g.body = body
-	for i := 0; i < nargs; i++ {
-		fs.g.argText = append(fs.g.argText, local[i])
-	}
-	// Function attachments and the function's own metadata nodes.
-	fs.g.attach = nil
-	if fs.fnAttach != "" {
-		fs.g.fnAttach = string(resolve(nil, []byte(fs.fnAttach)))
-	}
-	// Number the metadata as SlotTracker does when it reaches this
-	// function: the module's first, then the declarations before it, then
-	// its attachments and its instructions' metadata.
+	return body
+}
+
+// numberFunctionMetadata numbers the metadata as SlotTracker does when it
+// reaches this function: the module's first, then the declarations before
+// it, then its attachments and its instructions' metadata; then it renders
+// the function's own metadata nodes.
+func (d *decoder) numberFunctionMetadata(fs *funcState, ln *localNames) {
 	d.numberModule()
 	d.numberDeclsBefore(fs.g.id)
 	d.numberAttachments(fs.fnAttachs)
@@ -1462,11 +1500,10 @@ func (d *decoder) finishFunction() {
 		if e.kind == mdNodeKind {
 			d.number(e.gid)
 			if bytes.IndexByte([]byte(e.text), markVal) >= 0 || bytes.IndexByte([]byte(e.text), markBlock) >= 0 {
-				e.text = string(resolve(nil, []byte(e.text)))
+				e.text = string(d.resolveLocals(ln, nil, []byte(e.text)))
 			}
 		}
 	}
-	d.charge(len(body))
 }
 
 func indexMarker(b []byte) int {

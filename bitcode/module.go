@@ -459,6 +459,38 @@ func (d *decoder) render() {
 	}
 	// The globals and functions first: their text decides the order of
 	// the type definitions and the attribute groups' numbers.
+	text := d.renderGlobals()
+
+	var w bytes.Buffer
+	w.Grow(len(text) + len(text)/4 + 4096)
+	d.writeHeader(&w)
+	if ts := d.typeOrder(text); len(ts) > 0 {
+		w.WriteString("\n")
+		for _, t := range ts {
+			var sb strings.Builder
+			d.structBody(&sb, t)
+			w.WriteString(t.str + " = type " + sb.String() + "\n")
+		}
+	}
+	// LLVM's printer puts a blank line before each comdat.
+	for _, i := range d.comdatOrder() {
+		w.WriteString("\n$" + quoteName(d.comdats[i]) + " = comdat " + comdatKinds[d.comdatKinds[i]] + "\n")
+	}
+	w.Write(text)
+	if len(d.groupOrder) > 0 {
+		w.WriteString("\n")
+		for _, g := range d.groupOrder {
+			w.WriteString("attributes #" + strconv.Itoa(g.num) + " = { " + g.grouped + " }\n")
+		}
+	}
+	w.Write(d.resolveGlobal(d.metadataText()))
+	d.out = w.Bytes()
+}
+
+// renderGlobals renders the global variables, aliases, ifuncs and
+// functions, numbers the attribute groups and returns the text with the
+// references to groups and metadata resolved.
+func (d *decoder) renderGlobals() []byte {
 	var body bytes.Buffer
 	size := 0
 	for _, g := range d.globals {
@@ -492,10 +524,12 @@ func (d *decoder) render() {
 		}
 	}
 	d.numberGroups()
-	text := d.resolveGlobal(body.Bytes())
+	return d.resolveGlobal(body.Bytes())
+}
 
-	var w bytes.Buffer
-	w.Grow(len(text) + len(text)/4 + 4096)
+// writeHeader writes the module's first lines: its id, source file name,
+// data layout, triple and module-level inline asm.
+func (d *decoder) writeHeader(w *bytes.Buffer) {
 	w.WriteString("; ModuleID = '" + d.File + "'\n")
 	if d.sourceFilename != "" {
 		w.WriteString("source_filename = " + quoteString(d.sourceFilename) + "\n")
@@ -512,25 +546,11 @@ func (d *decoder) render() {
 			w.WriteString("module asm " + quoteString(l) + "\n")
 		}
 	}
-	if ts := d.typeOrder(text); len(ts) > 0 {
-		w.WriteString("\n")
-		for _, t := range ts {
-			var sb strings.Builder
-			d.structBody(&sb, t)
-			w.WriteString(t.str + " = type " + sb.String() + "\n")
-		}
-	}
-	// LLVM's printer puts a blank line before each comdat.
-	for _, i := range d.comdatOrder() {
-		w.WriteString("\n$" + quoteName(d.comdats[i]) + " = comdat " + comdatKinds[d.comdatKinds[i]] + "\n")
-	}
-	w.Write(text)
-	if len(d.groupOrder) > 0 {
-		w.WriteString("\n")
-		for _, g := range d.groupOrder {
-			w.WriteString("attributes #" + strconv.Itoa(g.num) + " = { " + g.grouped + " }\n")
-		}
-	}
+}
+
+// metadataText renders the module's last lines, with markers: the named
+// metadata, then the numbered nodes in their numbers' order.
+func (d *decoder) metadataText() []byte {
 	var tail bytes.Buffer
 	if len(d.namedMD) > 0 {
 		tail.WriteString("\n")
@@ -558,8 +578,7 @@ func (d *decoder) render() {
 			tail.WriteString("!" + strconv.Itoa(e.num) + " = " + e.text + "\n")
 		}
 	}
-	w.Write(d.resolveGlobal(tail.Bytes()))
-	d.out = w.Bytes()
+	return tail.Bytes()
 }
 
 // comdatOrder returns the used comdats in the order AsmWriter prints them
@@ -801,17 +820,37 @@ func ccText(cc uint64) string {
 	return "cc " + strconv.FormatUint(cc, 10) + " "
 }
 
+// renderFunction writes a function's definition or declaration.
 func (d *decoder) renderFunction(w *bytes.Buffer, g *global) {
 	d.RecPos, d.RecCode = -1, -1
-	r := g.rec
-	at := func(i int) uint64 {
-		if i < len(r) {
-			return r[i]
-		}
-		return 0
+	attrs := d.attrList(g.rec[4])
+	d.functionPrefix(w, g, attrs)
+	d.functionParams(w, g, attrs)
+	d.functionSuffix(w, g, attrs)
+	w.WriteString(g.fnAttach)
+	if g.body == nil {
+		w.WriteString("\n")
+		return
 	}
-	ft := d.types[g.valTy]
-	attrs := d.attrList(r[4])
+	w.WriteString(" {\n")
+	w.Write(g.body)
+	w.WriteString("}\n")
+}
+
+// recAt is operand i of record r, 0 past its end.
+func recAt(r []uint64, i int) uint64 {
+	if i < len(r) {
+		return r[i]
+	}
+	return 0
+}
+
+// functionPrefix writes what comes before a function's return type:
+// define or declare (with a declaration's attachments), linkage,
+// preemption, visibility, DLL storage, calling convention and return
+// attributes.
+func (d *decoder) functionPrefix(w *bytes.Buffer, g *global, attrs []*attrGroup) {
+	r := g.rec
 	if g.body != nil {
 		w.WriteString("define ")
 	} else {
@@ -829,12 +868,18 @@ func (d *decoder) renderFunction(w *bytes.Buffer, g *global) {
 	w.WriteString(dsoLocal(len(r) > 15 && r[15] != 0, link, vis))
 	w.WriteString(pick(visibilities[:], vis, "visibility", d))
 	if !isLocalLinkage(link) {
-		w.WriteString(pick(dllStorage[:], at(11), "DLL storage class", d))
+		w.WriteString(pick(dllStorage[:], recAt(r, 11), "DLL storage class", d))
 	}
 	w.WriteString(ccText(r[1]))
 	if a := d.attrsAt(attrs, 0); a != "" {
 		w.WriteString(a + " ")
 	}
+}
+
+// functionParams writes a function's return type, name and parameter
+// list: types, attributes and a definition's argument names.
+func (d *decoder) functionParams(w *bytes.Buffer, g *global, attrs []*attrGroup) {
+	ft := d.types[g.valTy]
 	w.WriteString(d.tstr(ft.elems[0]) + " " + d.globalRef(g) + "(")
 	for i := 1; i < len(ft.elems); i++ {
 		if i > 1 {
@@ -855,7 +900,14 @@ func (d *decoder) renderFunction(w *bytes.Buffer, g *global) {
 		w.WriteString("...")
 	}
 	w.WriteString(")")
-	if ua := at(9); ua != 0 {
+}
+
+// functionSuffix writes what follows a function's parameters: unnamed_addr,
+// address space, function attributes, section, partition, comdat, align,
+// gc, and the prefix, prologue and personality constants.
+func (d *decoder) functionSuffix(w *bytes.Buffer, g *global, attrs []*attrGroup) {
+	r := g.rec
+	if ua := recAt(r, 9); ua != 0 {
 		w.WriteString(" " + strings.TrimSpace(pick(unnamedAddrs[:], ua, "unnamed_addr", d)))
 	}
 	if g.as != 0 || d.programAS() != 0 {
@@ -870,35 +922,31 @@ func (d *decoder) renderFunction(w *bytes.Buffer, g *global) {
 			w.WriteString(" partition " + quoteString(p))
 		}
 	}
-	if c := d.comdatRef(at(12), g.name); c != "" {
+	if c := d.comdatRef(recAt(r, 12), g.name); c != "" {
 		w.WriteString(" " + c)
 	}
 	if a := alignText(r[5]); a != "" {
 		w.WriteString(" align " + a)
 	}
-	if gc := at(8); gc != 0 {
+	if gc := recAt(r, 8); gc != 0 {
 		if gc-1 >= uint64(len(d.gcs)) {
 			d.failf("gc %d out of range", gc)
 		}
 		w.WriteString(" gc " + quoteString(d.gcs[gc-1]))
 	}
-	for _, p := range []struct {
-		i    int
-		name string
-	}{{13, "prefix"}, {10, "prologue"}, {14, "personality"}} {
-		if v := at(p.i); v != 0 {
+	for _, p := range fnConstOperands {
+		if v := recAt(r, p.i); v != 0 {
 			if v-1 >= uint64(len(d.vals)) {
 				d.failf("%s value out of range", p.name)
 			}
 			w.WriteString(" " + p.name + " " + d.tstr(d.vals[v-1].ty) + " " + d.constText(v-1, d.vals[v-1].ty))
 		}
 	}
-	w.WriteString(g.fnAttach)
-	if g.body == nil {
-		w.WriteString("\n")
-		return
-	}
-	w.WriteString(" {\n")
-	w.Write(g.body)
-	w.WriteString("}\n")
 }
+
+// fnConstOperands are a FUNCTION record's constant operands (value id+1,
+// 0 for none), in the order the text prints them.
+var fnConstOperands = [...]struct {
+	i    int
+	name string
+}{{13, "prefix"}, {10, "prologue"}, {14, "personality"}}

@@ -32,19 +32,6 @@ func markerLen(kind byte) int {
 // order (the order SlotTracker visits them).
 func nodeKids(e *mdEntry) []uint64 {
 	r := e.ops
-	at := func(i int) uint64 {
-		if i < len(r) {
-			return r[i]
-		}
-		return 0
-	}
-	pick := func(idx ...int) []uint64 {
-		out := make([]uint64, 0, len(idx))
-		for _, i := range idx {
-			out = append(out, at(i))
-		}
-		return out
-	}
 	switch e.code {
 	case MetadataNode, MetadataDistinctNode:
 		return r
@@ -57,68 +44,92 @@ func nodeKids(e *mdEntry) []uint64 {
 		if len(r) > 4 {
 			return r[4:]
 		}
+		return nil
 	case MetadataSubrange:
-		if len(r) > 0 && r[0]>>1 == 1 {
-			return pick(1)
+		// Version 0 (r[0]>>1) has no metadata operands, version 1 its
+		// count, version 2 all four bounds.
+		if len(r) == 0 || (r[0]>>1 != 1 && r[0]>>1 != 2) {
+			return nil
 		}
-		if len(r) > 0 && r[0]>>1 == 2 {
-			return pick(1, 2, 3, 4)
-		}
-	case MetadataGenericSubrange:
-		return pick(1, 2, 3, 4)
-	case MetadataStringType:
-		if len(r) == 9 {
-			return pick(3, 4, 5)
-		}
-		return pick(3, 4)
-	case MetadataDerivedType:
-		return pick(3, 5, 6, 11, 13)
-	case MetadataCompositeType:
-		return pick(3, 5, 6, 11, 13, 14, 16, 17, 18, 19, 20, 21, 23, 25)
-	case MetadataSubroutineType:
-		return pick(2)
-	case MetadataCompileUnit:
-		return pick(2, 9, 10, 12, 13, 15)
-	case MetadataSubprogram:
-		return pick(4, 1, 6, 12, 14, 15, 8, 13, 17, 18)
-	case MetadataLexicalBlock, MetadataLexicalBlockFile:
-		return pick(2, 1)
-	case MetadataCommonBlock:
-		return pick(1, 2, 4)
-	case MetadataNamespace:
-		return pick(1)
-	case MetadataMacroFile:
-		return pick(3, 4)
-	case MetadataTemplateType:
-		return pick(2)
-	case MetadataTemplateValue:
-		if len(r) == 6 {
-			return pick(3, 5)
-		}
-		return pick(3, 4)
-	case MetadataGlobalVar:
-		return pick(1, 4, 6, 9, 10, 12)
-	case MetadataLocalVar:
-		o := 0
-		if r[0]&2 == 0 && len(r) > 8 {
-			o = 1
-		}
-		return pick(1+o, 3+o, 5+o, 9)
-	case MetadataLabel:
-		return pick(1, 3)
-	case MetadataGlobalVarExpr:
-		return pick(1)
-	case MetadataObjCProperty:
-		return pick(2, 7)
-	case MetadataImportedEntity:
-		return pick(2, 3, 6, 7)
-	case MetadataModule:
-		if len(r) >= 8 {
-			return pick(1, 2)
-		}
-		return pick(1)
+	}
+	if int(e.code) >= len(kidPlaces) {
+		return nil
+	}
+	if altKidLayout(e.code, r) {
+		return pickOps(r, altKidPlaces[e.code])
+	}
+	if places := kidPlaces[e.code]; places != nil {
+		return pickOps(r, places)
 	}
 	return nil
+}
+
+// kidPlaces are, by record code, the operand indices of a node's metadata
+// operands in the node's operand order; a kind with two record layouts
+// has its other layout's in altKidPlaces.
+var kidPlaces = [...][]int{
+	MetadataSubrange:         {1},
+	MetadataGenericSubrange:  {1, 2, 3, 4},
+	MetadataStringType:       {3, 4},
+	MetadataDerivedType:      {3, 5, 6, 11, 13},
+	MetadataCompositeType:    {3, 5, 6, 11, 13, 14, 16, 17, 18, 19, 20, 21, 23, 25},
+	MetadataSubroutineType:   {2},
+	MetadataCompileUnit:      {2, 9, 10, 12, 13, 15},
+	MetadataSubprogram:       {4, 1, 6, 12, 14, 15, 8, 13, 17, 18},
+	MetadataLexicalBlock:     {2, 1},
+	MetadataLexicalBlockFile: {2, 1},
+	MetadataCommonBlock:      {1, 2, 4},
+	MetadataNamespace:        {1},
+	MetadataMacroFile:        {3, 4},
+	MetadataTemplateType:     {2},
+	MetadataTemplateValue:    {3, 4},
+	MetadataGlobalVar:        {1, 4, 6, 9, 10, 12},
+	MetadataLocalVar:         {1, 3, 5, 9},
+	MetadataLabel:            {1, 3},
+	MetadataGlobalVarExpr:    {1},
+	MetadataObjCProperty:     {2, 7},
+	MetadataImportedEntity:   {2, 3, 6, 7},
+	MetadataModule:           {1},
+}
+
+// altKidPlaces are kidPlaces for the records altKidLayout picks.
+var altKidPlaces = [...][]int{
+	MetadataSubrange:      {1, 2, 3, 4},
+	MetadataStringType:    {3, 4, 5},
+	MetadataTemplateValue: {3, 5},
+	MetadataLocalVar:      {2, 4, 6, 9},
+	MetadataModule:        {1, 2},
+}
+
+// altKidLayout reports whether node record r of kind code has the layout
+// of altKidPlaces.
+func altKidLayout(code uint8, r []uint64) bool {
+	switch code {
+	case MetadataSubrange:
+		return r[0]>>1 == 2
+	case MetadataStringType:
+		return len(r) == 9
+	case MetadataTemplateValue:
+		return len(r) == 6
+	case MetadataLocalVar:
+		return r[0]&2 == 0 && len(r) > 8
+	case MetadataModule:
+		return len(r) >= 8
+	}
+	return false
+}
+
+// pickOps returns the operands of r at places, 0 for those past its end.
+func pickOps(r []uint64, places []int) []uint64 {
+	out := make([]uint64, 0, len(places))
+	for _, i := range places {
+		if i < len(r) {
+			out = append(out, r[i])
+		} else {
+			out = append(out, 0)
+		}
+	}
+	return out
 }
 
 // linkKids resolves the node operands of the entries [from, to) to

@@ -71,22 +71,7 @@ func (d *decoder) parseTypeTable() {
 	if len(d.types) != 0 {
 		d.failf("more than one type table")
 	}
-	var pendingName string
-	var fwd []int32 // slots referenced before their definition
-	numbered := 0
-	ref := func(i int, id uint64) int32 {
-		if id >= uint64(len(d.types)) {
-			d.failf("type id %d out of range", id)
-		}
-		if int(id) >= i {
-			fwd = append(fwd, int32(id))
-			if d.types[id] == nil {
-				d.types[id] = &typ{}
-			}
-		}
-		return int32(id)
-	}
-	next := 0
+	r := typeReader{d: d}
 	for d.NextRecord(b) {
 		ops := d.Ops
 		if d.Code == TypeCodeNumEntry {
@@ -100,109 +85,188 @@ func (d *decoder) parseTypeTable() {
 			continue
 		}
 		if d.Code == TypeCodeStructName {
-			pendingName = opsString(ops)
+			r.pendingName = opsString(ops)
 			continue
 		}
-		if next >= len(d.types) {
+		if r.next >= len(d.types) {
 			d.failf("more types than NUMENTRY declared")
 		}
-		t := d.types[next]
+		t := d.types[r.next]
 		if t == nil {
 			t = &typ{}
-			d.types[next] = t
+			d.types[r.next] = t
 		}
 		if s, ok := simpleTypes[d.Code]; ok {
 			t.kind, t.str = s.kind, s.s
 		} else {
-			switch d.Code {
-			case TypeCodeInteger:
-				if len(ops) < 1 || ops[0] < 1 || ops[0] > 1<<23 {
-					d.failf("bad integer type")
-				}
-				t.kind, t.n = tInt, ops[0]
-			case TypeCodePointer:
-				if len(ops) < 1 {
-					d.failf("bad pointer type")
-				}
-				t.kind = tPtr
-				t.elems = []int32{ref(next, ops[0])}
-				if len(ops) > 1 {
-					t.n = ops[1]
-				}
-				d.typed = true
-			case TypeCodeOpaquePointer:
-				if len(ops) < 1 {
-					d.failf("bad pointer type")
-				}
-				t.kind, t.n = tPtr, ops[0]
-			case TypeCodeFunction, TypeCodeFunctionOld:
-				skip := 1
-				if d.Code == TypeCodeFunctionOld {
-					skip = 2
-				}
-				if len(ops) < skip+1 {
-					d.failf("bad function type")
-				}
-				t.kind, t.vararg = tFunc, ops[0] != 0
-				for _, e := range ops[skip:] {
-					t.elems = append(t.elems, ref(next, e))
-				}
-			case TypeCodeStructAnon, TypeCodeStructNamed:
-				if len(ops) < 1 {
-					d.failf("bad struct type")
-				}
-				t.kind, t.packed = tStruct, ops[0] != 0
-				for _, e := range ops[1:] {
-					t.elems = append(t.elems, ref(next, e))
-				}
-				if d.Code == TypeCodeStructNamed {
-					t.ident, t.name = true, pendingName
-					pendingName = ""
-				}
-			case TypeCodeOpaque:
-				t.kind, t.ident, t.opaque, t.name = tStruct, true, true, pendingName
-				pendingName = ""
-			case TypeCodeArray, TypeCodeVector:
-				if len(ops) < 2 {
-					d.failf("bad array or vector type")
-				}
-				t.kind, t.n = tArray, ops[0]
-				if d.Code == TypeCodeVector {
-					t.kind = tVector
-					t.scalable = len(ops) > 2 && ops[2] != 0
-					if ops[0] == 0 {
-						d.failf("vector of length 0")
-					}
-				}
-				t.elems = []int32{ref(next, ops[1])}
-			case TypeCodeTargetType:
-				if len(ops) < 1 || ops[0] > uint64(len(ops)-1) {
-					d.failf("bad target extension type")
-				}
-				t.kind, t.name = tTarget, pendingName
-				pendingName = ""
-				for _, e := range ops[1 : 1+ops[0]] {
-					t.elems = append(t.elems, ref(next, e))
-				}
-				t.ints = append(t.ints, ops[1+ops[0]:]...)
-			default:
-				d.failf("unknown type code %d", d.Code)
-			}
+			r.define(t, ops)
 		}
 		t.defined = true
-		next++
+		r.next++
 	}
 	d.Leave()
-	if next != len(d.types) {
-		d.failf("type table declares %d types, defines %d", len(d.types), next)
+	if r.next != len(d.types) {
+		d.failf("type table declares %d types, defines %d", len(d.types), r.next)
 	}
-	for _, f := range fwd {
+	for _, f := range r.fwd {
 		if t := d.types[f]; !t.ident {
 			d.failf("forward reference to type %d, which is not a named struct", f)
 		}
 	}
+	d.renderTypeTable()
+}
+
+// typeReader is the state of parseTypeTable between records.
+type typeReader struct {
+	d           *decoder
+	pendingName string  // a STRUCT_NAME record's name, for the next identified type
+	fwd         []int32 // slots referenced before their definition
+	next        int     // the slot the next type record defines
+}
+
+// ref checks a type id an entry refers to, noting a forward reference.
+func (r *typeReader) ref(id uint64) int32 {
+	d := r.d
+	if id >= uint64(len(d.types)) {
+		d.failf("type id %d out of range", id)
+	}
+	if int(id) >= r.next {
+		r.fwd = append(r.fwd, int32(id))
+		if d.types[id] == nil {
+			d.types[id] = &typ{}
+		}
+	}
+	return int32(id)
+}
+
+// refs appends the checked type ids ids to t's element types.
+func (r *typeReader) refs(t *typ, ids []uint64) {
+	for _, e := range ids {
+		t.elems = append(t.elems, r.ref(e))
+	}
+}
+
+// takeName returns the pending struct name, clearing it.
+func (r *typeReader) takeName() string {
+	name := r.pendingName
+	r.pendingName = ""
+	return name
+}
+
+// define fills t from the current record, one that is not a simple type.
+func (r *typeReader) define(t *typ, ops []uint64) {
+	switch r.d.Code {
+	case TypeCodeInteger:
+		r.integer(t, ops)
+	case TypeCodePointer:
+		r.typedPointer(t, ops)
+	case TypeCodeOpaquePointer:
+		r.opaquePointer(t, ops)
+	case TypeCodeFunction, TypeCodeFunctionOld:
+		r.function(t, ops)
+	case TypeCodeStructAnon, TypeCodeStructNamed:
+		r.structType(t, ops)
+	case TypeCodeOpaque:
+		t.kind, t.ident, t.opaque, t.name = tStruct, true, true, r.takeName()
+	case TypeCodeArray, TypeCodeVector:
+		r.sequence(t, ops)
+	case TypeCodeTargetType:
+		r.target(t, ops)
+	default:
+		r.d.failf("unknown type code %d", r.d.Code)
+	}
+}
+
+// integer reads an INTEGER record: the width.
+func (r *typeReader) integer(t *typ, ops []uint64) {
+	if len(ops) < 1 || ops[0] < 1 || ops[0] > 1<<23 {
+		r.d.failf("bad integer type")
+	}
+	t.kind, t.n = tInt, ops[0]
+}
+
+// typedPointer reads a POINTER record: the pointee, then the address space.
+func (r *typeReader) typedPointer(t *typ, ops []uint64) {
+	if len(ops) < 1 {
+		r.d.failf("bad pointer type")
+	}
+	t.kind = tPtr
+	t.elems = []int32{r.ref(ops[0])}
+	if len(ops) > 1 {
+		t.n = ops[1]
+	}
+	r.d.typed = true
+}
+
+// opaquePointer reads an OPAQUE_POINTER record: the address space.
+func (r *typeReader) opaquePointer(t *typ, ops []uint64) {
+	if len(ops) < 1 {
+		r.d.failf("bad pointer type")
+	}
+	t.kind, t.n = tPtr, ops[0]
+}
+
+// function reads a FUNCTION or FUNCTION_OLD record: vararg, then the
+// return and parameter types.
+func (r *typeReader) function(t *typ, ops []uint64) {
+	skip := 1
+	if r.d.Code == TypeCodeFunctionOld {
+		skip = 2
+	}
+	if len(ops) < skip+1 {
+		r.d.failf("bad function type")
+	}
+	t.kind, t.vararg = tFunc, ops[0] != 0
+	r.refs(t, ops[skip:])
+}
+
+// structType reads a STRUCT_ANON or STRUCT_NAMED record: packed, then the
+// field types.
+func (r *typeReader) structType(t *typ, ops []uint64) {
+	if len(ops) < 1 {
+		r.d.failf("bad struct type")
+	}
+	t.kind, t.packed = tStruct, ops[0] != 0
+	r.refs(t, ops[1:])
+	if r.d.Code == TypeCodeStructNamed {
+		t.ident, t.name = true, r.takeName()
+	}
+}
+
+// sequence reads an ARRAY or VECTOR record: the length, the element type
+// and a vector's scalable flag.
+func (r *typeReader) sequence(t *typ, ops []uint64) {
+	if len(ops) < 2 {
+		r.d.failf("bad array or vector type")
+	}
+	t.kind, t.n = tArray, ops[0]
+	if r.d.Code == TypeCodeVector {
+		t.kind = tVector
+		t.scalable = len(ops) > 2 && ops[2] != 0
+		if ops[0] == 0 {
+			r.d.failf("vector of length 0")
+		}
+	}
+	t.elems = []int32{r.ref(ops[1])}
+}
+
+// target reads a TARGET_TYPE record: the count of type parameters, the
+// type parameters, then the integer parameters.
+func (r *typeReader) target(t *typ, ops []uint64) {
+	if len(ops) < 1 || ops[0] > uint64(len(ops)-1) {
+		r.d.failf("bad target extension type")
+	}
+	t.kind, t.name = tTarget, r.takeName()
+	r.refs(t, ops[1:1+ops[0]])
+	t.ints = append(t.ints, ops[1+ops[0]:]...)
+}
+
+// renderTypeTable sets the text of every type of the table and indexes
+// the table by text.
+func (d *decoder) renderTypeTable() {
 	d.typeByStr = make(map[string]int32, len(d.types))
 	// Names first: a forward reference is always to an identified struct.
+	numbered := 0
 	for _, t := range d.types {
 		if t.ident {
 			if t.name == "" {

@@ -233,98 +233,118 @@ func (e *wEncoder) constant(c Constant, want Type) error {
 			return nil
 		}
 	}
-	var key any
+	key, err := e.constantKey(c)
+	if err != nil || key == nil {
+		return err // a global value has its number already
+	}
+	if id, done := e.ids[key]; done && id != wVisiting {
+		return nil // an Int or Null written already
+	}
+	e.ids[key] = e.nvalues
+	e.consts = append(e.consts, c)
+	e.nvalues++
+	return nil
+}
+
+// constantKey checks constant c (its type checked) and its operands, and
+// returns the key that numbers it: the value of an Int or Null, the
+// pointer of the others; nil for a global value.
+func (e *wEncoder) constantKey(c Constant) (any, error) {
+	m := e.m
 	switch c := c.(type) {
 	case *Global, *Function:
 		if _, ok := e.ids[c]; !ok {
-			return fmt.Errorf("a global value of another module")
+			return nil, fmt.Errorf("a global value of another module")
 		}
-		return nil
+		return nil, nil
 	case Int:
 		d := m.def(c.Type)
 		if d.kind != wtInt {
-			return fmt.Errorf("integer constant of type %s", m.typeString(c.Type))
+			return nil, fmt.Errorf("integer constant of type %s", m.typeString(c.Type))
 		}
-		key = wIntKey{c.Type, c.Value & (^uint64(0) >> (64 - d.bits))}
+		return wIntKey{c.Type, c.Value & (^uint64(0) >> (64 - d.bits))}, nil
 	case Null:
 		if !e.sized(c.Type) {
-			return fmt.Errorf("null of an unsized type")
+			return nil, fmt.Errorf("null of an unsized type")
 		}
-		key = wNullKey{c.Type}
+		return wNullKey{c.Type}, nil
 	case *Bytes:
-		key = c
-		if err := e.byteArray(c.Type, uint64(len(c.Data))); err != nil {
-			return err
-		}
+		return c, e.byteArray(c.Type, uint64(len(c.Data)))
 	case *FileBytes:
-		key = c
-		if err := e.byteArray(c.Type, c.File.Size); err != nil {
-			return err
-		}
-		if c.File.Size > bitstream.MaxBlobSize {
-			return fmt.Errorf("%s: %d bytes: bitcode holds at most %d bytes in one constant", c.File.Name, c.File.Size, uint64(bitstream.MaxBlobSize))
-		}
+		return c, e.fileBytes(c)
 	case *Aggregate:
 		if c == nil {
-			return fmt.Errorf("nil aggregate")
+			return nil, fmt.Errorf("nil aggregate")
 		}
-		key = c
 		e.ids[c] = wVisiting
-		d := m.def(c.Type)
-		switch d.kind {
-		case wtArray:
-			if uint64(len(c.Elems)) != d.bits {
-				return fmt.Errorf("%d elements for %s", len(c.Elems), m.typeString(c.Type))
-			}
-			for i, el := range c.Elems {
-				if err := e.constant(el, d.elems[0]); err != nil {
-					return fmt.Errorf("element %d: %w", i, err)
-				}
-			}
-		case wtStruct:
-			if len(c.Elems) != len(d.elems) {
-				return fmt.Errorf("%d fields for %s", len(c.Elems), m.typeString(c.Type))
-			}
-			for i, el := range c.Elems {
-				if err := e.constant(el, d.elems[i]); err != nil {
-					return fmt.Errorf("field %d: %w", i, err)
-				}
-			}
-		default:
-			return fmt.Errorf("aggregate of type %s", m.typeString(c.Type))
-		}
+		return c, e.aggregate(c)
 	case *GEP:
 		if c == nil {
-			return fmt.Errorf("nil getelementptr")
+			return nil, fmt.Errorf("nil getelementptr")
 		}
-		key = c
 		e.ids[c] = wVisiting
-		if err := e.gep(c); err != nil {
-			return err
-		}
+		return c, e.gep(c)
 	case *PtrToInt:
 		if c == nil {
-			return fmt.Errorf("nil ptrtoint")
+			return nil, fmt.Errorf("nil ptrtoint")
 		}
-		key = c
 		e.ids[c] = wVisiting
-		if d := m.def(c.Type); d.kind != wtInt {
-			return fmt.Errorf("ptrtoint to %s", m.typeString(c.Type))
+		return c, e.ptrToInt(c)
+	}
+	return nil, fmt.Errorf("unsupported constant %T", c)
+}
+
+// fileBytes checks a constant of a file's bytes: its type and its size.
+func (e *wEncoder) fileBytes(c *FileBytes) error {
+	if err := e.byteArray(c.Type, c.File.Size); err != nil {
+		return err
+	}
+	if c.File.Size > bitstream.MaxBlobSize {
+		return fmt.Errorf("%s: %d bytes: bitcode holds at most %d bytes in one constant", c.File.Name, c.File.Size, uint64(bitstream.MaxBlobSize))
+	}
+	return nil
+}
+
+// aggregate checks an array or struct constant's elements against its
+// type, numbering them.
+func (e *wEncoder) aggregate(c *Aggregate) error {
+	m := e.m
+	d := m.def(c.Type)
+	switch d.kind {
+	case wtArray:
+		if uint64(len(c.Elems)) != d.bits {
+			return fmt.Errorf("%d elements for %s", len(c.Elems), m.typeString(c.Type))
 		}
-		if err := e.constant(c.Value, m.Ptr()); err != nil {
-			return fmt.Errorf("ptrtoint operand: %w", err)
+		for i, el := range c.Elems {
+			if err := e.constant(el, d.elems[0]); err != nil {
+				return fmt.Errorf("element %d: %w", i, err)
+			}
+		}
+	case wtStruct:
+		if len(c.Elems) != len(d.elems) {
+			return fmt.Errorf("%d fields for %s", len(c.Elems), m.typeString(c.Type))
+		}
+		for i, el := range c.Elems {
+			if err := e.constant(el, d.elems[i]); err != nil {
+				return fmt.Errorf("field %d: %w", i, err)
+			}
 		}
 	default:
-		return fmt.Errorf("unsupported constant %T", c)
+		return fmt.Errorf("aggregate of type %s", m.typeString(c.Type))
 	}
-	if key != nil {
-		if id, done := e.ids[key]; done && id != wVisiting {
-			return nil // an Int or Null written already
-		}
-		e.ids[key] = e.nvalues
+	return nil
+}
+
+// ptrToInt checks a ptrtoint constant: an integer type and a pointer
+// operand, which it numbers.
+func (e *wEncoder) ptrToInt(c *PtrToInt) error {
+	m := e.m
+	if d := m.def(c.Type); d.kind != wtInt {
+		return fmt.Errorf("ptrtoint to %s", m.typeString(c.Type))
 	}
-	e.consts = append(e.consts, c)
-	e.nvalues++
+	if err := e.constant(c.Value, m.Ptr()); err != nil {
+		return fmt.Errorf("ptrtoint operand: %w", err)
+	}
 	return nil
 }
 
