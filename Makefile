@@ -38,7 +38,7 @@ gpu-test: build
 
 # gofmt, go vet, staticcheck (built into .cache/bin by the toolchain
 # script; staticcheck.conf says which checks) and the macOS and Windows
-# builds. Import
+# builds, and no function over 80 lines (scripts/funclen.go). Import
 # grouping and the package map are checked by go test . (ARCHITECTURE.md).
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt: these files need formatting:"; echo "$$out"; exit 1; fi
@@ -46,6 +46,7 @@ lint:
 	.cache/bin/staticcheck ./...
 	GOOS=darwin $(GO) build ./...
 	GOOS=windows $(GO) build ./...
+	$(GO) run scripts/funclen.go -max 80
 
 # go test shows a passing package's output only with -v, so the conformance
 # test also writes its report to $(REPORT), printed here whatever the result.
