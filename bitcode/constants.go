@@ -342,7 +342,6 @@ func (d *decoder) blockAddressConst(c *constant) string {
 	if ops[1] >= uint64(len(d.vals)) || d.vals[ops[1]].kind != vGlobal {
 		d.failf("blockaddress of a non-function")
 	}
-	d.hasBlockRef = true
 	return "blockaddress(" + d.constText(ops[1], 0) + ", " + blockRefMarker(uint32(ops[1]), uint32(ops[2])) + ")"
 }
 

@@ -1330,12 +1330,12 @@ func (d *decoder) finishFunction() {
 		d.failf("function declares %d blocks but terminates %d", fs.nBlocks, fs.curBB)
 	}
 	ln := d.nameLocals(fs)
-	if d.hasBlockRef || true {
-		if d.blockNames == nil {
-			d.blockNames = map[int32][]string{}
-		}
-		d.blockNames[fs.g.id] = ln.bbs
+	// Every function's labels are kept: a blockaddress that names them
+	// may come in a later function's constants.
+	if d.blockNames == nil {
+		d.blockNames = map[int32][]string{}
 	}
+	d.blockNames[fs.g.id] = ln.bbs
 	body := d.functionBody(fs, &ln)
 	fs.g.body = body
 	for i := 0; i < ln.nargs; i++ {

@@ -61,7 +61,6 @@ type decoder struct {
 	syncScopes     []string
 	bundleTags     []string
 	blockNames     map[int32][]string // function value id -> block labels (for blockaddress)
-	hasBlockRef    bool
 
 	fn    *funcState // the function being decoded
 	depth int        // constant rendering depth
