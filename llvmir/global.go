@@ -25,6 +25,19 @@ const (
 // (private or internal).
 func (l Linkage) IsLocal() bool { return l == Private || l == Internal }
 
+// DiscardableIfUnused reports whether a global of this linkage may be
+// removed when nothing uses it (LLVM's GlobalValue::isDiscardableIfUnused):
+// internal and private, and the copy-on-use ones every user has its own
+// copy of (linkonce, linkonce_odr, available_externally). No other module
+// can call into such a global.
+func (l Linkage) DiscardableIfUnused() bool {
+	switch l {
+	case Internal, Private, LinkOnce, LinkOnceODR, AvailableExternally:
+		return true
+	}
+	return false
+}
+
 // span is a half-open byte range [Start, End) of the module's source.
 type span struct{ Start, End int32 }
 

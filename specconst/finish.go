@@ -65,7 +65,7 @@ func (l *lowering) finish(res *Result) error {
 				continue
 			}
 			seen[g] = true
-			if discardable(g.Var.Linkage) {
+			if g.Var.Linkage.DiscardableIfUnused() {
 				l.p.Drop(g)
 			}
 		}
@@ -150,16 +150,6 @@ func (l *lowering) namedMD(name string, ops []string) {
 		return
 	}
 	l.p.Add(llvmir.KindNamedMD, "!"+name+" = !{"+strings.Join(ops, ", ")+"}")
-}
-
-// discardable reports whether a global of this linkage is removed when
-// unused (GlobalValue::isDiscardableIfUnused).
-func discardable(l llvmir.Linkage) bool {
-	switch l {
-	case llvmir.Private, llvmir.Internal, llvmir.LinkOnce, llvmir.LinkOnceODR, llvmir.AvailableExternally:
-		return true
-	}
-	return false
 }
 
 // quoteMDString writes s as the text of a metadata string "…" (LLVM

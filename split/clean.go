@@ -446,7 +446,7 @@ func (d *dce) mark(i int32) {
 func (d *dce) markRoots(defs []int32, whole bool) {
 	p, in := d.p, d.s.in
 	for _, i := range defs {
-		if p.st[i] == stDef && !discardable(p.linkageAt(i)) {
+		if p.st[i] == stDef && !p.linkageAt(i).DiscardableIfUnused() {
 			d.mark(i)
 		}
 	}
@@ -461,7 +461,7 @@ func (d *dce) markRoots(defs []int32, whole bool) {
 	}
 	if whole {
 		for _, e := range d.ents {
-			if e.Alias != nil && !in.isRemoved(e) && !discardable(e.Alias.Linkage) {
+			if e.Alias != nil && !in.isRemoved(e) && !e.Alias.Linkage.DiscardableIfUnused() {
 				d.mark(int32(e.Index))
 			}
 		}

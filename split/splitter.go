@@ -111,7 +111,7 @@ func New(m *llvmir.Module, cfg Config) *Splitter {
 	s.md = newMDIndex(m)
 	s.comdats.n, s.comdats.fresh = len(s.md.comdatNames), newTally
 	for _, e := range m.Entities {
-		if e.Kind == llvmir.KindGlobalVar && !s.in.isRemoved(e) && !discardable(s.in.linkage(e)) {
+		if e.Kind == llvmir.KindGlobalVar && !s.in.isRemoved(e) && !s.in.linkage(e).DiscardableIfUnused() {
 			s.roots = append(s.roots, e)
 		}
 		if IsESIMD(e) {
@@ -204,13 +204,4 @@ func (s *Splitter) closure(queue []int32, entries []*llvmir.Entity, extra []*llv
 		}
 	}
 	return queue
-}
-
-// discardable is GlobalValue::isDiscardableIfUnused.
-func discardable(l llvmir.Linkage) bool {
-	switch l {
-	case llvmir.Internal, llvmir.Private, llvmir.LinkOnce, llvmir.LinkOnceODR, llvmir.AvailableExternally:
-		return true
-	}
-	return false
 }

@@ -321,7 +321,7 @@ func lineFacts(info *IRInfo, l []byte) {
 		case !ok:
 		case llvmir.IsKernelCallingConv(h.CallingConv):
 			info.Kernels = true
-		case !isModuleLocal(h.Linkage):
+		case !h.Linkage.DiscardableIfUnused():
 			info.ExternalDefs = true
 		}
 	case bytes.HasPrefix(l, []byte("target triple")):
@@ -347,17 +347,6 @@ func hasAny(b []byte, subs [][]byte) bool {
 		if bytes.Contains(b, s) {
 			return true
 		}
-	}
-	return false
-}
-
-// isModuleLocal reports linkages no other module can call into:
-// internal and private, and the copy-on-use ones every user has its own
-// copy of (linkonce, linkonce_odr, available_externally).
-func isModuleLocal(l llvmir.Linkage) bool {
-	switch l {
-	case llvmir.Internal, llvmir.Private, llvmir.LinkOnce, llvmir.LinkOnceODR, llvmir.AvailableExternally:
-		return true
 	}
 	return false
 }
