@@ -262,21 +262,16 @@ func freePort(t testing.TB) int {
 }
 
 // nodeMemoryMB is the node's RealMemory: this machine's memory in MiB, less
-// a tenth for what runs beside the cluster (4096 where /proc/meminfo says
-// nothing). Steps ask for memory (--mem) by the build's predictions, so a
+// a tenth for what runs beside the cluster (4096 where the kernel does not
+// say). Steps ask for memory (--mem) by the build's predictions, so a
 // smaller node would run fewer at once than its CPUs allow.
 func nodeMemoryMB() int {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if f := strings.Fields(line); len(f) == 3 && f[0] == "MemTotal:" && f[2] == "kB" {
-				if kb, err := strconv.Atoi(f[1]); err == nil && kb > 0 {
-					return kb / 1024 * 9 / 10
-				}
-			}
-		}
+	var si syscall.Sysinfo_t
+	if syscall.Sysinfo(&si) != nil || si.Totalram == 0 {
+		return 4096
 	}
-	return 4096
+	mb := si.Totalram * uint64(si.Unit) >> 20
+	return int(mb * 9 / 10)
 }
 
 func hostname(t testing.TB) string {
