@@ -71,8 +71,11 @@ var syclPostLinkWave3 = []Case{
 		RewriteRun("-split=source", "sycl-post-link -split=source", "sycl-post-link -properties -split=source",
 			"the test predates -properties: the properties, whose computation finds the conflict, were always computed"),
 	}},
-	Case{File: "sycl-post-link/host-pipes/basic.ll",
-		Skip: "the test is of --host-pipes, an option gone from the newest reference, whose sycl-post-link no longer lowers compile-time properties of globals into !spirv.Decorations (the front end does; the option table of ../reference/dpcpp-tools.md 3.1 has no --host-pipes); all its checks are of those decorations"},
+	Case{File: "sycl-post-link/host-pipes/basic.ll", Adapts: []Adapt{
+		ReplaceRun("--host-pipes -S %s -o %t.files.table", newestFails("sycl-post-link --host-pipes -S %s -o %t.files.table", "Unknown command line argument {{.}}--host-pipes"), hostPipesGone),
+		SkipRun("-input-file=%t.files_0.ll", "no module is written: the command fails"),
+		ReplaceRun("--host-pipes --ir-output-only", newestFails("sycl-post-link --host-pipes --ir-output-only %s -S -o -", "Unknown command line argument {{.}}--host-pipes"), hostPipesGone),
+	}},
 	Case{File: "sycl-post-link/imported.ll", Adapts: []Adapt{
 		RewriteRun("-imports", "-symbols -imports", "-symbols",
 			"-imports is gone: the newest reference writes imported symbols as the [SYCL/imported symbols] property set (-emit-imported-symbols, emit_imported_symbols.ll), not as .imported_sym files; the .sym checks stay"),
@@ -90,8 +93,10 @@ var syclPostLinkWave3 = []Case{
 	Case{File: "sycl-post-link/spec-constants/remove-dead-private-constants.ll", Adapts: []Adapt{
 		SkipRun("-debug-only=SpecConst", "LLVM's debug output (-debug-only, of LLVM builds with assertions) is not part of sycbuild; the IR checks stay"),
 	}},
-	Case{File: "sycl-post-link/spec-constants/scalar-O0.ll",
-		Skip: "the test is of the SYCL 1.2.1 intrinsic __sycl_getScalarSpecConstantValue, which the newest reference no longer lowers (llvm/lib/SYCLLowerIR/SpecConstants.cpp knows only _Z37__sycl_getScalar2020SpecConstantValue and _Z40__sycl_getComposite2020SpecConstantValue); its function is neither a kernel nor SYCL_EXTERNAL, so the newest reference drops it as unused too"},
+	Case{File: "sycl-post-link/spec-constants/scalar-O0.ll", Adapts: []Adapt{
+		ReplaceRun("-spec-const=default %s", newestDrops("sycl-post-link --ir-output-only -spec-const=default %s -S -o -"), specConst121Gone),
+		ReplaceRun("-spec-const=rt %s", newestDrops("sycl-post-link --ir-output-only -spec-const=rt %s -S -o -"), specConst121Gone),
+	}},
 	Case{File: "sycl-post-link/sycl-esimd/lower-with-no-esimd-entry.ll", Adapts: tableEra(
 		"-symbols -lower-esimd -split=auto -S < %s -o %t.table", "CHECK-TABLE", `s/{{\.\*}}_0\.prop|//`)},
 	Case{File: "sycl-post-link/sycl-esimd/nbarriers-metadata.ll", Adapts: []Adapt{
@@ -99,8 +104,10 @@ var syclPostLinkWave3 = []Case{
 	}},
 	Case{File: "sycl-post-link/sycl-esimd/no-sycl-esimd-split.ll"},
 	Case{File: "sycl-post-link/sycl-esimd/optnone.ll"},
-	Case{File: "sycl-post-link/sycl-esimd/sycl-esimd-double-grf.ll",
-		Skip: "the test is of the double-GRF ESIMD image split (__esimd_set_kernel_properties, <prefix>_esimd_x2grf_<id> images, isDoubleGRFEsimdImage), which the newest reference no longer has: no source of llvm/tools/sycl-post-link, llvm/lib/SYCLPostLink or llvm/lib/SYCLLowerIR names x2grf or isDoubleGRFEsimdImage, and ESIMDPostSplitProcessing.cpp's lowering pipeline has no kernel-properties pass; the GRF size is now the kernel property sycl-grf-size / sycl-register-alloc-mode (grf-size-conflict.ll)"},
+	Case{File: "sycl-post-link/sycl-esimd/sycl-esimd-double-grf.ll", Adapts: []Adapt{
+		ReplaceRun("-split-esimd -lower-esimd -S %s -o %t.table", newestFails("sycl-post-link -split=source -symbols -split-esimd -lower-esimd -S %s -o %t.table", "__esimd_set_kernel_properties"), doubleGRFGone),
+		SkipRun("-input-file=%t", "no module is written: the command fails"),
+	}},
 	Case{File: "sycl-post-link/sycl-external-funcs/drop-known-builtins.ll", Adapts: []Adapt{
 		SkipRun("%t-red.ll", "the run with -reduce-memory-usage and its check: -reduce-memory-usage (sharing the split's working memory between modules) is gone from the newest reference's options (../reference/dpcpp-tools.md 3.1); the same checks run on the line without it"),
 	}},
@@ -139,3 +146,31 @@ func internalized(match, what string, seds ...string) []Adapt {
 
 // esimdNaming is the reason of the ESIMD tests' file-name adaptation.
 const esimdNaming = "the test predates the newest reference's dot-separated output suffixes: llvm/tools/sycl-post-link/sycl-post-link.cpp's saveModule names an ESIMD module <prefix>_<id>.esimd.ll (the upstream optnone.ll checks %t_0.esimd.ll), not <prefix>_esimd_<id>.ll"
+
+// The reasons of the adaptations of tests whose behaviour the newest
+// reference no longer has, with the sources that show it.
+const (
+	hostPipesGone = "--host-pipes is gone: it was only in a one-version snapshot of the tool (llvm/tools/sycl-post-link/HostPipes.cpp and this test, intel/llvm 823985f1); " +
+		"the newest sycl-post-link.cpp defines no such option and does not run CompileTimePropertiesPass, which clang's SYCL device pipeline runs instead " +
+		"(clang/lib/CodeGen/BackendUtil.cpp, registerPipelineStartEPCallback), so the test's !spirv.Decorations are the front end's; the adapted line checks the option is refused, as the newest reference refuses it"
+	specConst121Gone = "the SYCL 1.2.1 intrinsic __sycl_getScalarSpecConstantValue is not lowered by the newest reference (llvm/lib/SYCLLowerIR/SpecConstants.cpp names only " +
+		"_Z37__sycl_getScalar2020SpecConstantValue and _Z40__sycl_getComposite2020SpecConstantValue; the 1.2.1 names were only in the older llvm/tools/sycl-post-link/SpecConstants.cpp, f88f4492), " +
+		"and @FOO, neither a kernel nor SYCL_EXTERNAL, is internalized and dropped by ModuleDesc::cleanup (llvm/lib/SYCLPostLink/ModuleSplitter.cpp), -ir-output-only included: " +
+		"the adapted line checks that nothing of @FOO, the intrinsic or a SPIR-V spec constant is left"
+	doubleGRFGone = "the double-GRF ESIMD image split is gone from the newest reference (no x2grf, isDoubleGRFEsimdImage or SYCLLowerESIMDKernelPropsPass in llvm/lib/SYCLPostLink's " +
+		"ModuleSplitter.cpp, ESIMDPostSplitProcessing.cpp or ComputeModuleRuntimeInfo.cpp; the GRF size is the kernel property sycl-grf-size, grf-size-conflict.ll), and its LowerESIMD " +
+		"(llvm/lib/SYCLLowerIR/ESIMD/LowerESIMD.cpp, getIntrinDesc: \"unknown ESIMD intrinsic: \") refuses an __esimd_* builtin it has no entry for: the adapted line checks that the split fails naming __esimd_set_kernel_properties"
+)
+
+// newestFails is a RUN line checking that the command fails with an error
+// message matching check (a FileCheck pattern, written to %t.newest).
+func newestFails(cmd, check string) string {
+	return "echo 'CHECK: " + check + "' > %t.newest && not " + cmd + " 2>&1 | FileCheck %t.newest"
+}
+
+// newestDrops is a RUN line checking that the module cmd prints keeps
+// nothing of the test's function @FOO and its 1.2.1 spec constant.
+func newestDrops(cmd string) string {
+	return "echo 'CHECK: target triple' > %t.newest && " + cmd +
+		" | FileCheck %t.newest --implicit-check-not=@FOO --implicit-check-not=__sycl_getScalarSpecConstantValue --implicit-check-not=__spirv_SpecConstant"
+}

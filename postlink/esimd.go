@@ -23,7 +23,7 @@ func (r *run) lowerESIMD(mod *Module) (bool, []string, error) {
 		Plan:       mod.Plan,
 		Funcs:      funcs,
 		Defines:    mod.Part.Defines,
-		IsESIMD:    split.IsESIMD,
+		IsESIMD:    esimdCode(funcs, mod.Part.Defines),
 		WholeESIMD: r.o.SplitESIMD,
 		Stateful:   r.o.ESIMDStateful,
 	}
@@ -32,4 +32,34 @@ func (r *run) lowerESIMD(mod *Module) (bool, []string, error) {
 		return false, nil, errorf("-lower-esimd: %s", err)
 	}
 	return changed, em.Warnings, nil
+}
+
+// esimdCode reports which functions are ESIMD code: those marked
+// !sycl_explicit_simd and every function they reach by direct calls, as
+// the reference's ESIMD split puts an ESIMD kernel's call graph into the
+// ESIMD module, whose functions its LowerESIMD pass then lowers alike
+// (so an __esimd_* call in an unmarked helper is lowered, or refused).
+func esimdCode(funcs []*llvmir.Entity, defines func(*llvmir.Entity) bool) func(*llvmir.Entity) bool {
+	reach := map[*llvmir.Entity]bool{}
+	var work []*llvmir.Entity
+	for _, f := range funcs {
+		if split.IsESIMD(f) {
+			reach[f] = true
+			work = append(work, f)
+		}
+	}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		if !defines(f) {
+			continue
+		}
+		for _, c := range f.Func.Callees {
+			if !reach[c] {
+				reach[c] = true
+				work = append(work, c)
+			}
+		}
+	}
+	return func(e *llvmir.Entity) bool { return reach[e] }
 }

@@ -173,3 +173,39 @@ attributes #0 = { noinline optnone "sycl-module-id"="a.cpp" }
 		}
 	}
 }
+
+// TestLowerESIMDUnmarkedCallee: a function an ESIMD kernel calls is ESIMD
+// code even without !sycl_explicit_simd (the ESIMD split puts the kernel's
+// call graph into the ESIMD module): its __esimd_* calls are lowered, and
+// one the lowering does not know is refused, never written unlowered.
+func TestLowerESIMDUnmarkedCallee(t *testing.T) {
+	const src = `target triple = "spir64-unknown-unknown"
+
+define spir_kernel void @esimdK() #0 !sycl_explicit_simd !0 {
+  call spir_func void @marker()
+  ret void
+}
+
+define spir_func void @marker() {
+  call spir_func void @%s
+  ret void
+}
+
+declare spir_func void @%s
+
+attributes #0 = { "sycl-module-id"="a.cpp" }
+
+!0 = !{}
+`
+	out, err := runLowerESIMD(t, fmt.Sprintf(src, "_Z15__esimd_barrierv()", "_Z15__esimd_barrierv()"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ir := out["o_0.esimd.ll"]; !strings.Contains(ir, "call void @llvm.genx.barrier()") || strings.Contains(ir, "__esimd_barrier") {
+		t.Errorf("the unmarked callee's builtin is not lowered:\n%s", ir)
+	}
+	_, err = runLowerESIMD(t, fmt.Sprintf(src, "_Z29__esimd_set_kernel_propertiesi(i32 0)", "_Z29__esimd_set_kernel_propertiesi(i32)"), true)
+	if err == nil || !strings.Contains(err.Error(), "@marker calls the ESIMD builtin @_Z29__esimd_set_kernel_propertiesi") {
+		t.Errorf("an unknown builtin in an unmarked callee: %v", err)
+	}
+}
