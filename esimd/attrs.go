@@ -141,30 +141,16 @@ func sameKeys(keys []string, k string) bool {
 // LLVM prints them: the built-in ones, then the string ones by key.
 func (l *lowering) rewriteGroup(g int, d delta) {
 	e := l.mod.M.AttrGroup(g)
-	var builtin, strs llvmir.Attrs
-	put := func(a llvmir.Attr) {
-		if a.String {
-			strs = append(strs, a)
-		} else {
-			builtin = append(builtin, a)
-		}
-	}
+	var attrs llvmir.Attrs
 	for _, a := range e.Group.Attrs {
 		if !slices.Contains(d.remove, a.Key) {
-			put(a)
+			attrs = append(attrs, a)
 		}
 	}
 	for _, a := range d.add {
 		if !e.Group.Attrs.Has(a.Key) {
-			put(a)
+			attrs = append(attrs, a)
 		}
 	}
-	slices.SortStableFunc(strs, func(a, b llvmir.Attr) int { return strings.Compare(a.Key, b.Key) })
-	var b strings.Builder
-	b.WriteString("attributes #" + strconv.Itoa(g) + " = {")
-	for _, a := range append(builtin, strs...) {
-		b.WriteString(" " + a.Text())
-	}
-	b.WriteString(" }\n")
-	l.mod.Plan.ReplaceText(e, b.String())
+	l.mod.Plan.SetGroupAttrs(e, attrs)
 }

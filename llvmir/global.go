@@ -94,6 +94,7 @@ type Function struct {
 
 	declAt    span   // "define" / "declare"
 	attrEnd   int32  // where added function attributes go
+	groupAt   span   // the last #N of the header
 	dropAt    []span // spans a declaration must lose: comdat, prefix, prologue, personality, attachments
 	body      span   // from the "{" to just after the matching "}"
 	headerEnd int32  // end of the header (the "{" for a definition)

@@ -110,6 +110,7 @@ func (p *parser) parseFunctionAttrs(e *Entity, f *Function) {
 		switch t.kind {
 		case tAttrID:
 			f.AttrGroups = append(f.AttrGroups, p.number(t))
+			f.groupAt = span{int32(t.start), int32(t.end)}
 			p.next()
 			f.attrEnd = int32(p.prevEnd)
 			continue

@@ -18,6 +18,7 @@ type Plan struct {
 	nextMD    int
 	nextGroup int
 	keepAllMD bool
+	grouped   bool // groupFnAttrs ran
 }
 
 // edit is what a plan changes in one entity.
@@ -31,6 +32,12 @@ type edit struct {
 	body     *string // a definition's body replaced, its attachments dropped
 	namedOps []string
 	setOps   bool
+	// group, when set, replaces the header's attribute group (groupFnAttrs):
+	// group.to is the group written, group.groups what the function then
+	// references.
+	group *groupSwap
+	// groupAttrs are an attribute group's attributes set by SetGroupAttrs.
+	groupAttrs Attrs
 }
 
 // headerOnly reports whether the edit changes only header keywords (the
@@ -130,8 +137,10 @@ func (p *Plan) MakeDeclaration(e *Entity) { p.edit(e).declare = true }
 // External removes the keyword.
 func (p *Plan) SetLinkage(e *Entity, l Linkage) { p.edit(e).linkage = l }
 
-// AddFnAttr adds a function attribute to a function's header (written
-// inline, after its existing attributes).
+// AddFnAttr adds a function attribute to a function's header. A string
+// attribute goes into the function's attribute group, as LLVM prints a
+// function's attributes (see groupFnAttrs); others are written inline,
+// after its existing attributes.
 func (p *Plan) AddFnAttr(e *Entity, a Attr) {
 	ed := p.edit(e)
 	ed.fnAttrs = append(ed.fnAttrs, a)

@@ -239,8 +239,9 @@ func TestSparsePlanBasics(t *testing.T) {
 	for _, want := range []string{
 		"$_Z1hi = comdat any\n", "@0 = private unnamed_addr constant [2 x i8] c\"c\\00\"\n",
 		"define internal spir_func i32 @_Z1hi(i32 %x) #0 comdat {", "%0 = load i8, ptr @0, align 1",
-		"define spir_kernel void @k2() #1 \"sycl-entry-point\" {\nentry:\n",
-		"!sycl.kernels = !{!2}\n", "!2 = !{ptr @k2, !\"k2\"}\n", "attributes #1 =",
+		"define spir_kernel void @k2() #1 {\nentry:\n",
+		"!sycl.kernels = !{!2}\n", "!2 = !{ptr @k2, !\"k2\"}\n",
+		"attributes #1 = { convergent \"sycl-entry-point\" \"sycl-module-id\"=\"t.cpp\" }",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

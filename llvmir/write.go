@@ -127,6 +127,7 @@ func (wr *writer) free() {
 // into dst, which is handed to w (when set) every 256 KiB; with g set,
 // long pieces of source text are not copied into dst but recorded in g.
 func (p *Plan) write(dst []byte, w io.Writer, g *Gathered, o WriteOptions) ([]byte, error) {
+	p.groupFnAttrs()
 	wr := newWriter(p)
 	defer wr.free()
 	if err := wr.collect(); err != nil {
@@ -616,6 +617,11 @@ func (wr *writer) keepUsedGroups() error {
 		if o.rp != nil {
 			return o.rp.groups
 		}
+		if o.e != nil {
+			if ed := wr.p.edits[o.e]; ed != nil && ed.group != nil {
+				return ed.group.groups
+			}
+		}
 		return o.e.groups
 	}
 	for _, o := range wr.added {
@@ -976,6 +982,13 @@ func (p *Plan) functionSplices(e *Entity, ed *edit, sp *splices) error {
 				return fmt.Errorf("@%s: instruction range %d-%d is outside the body", e.Name, r.start, r.end)
 			}
 			sp.add(span{int32(r.start), int32(r.end)}, p.replacementText(r))
+		}
+	}
+	if g := ed.group; g != nil {
+		if len(f.AttrGroups) == 1 {
+			sp.add(f.groupAt, "#"+itoa(g.to))
+		} else {
+			sp.add(span{f.attrEnd, f.attrEnd}, " #"+itoa(g.to))
 		}
 	}
 	for _, a := range ed.fnAttrs {

@@ -104,7 +104,9 @@ func TestPlanSplitK2(t *testing.T) {
 		`@0 = private unnamed_addr constant [2 x i8] c"c\00"`,
 		`%0 = load i8, ptr @0, align 1`,
 		`define internal spir_func i32 @_Z1hi(i32 %x) #0 comdat {`,
-		`define spir_kernel void @k2() #1 "sycl-entry-point" {`,
+		// The added attribute joins k2's group #1, which only k2 names.
+		`define spir_kernel void @k2() #1 {`,
+		`attributes #1 = { convergent "sycl-entry-point" "sycl-module-id"="t.cpp" }`,
 		`!sycl.kernels = !{!2}`,
 		"; ModuleID = 't.cpp'",
 		"; Function Attrs: the helper\n",

@@ -47,7 +47,8 @@ attributes #1 = { "sycl-module-id"="v.cpp" "indirectly-callable"="other" }
 			plain = ll
 		}
 	}
-	if !strings.Contains(dummy, "define spir_func i32 @vf(i32 %x) #0 \"sycl-entry-point\" {\nentry:\n  ret i32 undef\n}\n") ||
+	if !strings.Contains(dummy, "define spir_func i32 @vf(i32 %x) #0 {\nentry:\n  ret i32 undef\n}\n") ||
+		!strings.Contains(dummy, `attributes #0 = { "indirectly-callable"="fp64set" "sycl-entry-point" "sycl-module-id"="v.cpp" }`) ||
 		strings.Contains(dummy, "!sycl_used_aspects") {
 		t.Errorf("dummy image:\n%s", dummy)
 	}

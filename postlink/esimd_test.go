@@ -111,9 +111,11 @@ func TestLowerESIMD(t *testing.T) {
 		"entry:\n  call void @llvm.genx.barrier()\n  ret void\n}",
 		"\ndeclare void @llvm.genx.barrier() \"VCFunction\"\n",
 		// The kernel reaches counts 3 and 5: the largest wins.
-		`attributes #0 = { convergent "CMGenxMain" "VCFunction" "VCNamedBarrierCount"="5" "VCSLMSize"="1024" "sycl-module-id"="a.cpp" }`,
+		// Entry points get "sycl-entry-point" in their group.
+		`define spir_kernel void @esimdK() #0 !sycl_explicit_simd !0 {`,
+		`attributes #0 = { convergent "CMGenxMain" "VCFunction" "VCNamedBarrierCount"="5" "VCSLMSize"="1024" "sycl-entry-point" "sycl-module-id"="a.cpp" }`,
 		// -split-esimd: optnone and noinline go, the callee is inlined.
-		`attributes #1 = { convergent alwaysinline "VCFunction" "sycl-module-id"="a.cpp" }`,
+		`attributes #1 = { convergent alwaysinline "VCFunction" "sycl-entry-point" "sycl-module-id"="a.cpp" }`,
 	} {
 		if !strings.Contains(ir, want) {
 			t.Errorf("ESIMD module lacks %q:\n%s", want, ir)
@@ -165,7 +167,8 @@ attributes #0 = { noinline optnone "sycl-module-id"="a.cpp" }
 	}
 	ir := readFile(t, "o_0.esimd.ll")
 	for _, want := range []string{
-		`define spir_kernel void @k() #0 "sycl-entry-point" "CMGenxMain" "VCFunction" "VCNamedBarrierCount"="0" "VCSLMSize"="0" !sycl_explicit_simd !0 {`,
+		`define spir_kernel void @k() #1 !sycl_explicit_simd !0 {`,
+		`attributes #1 = { noinline optnone "CMGenxMain" "VCFunction" "VCNamedBarrierCount"="0" "VCSLMSize"="0" "sycl-entry-point" "sycl-module-id"="a.cpp" }`,
 		`attributes #0 = { noinline optnone "sycl-module-id"="a.cpp" }`,
 	} {
 		if !strings.Contains(ir, want) {

@@ -62,7 +62,7 @@ var splitTests = []splitTest{
 		name: "SYCL_EXTERNAL functions are entry points", file: "sycl-external.ll", cfg: perSource(),
 		mods: []want{
 			{syms: []string{"ext"}, defines: []string{"ext"}, absent: []string{"k", "__builtin_thing", "_Z20__spirv_SomeBuiltin", "helper"},
-				has: []string{"define spir_func void @ext() #1 \"sycl-entry-point\""}},
+				has: []string{"define spir_func void @ext() #1 {", `attributes #1 = { "sycl-entry-point" "sycl-module-id"="b.cpp" }`}},
 			{syms: []string{"k"}, defines: []string{"k", "ext"}, absent: []string{"__builtin_thing", "_Z20__spirv_SomeBuiltin", "helper"},
 				has: []string{"define internal spir_func void @ext() #1 {"}},
 		},

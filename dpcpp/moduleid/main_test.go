@@ -64,8 +64,12 @@ func TestAnnotate(t *testing.T) {
 	}
 	got := string(b)
 	for _, want := range []string{
-		`define weak_odr spir_kernel void @k() #0 "sycl-module-id"="src/a.cpp" {`,
-		`define void @helper() "sycl-module-id"="src/a.cpp" {`,
+		// The attribute joins the function's group (a new one for a
+		// function without), as LLVM prints a function's attributes.
+		`define weak_odr spir_kernel void @k() #0 {`,
+		`define void @helper() #1 {`,
+		`attributes #0 = { nounwind "sycl-module-id"="src/a.cpp" }`,
+		`attributes #1 = { "sycl-module-id"="src/a.cpp" }`,
 		"define internal void @local() {",
 		"define linkonce_odr void @tmpl() {",
 	} {
