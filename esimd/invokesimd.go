@@ -191,34 +191,11 @@ func (r *invokeSimd) cloneHelper(helper, target *llvmir.Entity) (string, error) 
 	if !has("intel_reqd_sub_group_size") {
 		header += " !intel_reqd_sub_group_size " + r.md(&r.mdSG1, "!{i32 1}")
 	}
-	// Body: the call of the target parameter calls the target; any other
-	// use of it becomes poison.
-	fp := "%" + ps[0].Name
-	calls := 0
-	var b strings.Builder
-	for i := 0; i < len(body); {
-		j := strings.Index(body[i:], fp)
-		if j < 0 {
-			b.WriteString(body[i:])
-			break
-		}
-		j += i
-		k := j + len(fp)
-		b.WriteString(body[i:j])
-		if k < len(body) && isNameChar(body[k]) {
-			b.WriteString(fp)
-		} else if k < len(body) && body[k] == '(' {
-			b.WriteString("@" + quoteName(target.Name))
-			calls++
-		} else {
-			b.WriteString("poison")
-		}
-		i = k
-	}
+	body, calls := callTarget(body, "%"+ps[0].Name, "@"+quoteName(target.Name))
 	if calls != 1 {
 		return "", fmt.Errorf("the helper @%s calls its target %d times, want once", helper.Name, calls)
 	}
-	r.added = append(r.added, strings.TrimRight(header, " ")+" "+strings.TrimLeft(b.String(), " "))
+	r.added = append(r.added, strings.TrimRight(header, " ")+" "+strings.TrimLeft(body, " "))
 	return name, nil
 }
 

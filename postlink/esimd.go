@@ -1,6 +1,8 @@
 package postlink
 
 import (
+	"slices"
+
 	"github.com/sycbuild/sycbuild/esimd"
 	"github.com/sycbuild/sycbuild/llvmir"
 	"github.com/sycbuild/sycbuild/split"
@@ -35,18 +37,38 @@ func (r *run) lowerESIMD(mod *Module) (bool, []string, error) {
 }
 
 // esimdCode reports which functions are ESIMD code: those marked
-// !sycl_explicit_simd and every function they reach by direct calls, as
-// the reference's ESIMD split puts an ESIMD kernel's call graph into the
-// ESIMD module, whose functions its LowerESIMD pass then lowers alike
-// (so an __esimd_* call in an unmarked helper is lowered, or refused).
+// !sycl_explicit_simd and the functions they reach by direct calls that no
+// SYCL code reaches too, as the reference's ESIMD split puts an ESIMD
+// kernel's call graph into the ESIMD module, whose functions its LowerESIMD
+// pass then lowers alike (so an __esimd_* call in an unmarked helper is
+// lowered, or refused). A function SYCL code calls as well stays as it is:
+// the reference would lower a copy of it, which sycbuild does not make.
 func esimdCode(funcs []*llvmir.Entity, defines func(*llvmir.Entity) bool) func(*llvmir.Entity) bool {
-	reach := map[*llvmir.Entity]bool{}
-	var work []*llvmir.Entity
+	var esimdRoots, syclRoots []*llvmir.Entity
 	for _, f := range funcs {
 		if split.IsESIMD(f) {
-			reach[f] = true
-			work = append(work, f)
+			esimdRoots = append(esimdRoots, f)
 		}
+	}
+	fromESIMD := reached(esimdRoots, defines)
+	for _, f := range funcs {
+		if defines(f) && !split.IsESIMD(f) && (f.Func.CallingConv == "spir_kernel" || !fromESIMD[f]) {
+			syclRoots = append(syclRoots, f)
+		}
+	}
+	fromSYCL := reached(syclRoots, defines)
+	return func(e *llvmir.Entity) bool {
+		return split.IsESIMD(e) || fromESIMD[e] && !fromSYCL[e]
+	}
+}
+
+// reached returns the functions roots reach by direct calls, roots
+// included.
+func reached(roots []*llvmir.Entity, defines func(*llvmir.Entity) bool) map[*llvmir.Entity]bool {
+	reach := map[*llvmir.Entity]bool{}
+	work := slices.Clone(roots)
+	for _, f := range roots {
+		reach[f] = true
 	}
 	for len(work) > 0 {
 		f := work[len(work)-1]
@@ -61,5 +83,5 @@ func esimdCode(funcs []*llvmir.Entity, defines func(*llvmir.Entity) bool) func(*
 			}
 		}
 	}
-	return func(e *llvmir.Entity) bool { return reach[e] }
+	return reach
 }

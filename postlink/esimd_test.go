@@ -212,3 +212,47 @@ attributes #0 = { "sycl-module-id"="a.cpp" }
 		t.Errorf("an unknown builtin in an unmarked callee: %v", err)
 	}
 }
+
+// TestLowerESIMDSharedCallee: a function both SYCL and ESIMD code call is
+// left as it is in a module holding both (the reference lowers a copy of
+// it for the ESIMD code); one only ESIMD code calls is ESIMD code.
+func TestLowerESIMDSharedCallee(t *testing.T) {
+	const src = `target triple = "spir64-unknown-unknown"
+
+define spir_kernel void @syclK() #0 {
+  call spir_func void @shared()
+  ret void
+}
+
+define spir_kernel void @esimdK() #0 !sycl_explicit_simd !0 {
+  call spir_func void @shared()
+  call spir_func void @own()
+  ret void
+}
+
+define internal spir_func void @shared() {
+  ret void
+}
+
+define internal spir_func void @own() {
+  ret void
+}
+
+attributes #0 = { "sycl-module-id"="a.cpp" }
+
+!0 = !{}
+`
+	t.Chdir(t.TempDir())
+	o := Options{Input: "-", Split: SplitSource, SplitGiven: true, Symbols: true,
+		Assembly: true, LowerESIMD: true, Outputs: []Output{{File: "o.table"}}}
+	var stdout, stderr bytes.Buffer
+	if err := Run(&o, IO{Stdin: strings.NewReader(src), Stdout: &stdout, Stderr: &stderr, Argv0: "sycl-post-link"}); err != nil {
+		t.Fatal(err)
+	}
+	ir := readFile(t, "o_0.ll")
+	for _, want := range []string{"define internal spir_func void @shared() {", `define internal spir_func void @own() alwaysinline "VCFunction" {`} {
+		if !strings.Contains(ir, want) {
+			t.Errorf("module lacks %q:\n%s", want, ir)
+		}
+	}
+}

@@ -108,3 +108,38 @@ func TestInvokeSimd(t *testing.T) {
 		t.Errorf("files written for the indirect target: %v", names)
 	}
 }
+
+// TestInvokeSimdSpilledTarget: unoptimised (-O0) helpers spill the target
+// parameter to the stack and call through a reload; the clone calls the
+// target there too (the slot then holds poison), and is valid IR.
+func TestInvokeSimdSpilledTarget(t *testing.T) {
+	src := strings.Replace(invokeSimd, `entry:
+  %call = call x86_regcallcc <16 x float> %f(<16 x float> %v)`, `entry:
+  %f.addr = alloca ptr, align 8
+  %f.addr.ascast = addrspacecast ptr %f.addr to ptr addrspace(4)
+  store ptr %f,ptr addrspace(4) %f.addr.ascast, align 8
+  %0 = load ptr,ptr addrspace(4) %f.addr.ascast, align 8
+  %call = call x86_regcallcc <16 x float> %0(<16 x float> %v)`, 1)
+	dir := t.TempDir()
+	if _, err := runTool(t, dir, src, "-split=auto", "-symbols", "-lower-esimd", "-S", "-o", "o.table"); err != nil {
+		t.Fatal(err)
+	}
+	ir := readFile(t, "o_0.ll")
+	for _, want := range []string{
+		"store ptr poison,ptr addrspace(4) %f.addr.ascast, align 8\n  %0 = load ptr,ptr addrspace(4) %f.addr.ascast, align 8\n  %call = call x86_regcallcc <16 x float> @scale(<16 x float> %v)\n",
+	} {
+		if !strings.Contains(ir, want) {
+			t.Errorf("module lacks %q:\n%s", want, ir)
+		}
+	}
+	as := testenv.Tool(t, "llvm-as-15")
+	if out, err := exec.Command(as, "o_0.ll", "-o", filepath.Join(dir, "o.bc")).CombinedOutput(); err != nil {
+		t.Fatalf("llvm-as-15: %v\n%s", err, out)
+	}
+	// A slot stored twice may hold something else: not the target.
+	twice := strings.Replace(src, "  %0 = load ptr", "  store ptr null, ptr %f.addr, align 8\n  %0 = load ptr", 1)
+	if _, err := runTool(t, t.TempDir(), twice, "-split=auto", "-lower-esimd", "-S", "-o", "o.table"); err == nil ||
+		!strings.Contains(err.Error(), "calls its target 0 times, want once") {
+		t.Errorf("a slot stored twice: %v", err)
+	}
+}
