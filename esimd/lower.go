@@ -11,6 +11,7 @@
 package esimd
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -82,7 +83,7 @@ func Lower(mod *Module) (bool, error) {
 	// A lowered builtin's declaration goes once no call of it is left, as
 	// the reference's cleanup drops dead prototypes.
 	for _, f := range mod.Funcs {
-		if _, ok := builtins[f.Name]; ok && !mod.Defines(f) && l.allLowered(f) {
+		if isESIMDBuiltin(f.Name) && !mod.Defines(f) && l.allLowered(f) {
 			mod.Plan.Drop(f)
 		}
 	}
@@ -100,6 +101,8 @@ type lowering struct {
 	declared              map[string]bool
 	bodies                map[*llvmir.Entity]*llvmir.BodyEdit
 	edited                []*llvmir.Entity // functions with a body edit, in order
+	typed                 uint8            // pointers: 0 not known yet, 1 opaque, 2 typed
+	gvts                  map[string]bool  // vector types of genx_volatile globals
 }
 
 // lowerCalls rewrites the __esimd_* calls of function f.
@@ -113,11 +116,14 @@ func (l *lowering) lowerCalls(f *llvmir.Entity) error {
 		if c.Callee == nil {
 			continue
 		}
-		b, ok := builtins[c.Callee.Name]
-		if !ok {
-			return fmt.Errorf("%s: @%s calls the ESIMD builtin @%s, which sycbuild's ESIMD lowering does not implement (it lowers %s)", l.mod.M.File, f.Name, c.Callee.Name, knownBuiltins())
+		lower := l.lowerBuiltin
+		if b, ok := builtins[c.Callee.Name]; ok {
+			lower = func(f *llvmir.Entity, c *llvmir.Call) error { return b(l, f, c) }
 		}
-		if err := b(l, f, c); err != nil {
+		if err := lower(f, c); err != nil {
+			if u := (*unknownBuiltin)(nil); errors.As(err, &u) {
+				return fmt.Errorf("%s: @%s calls the ESIMD builtin @%s, which sycbuild's ESIMD lowering does not implement (%v)", l.mod.M.File, f.Name, c.Callee.Name, err)
+			}
 			return fmt.Errorf("%s: @%s: @%s: %v", l.mod.M.File, f.Name, c.Callee.Name, err)
 		}
 	}
@@ -139,6 +145,14 @@ func (l *lowering) replace(f *llvmir.Entity, c *llvmir.Call, call, name, decl st
 	if c.Result != "" {
 		return fmt.Errorf("the call's value %%%s is not handled", c.Result)
 	}
+	l.declare(name, decl)
+	l.body(f).Replace(c.Start, c.End, "", "", call)
+	return nil
+}
+
+// declare adds the declaration decl of function name unless the module
+// or an earlier call has it.
+func (l *lowering) declare(name, decl string) {
 	if l.declared == nil {
 		l.declared = map[string]bool{}
 	}
@@ -146,8 +160,6 @@ func (l *lowering) replace(f *llvmir.Entity, c *llvmir.Call, call, name, decl st
 		l.declared[name] = true
 		l.decls = append(l.decls, decl)
 	}
-	l.body(f).Replace(c.Start, c.End, "", "", call)
-	return nil
 }
 
 // body returns the edit of f's body, started on first use.
@@ -219,13 +231,4 @@ func isESIMDBuiltin(name string) bool {
 		return false
 	}
 	return strings.HasPrefix(strings.TrimLeft(rest, "0123456789"), "__esimd_")
-}
-
-func knownBuiltins() string {
-	names := make([]string, 0, len(builtins))
-	for n := range builtins {
-		names = append(names, "@"+n)
-	}
-	slices.Sort(names)
-	return strings.Join(names, ", ")
 }
