@@ -109,6 +109,10 @@ type lowering struct {
 func (l *lowering) lowerCalls(f *llvmir.Entity) error {
 	for i := range f.Func.Calls {
 		c := &f.Func.Calls[i]
+		if c.Callee != nil && strings.HasPrefix(c.Callee.Name, "llvm.") {
+			l.lowerLLVMIntrinsic(f, c)
+			continue
+		}
 		if c.Callee != nil && !isESIMDBuiltin(c.Callee.Name) {
 			l.inlineTrivial(f, c)
 			continue
