@@ -115,7 +115,7 @@ func (l *lowering) emitCall(b *llvmir.BodyEdit, c *llvmir.Call, g *genxCallee, l
 	}
 	call := fmt.Sprintf("call %s @%s(%s)", g.ret, g.name, strings.Join(argText, ", "))
 	if g.ret.Kind == llvmir.VoidType {
-		b.Replace(c.Start, c.End, "", "", append(lines, call)...)
+		l.replaceCall(b, c, "", "", append(lines, call)...)
 		return nil
 	}
 	name := b.NewName(localName(c) + ".esimd")
@@ -130,7 +130,7 @@ func (l *lowering) emitCall(b *llvmir.BodyEdit, c *llvmir.Call, g *genxCallee, l
 		lines = append(lines, fmt.Sprintf("%%%s = %s %s %s to %s", llvmir.QuoteName(cast), op, g.ret, val, want))
 		val = "%" + llvmir.QuoteName(cast)
 	}
-	b.Replace(c.Start, c.End, c.Result, val, lines...)
+	l.replaceCall(b, c, c.Result, val, lines...)
 	return nil
 }
 

@@ -35,7 +35,7 @@ func (l *lowering) lowerPackMask(f *llvmir.Entity, c *llvmir.Call, bn *builtinNa
 		lines = append(lines, fmt.Sprintf("%s = bitcast %s to %s", bc, cmp, iN),
 			fmt.Sprintf("%s = zext %s %s to i32", val, iN, bc))
 	}
-	b.Replace(c.Start, c.End, c.Result, val, lines...)
+	l.replaceCall(b, c, c.Result, val, lines...)
 	return nil
 }
 
@@ -67,6 +67,6 @@ func (l *lowering) lowerUnpackMask(f *llvmir.Entity, c *llvmir.Call, bn *builtin
 		val = "%" + llvmir.QuoteName(name)
 	}
 	lines = append(lines, fmt.Sprintf("%s = zext <%d x i1> %s to <%d x i16>", val, n, bits, n))
-	b.Replace(c.Start, c.End, c.Result, val, lines...)
+	l.replaceCall(b, c, c.Result, val, lines...)
 	return nil
 }

@@ -119,7 +119,7 @@ func (l *lowering) lowerBlockLoad(f *llvmir.Entity, c *llvmir.Call, bn *builtinN
 	}
 	v := loadName(b, c)
 	lines = append(lines, fmt.Sprintf("%s = load %s, %s, align %d", v, data, p, align))
-	b.Replace(c.Start, c.End, c.Result, v, lines...)
+	l.replaceCall(b, c, c.Result, v, lines...)
 	return nil
 }
 
@@ -143,7 +143,7 @@ func (l *lowering) lowerBlockStore(f *llvmir.Entity, c *llvmir.Call, bn *builtin
 		return fmt.Errorf("a pointer is expected as argument 0, not %s", p.ty)
 	}
 	lines = append(lines, fmt.Sprintf("store %s, %s, align %d", data, p, align))
-	b.Replace(c.Start, c.End, "", "", lines...)
+	l.replaceCall(b, c, "", "", lines...)
 	return nil
 }
 
@@ -188,6 +188,6 @@ func (l *lowering) lowerGatherLoad(f *llvmir.Entity, c *llvmir.Call, bn *builtin
 	l.declare(name, fmt.Sprintf("declare %s @%s(%s, i32 immarg, %s, %s)", data, name, vp, mask.ty, data))
 	v := b.NewValue()
 	lines = append(lines, fmt.Sprintf("%s = call %s @%s(%s, i32 %d, %s, %s %s)", v, data, name, ptrs, align, mask, data, c.Args[2].Value))
-	b.Replace(c.Start, c.End, c.Result, v, lines...)
+	l.replaceCall(b, c, c.Result, v, lines...)
 	return nil
 }

@@ -46,7 +46,7 @@ func (l *lowering) lowerPairResult(f *llvmir.Entity, c *llvmir.Call, spelling st
 		return err
 	}
 	lines = append(lines, fmt.Sprintf("store %s %s, %s, align %d", pair, res, src, align))
-	b.Replace(c.Start, c.End, c.Result, "", lines...)
+	l.replaceCall(b, c, c.Result, "", lines...)
 	return nil
 }
 

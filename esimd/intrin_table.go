@@ -49,13 +49,19 @@ var intrinTable = map[string]intrinDesc{
 	"dword_atomic2":          {"dword.atomic", []argRule{ai1(0), aSI(1), a(2), a(3), a(4), u(-1)}, bo(0)},
 
 	// Raw sends.
-	"raw_sends2":               {"raw.sends2", []argRule{a(0), a(1), ai1(2), a(3), a(4), a(5), a(6), a(7), a(8), a(9), a(10), a(11)}, suffixRule{}},
-	"raw_send2":                {"raw.send2", []argRule{a(0), a(1), ai1(2), a(3), a(4), a(5), a(6), a(7), a(8), a(9)}, suffixRule{}},
-	"raw_sends2_noresult":      {"raw.sends2.noresult", []argRule{a(0), a(1), ai1(2), a(3), a(4), a(5), a(6), a(7), a(8), a(9)}, suffixRule{}},
-	"raw_send2_noresult":       {"raw.send2.noresult", []argRule{a(0), a(1), ai1(2), a(3), a(4), a(5), a(6), a(7)}, suffixRule{}},
-	"wait":                     {"dummy.mov", []argRule{a(0)}, suffixRule{}},
-	"raw_send_nbarrier_signal": {"raw.send.noresult", []argRule{a(0), ai1(4), a(1), a(2), a(3)}, suffixRule{}},
-	"nbarrier":                 {"nbarrier", []argRule{a(0), a(1), a(2)}, suffixRule{}},
+	"raw_sends2":          {"raw.sends2", []argRule{a(0), a(1), ai1(2), a(3), a(4), a(5), a(6), a(7), a(8), a(9), a(10), a(11)}, suffixRule{}},
+	"raw_send2":           {"raw.send2", []argRule{a(0), a(1), ai1(2), a(3), a(4), a(5), a(6), a(7), a(8), a(9)}, suffixRule{}},
+	"raw_sends2_noresult": {"raw.sends2.noresult", []argRule{a(0), a(1), ai1(2), a(3), a(4), a(5), a(6), a(7), a(8), a(9)}, suffixRule{}},
+	"raw_send2_noresult":  {"raw.send2.noresult", []argRule{a(0), a(1), ai1(2), a(3), a(4), a(5), a(6), a(7)}, suffixRule{}},
+	// The constexpr sends take their modifiers, sizes and SFID as template
+	// arguments (i8), the predicate as argument 0.
+	"raw_send2_constexpr":           {"raw.send2", []argRule{t8(0), t8(1), ai1(0), t8(2), t8(3), t8(4), a(1), a(2), a(3), a(4)}, suffixRule{}},
+	"raw_send2_noresult_constexpr":  {"raw.send2.noresult", []argRule{t8(0), t8(1), ai1(0), t8(2), t8(3), a(1), a(2), a(3)}, suffixRule{}},
+	"raw_sends2_constexpr":          {"raw.sends2", []argRule{t8(0), t8(1), ai1(0), t8(2), t8(3), t8(4), t8(5), a(1), a(2), a(3), a(4), a(5)}, suffixRule{}},
+	"raw_sends2_noresult_constexpr": {"raw.sends2.noresult", []argRule{t8(0), t8(1), ai1(0), t8(2), t8(3), t8(4), a(1), a(2), a(3), a(4)}, suffixRule{}},
+	"wait":                          {"dummy.mov", []argRule{a(0)}, suffixRule{}},
+	"raw_send_nbarrier_signal":      {"raw.send.noresult", []argRule{a(0), ai1(4), a(1), a(2), a(3)}, suffixRule{}},
+	"nbarrier":                      {"nbarrier", []argRule{a(0), a(1), a(2)}, suffixRule{}},
 
 	// Matrix (DPAS).
 	"dpas2":        {"dpas2", []argRule{a(0), a(1), a(2), t(0), t(1), t(2), t(3), t(11), t(12)}, suffixRule{}},

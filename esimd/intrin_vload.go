@@ -58,7 +58,7 @@ func (l *lowering) lowerVLoad(f *llvmir.Entity, c *llvmir.Call, bn *builtinName)
 	b := l.body(f)
 	v := loadName(b, c)
 	p := genxArg{c.Args[0].Type, c.Args[0].Value}
-	b.Replace(c.Start, c.End, c.Result, v, fmt.Sprintf("%s = load %s, %s, align %d", v, c.FnType.Ret, p, align))
+	l.replaceCall(b, c, c.Result, v, fmt.Sprintf("%s = load %s, %s, align %d", v, c.FnType.Ret, p, align))
 	return nil
 }
 
@@ -78,6 +78,6 @@ func (l *lowering) lowerVStore(f *llvmir.Entity, c *llvmir.Call, bn *builtinName
 		return err
 	}
 	p := genxArg{c.Args[0].Type, c.Args[0].Value}
-	l.body(f).Replace(c.Start, c.End, "", "", fmt.Sprintf("store %s, %s, align %d", data, p, align))
+	l.replaceCall(l.body(f), c, "", "", fmt.Sprintf("store %s, %s, align %d", data, p, align))
 	return nil
 }

@@ -19,7 +19,7 @@ func (l *lowering) lowerLLVMIntrinsic(f *llvmir.Entity, c *llvmir.Call) {
 		b := l.body(f)
 		mul, add := b.NewValue(), b.NewValue()
 		ty := c.Args[0].Type
-		b.Replace(c.Start, c.End, c.Result, add,
+		l.replaceCall(b, c, c.Result, add,
 			fmt.Sprintf("%s = fmul %s %s, %s", mul, ty, c.Args[0].Value, c.Args[1].Value),
 			fmt.Sprintf("%s = fadd %s %s, %s", add, ty, mul, c.Args[2].Value))
 	}

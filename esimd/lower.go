@@ -13,6 +13,7 @@ package esimd
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -150,7 +151,7 @@ func (l *lowering) replace(f *llvmir.Entity, c *llvmir.Call, call, name, decl st
 		return fmt.Errorf("the call's value %%%s is not handled", c.Result)
 	}
 	l.declare(name, decl)
-	l.body(f).Replace(c.Start, c.End, "", "", call)
+	l.replaceCall(l.body(f), c, "", "", call)
 	return nil
 }
 
@@ -235,4 +236,19 @@ func isESIMDBuiltin(name string) bool {
 		return false
 	}
 	return strings.HasPrefix(strings.TrimLeft(rest, "0123456789"), "__esimd_")
+}
+
+// dbgAttachment is a call's debug location attachment.
+var dbgAttachment = regexp.MustCompile(`,\s*!dbg\s+(![0-9]+|!DILocation\([^)]*\))\s*$`)
+
+// replaceCall replaces call c of the body edit b with lines, each given
+// c's debug location, as the reference's IRBuilder (inserting at c) or its
+// setDebugLoc gives it.
+func (l *lowering) replaceCall(b *llvmir.BodyEdit, c *llvmir.Call, result, with string, lines ...string) {
+	if m := dbgAttachment.FindSubmatch(l.mod.M.Src[c.Start:c.End]); m != nil {
+		for i := range lines {
+			lines[i] += ", !dbg " + string(m[1])
+		}
+	}
+	b.Replace(c.Start, c.End, result, with, lines...)
 }
