@@ -4,7 +4,12 @@
 // or kernel attributes, and ESIMD functions get the vector-compute ("VC")
 // attributes the SPIR-V translator turns into execution modes.
 //
-// It covers the builtins listed in builtins.go and the loads of the
+// It covers the builtins of builtins.go (kernel attributes, barriers),
+// the reference's table of __esimd_* builtins and GenX intrinsics
+// (intrin_table.go, lowered by intrin.go with the overloaded intrinsics'
+// names of intrin_sigs.go and typemangle.go), the special cases it
+// lowers to plain LLVM IR (intrin_mem.go, intrin_vload.go,
+// intrin_mask.go, intrin_pair.go, llvmintrin.go), and the loads of the
 // sub-group SPIR-V variables (spirvglobals.go); a module calling another
 // __esimd_* builtin is refused with the builtin's name, rather than
 // written unlowered.
