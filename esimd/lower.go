@@ -8,9 +8,10 @@
 // the reference's table of __esimd_* builtins and GenX intrinsics
 // (intrin_table.go, lowered by intrin.go with the overloaded intrinsics'
 // names of intrin_sigs.go and typemangle.go), the special cases it
-// lowers to plain LLVM IR (intrin_mem.go, intrin_vload.go,
-// intrin_mask.go, intrin_pair.go, llvmintrin.go), and the loads of the
-// sub-group SPIR-V variables (spirvglobals.go); a module calling another
+// lowers to plain LLVM IR or SPIR-V builtins (intrin_mem.go,
+// intrin_vload.go, intrin_mask.go, intrin_pair.go, llvmintrin.go,
+// devicelib.go), and the loads of the sub-group SPIR-V variables
+// (spirvglobals.go); a module calling another
 // __esimd_* builtin is refused with the builtin's name, rather than
 // written unlowered.
 package esimd
@@ -89,7 +90,7 @@ func Lower(mod *Module) (bool, error) {
 	// A lowered builtin's declaration goes once no call of it is left, as
 	// the reference's cleanup drops dead prototypes.
 	for _, f := range mod.Funcs {
-		if isESIMDBuiltin(f.Name) && !mod.Defines(f) && l.allLowered(f) {
+		if (isESIMDBuiltin(f.Name) || isDevicelibConversion(f.Name)) && !mod.Defines(f) && l.allLowered(f) {
 			mod.Plan.Drop(f)
 		}
 	}
@@ -115,6 +116,12 @@ type lowering struct {
 func (l *lowering) lowerCalls(f *llvmir.Entity) error {
 	for i := range f.Func.Calls {
 		c := &f.Func.Calls[i]
+		if c.Callee != nil && isDevicelibConversion(c.Callee.Name) {
+			if err := l.lowerDevicelib(f, c); err != nil {
+				return fmt.Errorf("%s: @%s: @%s: %v", l.mod.M.File, f.Name, c.Callee.Name, err)
+			}
+			continue
+		}
 		if c.Callee != nil && strings.HasPrefix(c.Callee.Name, "llvm.") {
 			l.lowerLLVMIntrinsic(f, c)
 			continue
