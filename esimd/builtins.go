@@ -2,6 +2,7 @@ package esimd
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/sycbuild/sycbuild/llvmir"
 )
@@ -40,4 +41,62 @@ var builtins = map[string]builtin{
 		l.kernelsOf(f, func(k *llvmir.Entity) { l.kernelSLM[k] = max(l.kernelSLM[k], n) })
 		return l.erase(f, c)
 	},
+}
+
+// unknownBuiltin is the error for a builtin neither in the table nor a
+// special case (the reference's "unknown ESIMD intrinsic").
+type unknownBuiltin struct{ base string }
+
+func (e *unknownBuiltin) Error() string {
+	return e.base + " is neither in the reference's table of ESIMD intrinsics nor one of its special cases"
+}
+
+// special are the builtins the reference lowers before its table, by the
+// prefix of their name (so "__esimd_svm_block_ld" covers
+// "__esimd_svm_block_ld_unaligned" too), in the order it tests them.
+var special = []struct {
+	prefix string
+	lower  func(l *lowering, f *llvmir.Entity, c *llvmir.Call, bn *builtinName) error
+}{
+	{"__esimd_svm_block_ld", func(l *lowering, f *llvmir.Entity, c *llvmir.Call, bn *builtinName) error {
+		return l.lowerBlockLoad(f, c, bn, false)
+	}},
+	{"__esimd_slm_block_ld", func(l *lowering, f *llvmir.Entity, c *llvmir.Call, bn *builtinName) error {
+		return l.lowerBlockLoad(f, c, bn, true)
+	}},
+	{"__esimd_svm_block_st", func(l *lowering, f *llvmir.Entity, c *llvmir.Call, bn *builtinName) error {
+		return l.lowerBlockStore(f, c, bn, false)
+	}},
+	{"__esimd_slm_block_st", func(l *lowering, f *llvmir.Entity, c *llvmir.Call, bn *builtinName) error {
+		return l.lowerBlockStore(f, c, bn, true)
+	}},
+	{"__esimd_gather_ld", func(l *lowering, f *llvmir.Entity, c *llvmir.Call, bn *builtinName) error {
+		return l.lowerGatherLoad(f, c, bn, false)
+	}},
+	{"__esimd_slm_gather_ld", func(l *lowering, f *llvmir.Entity, c *llvmir.Call, bn *builtinName) error {
+		return l.lowerGatherLoad(f, c, bn, true)
+	}},
+	{"__esimd_pack_mask", (*lowering).lowerPackMask},
+	{"__esimd_unpack_mask", (*lowering).lowerUnpackMask},
+	{"__esimd_vload", (*lowering).lowerVLoad},
+	{"__esimd_vstore", (*lowering).lowerVStore},
+}
+
+// lowerBuiltin lowers call c of an __esimd_* builtin not in builtins: a
+// special case when its name starts with one's prefix, else by the table.
+func (l *lowering) lowerBuiltin(f *llvmir.Entity, c *llvmir.Call) error {
+	rest := strings.TrimLeft(strings.TrimPrefix(c.Callee.Name, "_Z"), "0123456789")
+	bn, err := demangleBuiltin(c.Callee.Name)
+	if err != nil {
+		return err
+	}
+	for _, s := range special {
+		if strings.HasPrefix(rest, s.prefix) {
+			return s.lower(l, f, c, bn)
+		}
+	}
+	if _, ok := intrinTable[strings.TrimPrefix(bn.base, "__esimd_")]; !ok {
+		return &unknownBuiltin{bn.base}
+	}
+	return l.lowerTable(f, c, bn)
 }

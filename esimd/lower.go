@@ -4,14 +4,22 @@
 // or kernel attributes, and ESIMD functions get the vector-compute ("VC")
 // attributes the SPIR-V translator turns into execution modes.
 //
-// It covers the builtins listed in builtins.go and the loads of the
-// sub-group SPIR-V variables (spirvglobals.go); a module calling another
+// It covers the builtins of builtins.go (kernel attributes, barriers),
+// the reference's table of __esimd_* builtins and GenX intrinsics
+// (intrin_table.go, lowered by intrin.go with the overloaded intrinsics'
+// names of intrin_sigs.go and typemangle.go), the special cases it
+// lowers to plain LLVM IR or SPIR-V builtins (intrin_mem.go,
+// intrin_vload.go, intrin_mask.go, intrin_pair.go, llvmintrin.go,
+// devicelib.go), and the loads of the sub-group SPIR-V variables
+// (spirvglobals.go); a module calling another
 // __esimd_* builtin is refused with the builtin's name, rather than
 // written unlowered.
 package esimd
 
 import (
+	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,7 +90,7 @@ func Lower(mod *Module) (bool, error) {
 	// A lowered builtin's declaration goes once no call of it is left, as
 	// the reference's cleanup drops dead prototypes.
 	for _, f := range mod.Funcs {
-		if _, ok := builtins[f.Name]; ok && !mod.Defines(f) && l.allLowered(f) {
+		if (isESIMDBuiltin(f.Name) || isDevicelibConversion(f.Name)) && !mod.Defines(f) && l.allLowered(f) {
 			mod.Plan.Drop(f)
 		}
 	}
@@ -100,12 +108,24 @@ type lowering struct {
 	declared              map[string]bool
 	bodies                map[*llvmir.Entity]*llvmir.BodyEdit
 	edited                []*llvmir.Entity // functions with a body edit, in order
+	typed                 uint8            // pointers: 0 not known yet, 1 opaque, 2 typed
+	gvts                  map[string]bool  // vector types of genx_volatile globals
 }
 
 // lowerCalls rewrites the __esimd_* calls of function f.
 func (l *lowering) lowerCalls(f *llvmir.Entity) error {
 	for i := range f.Func.Calls {
 		c := &f.Func.Calls[i]
+		if c.Callee != nil && isDevicelibConversion(c.Callee.Name) {
+			if err := l.lowerDevicelib(f, c); err != nil {
+				return fmt.Errorf("%s: @%s: @%s: %v", l.mod.M.File, f.Name, c.Callee.Name, err)
+			}
+			continue
+		}
+		if c.Callee != nil && strings.HasPrefix(c.Callee.Name, "llvm.") {
+			l.lowerLLVMIntrinsic(f, c)
+			continue
+		}
 		if c.Callee != nil && !isESIMDBuiltin(c.Callee.Name) {
 			l.inlineTrivial(f, c)
 			continue
@@ -113,11 +133,14 @@ func (l *lowering) lowerCalls(f *llvmir.Entity) error {
 		if c.Callee == nil {
 			continue
 		}
-		b, ok := builtins[c.Callee.Name]
-		if !ok {
-			return fmt.Errorf("%s: @%s calls the ESIMD builtin @%s, which sycbuild's ESIMD lowering does not implement (it lowers %s)", l.mod.M.File, f.Name, c.Callee.Name, knownBuiltins())
+		lower := l.lowerBuiltin
+		if b, ok := builtins[c.Callee.Name]; ok {
+			lower = func(f *llvmir.Entity, c *llvmir.Call) error { return b(l, f, c) }
 		}
-		if err := b(l, f, c); err != nil {
+		if err := lower(f, c); err != nil {
+			if u := (*unknownBuiltin)(nil); errors.As(err, &u) {
+				return fmt.Errorf("%s: @%s calls the ESIMD builtin @%s, which sycbuild's ESIMD lowering does not implement (%v)", l.mod.M.File, f.Name, c.Callee.Name, err)
+			}
 			return fmt.Errorf("%s: @%s: @%s: %v", l.mod.M.File, f.Name, c.Callee.Name, err)
 		}
 	}
@@ -139,6 +162,14 @@ func (l *lowering) replace(f *llvmir.Entity, c *llvmir.Call, call, name, decl st
 	if c.Result != "" {
 		return fmt.Errorf("the call's value %%%s is not handled", c.Result)
 	}
+	l.declare(name, decl)
+	l.replaceCall(l.body(f), c, "", "", call)
+	return nil
+}
+
+// declare adds the declaration decl of function name unless the module
+// or an earlier call has it.
+func (l *lowering) declare(name, decl string) {
 	if l.declared == nil {
 		l.declared = map[string]bool{}
 	}
@@ -146,8 +177,6 @@ func (l *lowering) replace(f *llvmir.Entity, c *llvmir.Call, call, name, decl st
 		l.declared[name] = true
 		l.decls = append(l.decls, decl)
 	}
-	l.body(f).Replace(c.Start, c.End, "", "", call)
-	return nil
 }
 
 // body returns the edit of f's body, started on first use.
@@ -221,11 +250,17 @@ func isESIMDBuiltin(name string) bool {
 	return strings.HasPrefix(strings.TrimLeft(rest, "0123456789"), "__esimd_")
 }
 
-func knownBuiltins() string {
-	names := make([]string, 0, len(builtins))
-	for n := range builtins {
-		names = append(names, "@"+n)
+// dbgAttachment is a call's debug location attachment.
+var dbgAttachment = regexp.MustCompile(`,\s*!dbg\s+(![0-9]+|!DILocation\([^)]*\))\s*$`)
+
+// replaceCall replaces call c of the body edit b with lines, each given
+// c's debug location, as the reference's IRBuilder (inserting at c) or its
+// setDebugLoc gives it.
+func (l *lowering) replaceCall(b *llvmir.BodyEdit, c *llvmir.Call, result, with string, lines ...string) {
+	if m := dbgAttachment.FindSubmatch(l.mod.M.Src[c.Start:c.End]); m != nil {
+		for i := range lines {
+			lines[i] += ", !dbg " + string(m[1])
+		}
 	}
-	slices.Sort(names)
-	return strings.Join(names, ", ")
+	b.Replace(c.Start, c.End, result, with, lines...)
 }
