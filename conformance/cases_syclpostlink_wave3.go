@@ -138,7 +138,7 @@ func moduleSplitTool(more ...Adapt) []Adapt {
 func internalized(match, what string, seds ...string) []Adapt {
 	return []Adapt{
 		checksCopy(match, seds, "the test predates internalization: the newest reference internalizes every function that is not an entry point of its module "+
-			"(llvm/lib/SYCLPostLink/ModuleSplitter.cpp: ModuleDesc::cleanup marks entry points \"sycl-entry-point\" and runs InternalizePass with mustPreserveGV, "+
+			"(llvm/lib/SYCLPostLink/ModuleSplitter.cpp at intel/llvm 03e5a6a6: ModuleDesc::cleanup marks entry points \"sycl-entry-point\" and runs InternalizePass with mustPreserveGV, "+
 			"which keeps only those, \"indirectly-callable\" and \"referenced-indirectly\" functions); "+what),
 		RewriteRun("FileCheck %s", "FileCheck %s", "FileCheck %t.checks", "check with the adapted copy of the test"),
 	}
@@ -153,12 +153,12 @@ const (
 	hostPipesGone = "--host-pipes is gone: it was only in a one-version snapshot of the tool (llvm/tools/sycl-post-link/HostPipes.cpp and this test, intel/llvm 823985f1); " +
 		"the newest sycl-post-link.cpp defines no such option and does not run CompileTimePropertiesPass, which clang's SYCL device pipeline runs instead " +
 		"(clang/lib/CodeGen/BackendUtil.cpp, registerPipelineStartEPCallback), so the test's !spirv.Decorations are the front end's; the adapted line checks the option is refused, as the newest reference refuses it"
-	specConst121Gone = "the SYCL 1.2.1 intrinsic __sycl_getScalarSpecConstantValue is not lowered by the newest reference (llvm/lib/SYCLLowerIR/SpecConstants.cpp names only " +
+	specConst121Gone = "the SYCL 1.2.1 intrinsic __sycl_getScalarSpecConstantValue is not lowered by the newest reference (llvm/lib/SYCLLowerIR/SpecConstants.cpp at 08fde7a7 names only " +
 		"_Z37__sycl_getScalar2020SpecConstantValue and _Z40__sycl_getComposite2020SpecConstantValue; the 1.2.1 names were only in the older llvm/tools/sycl-post-link/SpecConstants.cpp, f88f4492), " +
 		"and @FOO, neither a kernel nor SYCL_EXTERNAL, is internalized and dropped by ModuleDesc::cleanup (llvm/lib/SYCLPostLink/ModuleSplitter.cpp), -ir-output-only included: " +
 		"the adapted line checks that nothing of @FOO, the intrinsic or a SPIR-V spec constant is left"
 	doubleGRFGone = "the double-GRF ESIMD image split is gone from the newest reference (no x2grf, isDoubleGRFEsimdImage or SYCLLowerESIMDKernelPropsPass in llvm/lib/SYCLPostLink's " +
-		"ModuleSplitter.cpp, ESIMDPostSplitProcessing.cpp or ComputeModuleRuntimeInfo.cpp; the GRF size is the kernel property sycl-grf-size, grf-size-conflict.ll), and its LowerESIMD " +
+		"ModuleSplitter.cpp (03e5a6a6), ESIMDPostSplitProcessing.cpp (5c2bd9e5) or ComputeModuleRuntimeInfo.cpp (09168482); the GRF size is the kernel property sycl-grf-size, grf-size-conflict.ll), and its LowerESIMD " +
 		"(llvm/lib/SYCLLowerIR/ESIMD/LowerESIMD.cpp, getIntrinDesc: \"unknown ESIMD intrinsic: \") refuses an __esimd_* builtin it has no entry for: the adapted line checks that the split fails naming __esimd_set_kernel_properties"
 )
 
