@@ -256,7 +256,7 @@ type specCall struct {
 // offsets and defaults), sizes the alloca or stores the sret result, and
 // replaces the call.
 func (l *lowering) lowerCall(decl *llvmir.Entity, site props.CallSite, alloca bool) error {
-	sc, err := l.readCall(decl, site.Call(), alloca)
+	sc, err := l.readCall(decl, site.Caller, site.Call(), alloca)
 	if err != nil {
 		return err
 	}
@@ -300,7 +300,7 @@ func (l *lowering) lowerCall(decl *llvmir.Entity, site props.CallSite, alloca bo
 // readCall reads what a call of decl says about its constant: its
 // symbolic ID, default value and type, checking the arguments and the
 // type's size.
-func (l *lowering) readCall(decl *llvmir.Entity, c *llvmir.Call, alloca bool) (*specCall, error) {
+func (l *lowering) readCall(decl, caller *llvmir.Entity, c *llvmir.Call, alloca bool) (*specCall, error) {
 	sc := &specCall{c: c, alloca: alloca}
 	sc.sret = len(decl.Func.Params) > 0 && decl.Func.Params[0].SRet() != nil
 	if sc.sret {
@@ -314,7 +314,7 @@ func (l *lowering) readCall(decl *llvmir.Entity, c *llvmir.Call, alloca bool) (*
 		return nil, l.errAt(c.Start, "call of %s has %d arguments, expected %d", decl.Name, len(c.Args), need)
 	}
 	var err error
-	if sc.symID, err = l.symbolicID(c, sc.nameArg); err != nil {
+	if sc.symID, err = l.symbolicID(caller, c, sc.nameArg); err != nil {
 		return nil, err
 	}
 	if sc.def, err = l.defaultValue(c, sc.nameArg+1); err != nil {
@@ -460,8 +460,11 @@ func (l *lowering) emitStore(fs *funcState, lines *[]string, sc *specCall, val s
 
 // symbolicID returns the string the argument points at, without its
 // trailing NUL.
-func (l *lowering) symbolicID(c *llvmir.Call, arg int) (string, error) {
+func (l *lowering) symbolicID(caller *llvmir.Entity, c *llvmir.Call, arg int) (string, error) {
 	g := c.Args[arg].Points
+	if g == nil {
+		g = l.m.Global(spilledGlobal(caller.Text, c.Args[arg].Value))
+	}
 	if g == nil || g.Var == nil {
 		return "", l.errAt(c.Start, "the symbolic ID of this spec constant is not a string constant (argument %d: %s)", arg+1, c.Args[arg].Value)
 	}
