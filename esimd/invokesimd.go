@@ -37,7 +37,9 @@ func HasInvokeSimd(m *llvmir.Module) bool {
 //
 // of a new declaration without the target parameter; f is marked
 // "__invoke_simd_target". The original helpers and declarations are no
-// longer called and are left to the split's cleanup. It returns the new
+// longer called: a helper nothing else references goes, as the reference
+// erases a cloned helper left without uses; the declarations are left to
+// the split's cleanup. It returns the new
 // module text. A target known only at run time (a function pointer) is
 // refused: sycbuild lowers direct targets only.
 func LowerInvokeSimd(m *llvmir.Module) ([]byte, error) {
@@ -61,7 +63,43 @@ func LowerInvokeSimd(m *llvmir.Module) ([]byte, error) {
 			}
 		}
 	}
+	r.dropUnusedHelpers()
 	return r.text(), nil
+}
+
+// dropUnusedHelpers removes the definitions of the helpers whose every
+// reference was an invoke_simd call now lowered.
+func (r *invokeSimd) dropUnusedHelpers() {
+	for _, h := range r.m.Functions() {
+		n := r.lowered[h]
+		if n == 0 {
+			continue
+		}
+		refs := 0
+		for _, e := range r.m.Entities {
+			if e != h && slices.Contains(e.Globals, h) {
+				refs += countRefs(e.Text, "@"+quoteName(h.Name))
+			}
+		}
+		if refs == n {
+			r.splice = append(r.splice, splice{h.Off, h.Off + len(h.Text), ""})
+		}
+	}
+}
+
+// countRefs counts the references ref (a global's "@name") in text.
+func countRefs(text []byte, ref string) int {
+	n := 0
+	for s := string(text); ; {
+		i := strings.Index(s, ref)
+		if i < 0 {
+			return n
+		}
+		s = s[i+len(ref):]
+		if s == "" || !isNameChar(s[0]) {
+			n++
+		}
+	}
 }
 
 type invokeSimd struct {
@@ -72,6 +110,7 @@ type invokeSimd struct {
 	added          []string        // entities added at the end
 	mdESIMD, mdSG1 string          // the metadata nodes the clones reference
 	targets        map[*llvmir.Entity]bool
+	lowered        map[*llvmir.Entity]int // each helper's calls lowered
 }
 
 type splice struct {
@@ -129,6 +168,10 @@ func (r *invokeSimd) call(f *llvmir.Entity, c *llvmir.Call) error {
 	}
 	text := src[:at] + "@" + quoteName(decl) + "(" + strings.Join(args, ", ") + src[close:]
 	r.splice = append(r.splice, splice{c.Start, c.End, text})
+	if r.lowered == nil {
+		r.lowered = map[*llvmir.Entity]int{}
+	}
+	r.lowered[helper]++
 	if r.targets == nil {
 		r.targets = map[*llvmir.Entity]bool{}
 	}

@@ -143,3 +143,32 @@ func TestInvokeSimdSpilledTarget(t *testing.T) {
 		t.Errorf("a slot stored twice: %v", err)
 	}
 }
+
+// TestInvokeSimdHelperGoes: a helper that is SYCL_EXTERNAL (an entry point
+// of its own) goes once its every call is lowered, as the reference erases
+// a cloned helper left without uses; one referenced elsewhere stays.
+func TestInvokeSimdHelperGoes(t *testing.T) {
+	src := strings.Replace(invokeSimd, "@simd_helper(ptr noundef %f, <16 x float> %v) #1 {", "@simd_helper(ptr noundef %f, <16 x float> %v) #0 {", 1)
+	written := func(src string) string {
+		t.Helper()
+		t.Chdir(t.TempDir())
+		if _, err := runTool(t, ".", src, "-split=auto", "-symbols", "-lower-esimd", "-S", "-o", "o.table"); err != nil {
+			t.Fatal(err)
+		}
+		var all strings.Builder
+		for _, f := range files(t, ".") {
+			if strings.HasSuffix(f, ".ll") {
+				all.WriteString(readFile(t, f))
+			}
+		}
+		return all.String()
+	}
+	// The clones, SYCL_EXTERNAL like the helper, are entry points.
+	if ir := written(src); strings.Contains(ir, "@simd_helper(") || !strings.Contains(ir, "define weak_odr dso_local x86_regcallcc <16 x float> @simd_helper_1(") {
+		t.Errorf("the helper is still there, or its clone is not:\n%s", ir)
+	}
+	kept := strings.Replace(src, "attributes #0 =", "@keep = global ptr @simd_helper\n\nattributes #0 =", 1)
+	if ir := written(kept); !strings.Contains(ir, "@simd_helper(ptr noundef %f") {
+		t.Errorf("a helper referenced elsewhere went:\n%s", ir)
+	}
+}
