@@ -110,12 +110,9 @@ func (l *lowering) lowerBlockLoad(f *llvmir.Entity, c *llvmir.Call, bn *builtinN
 		return err
 	}
 	b := l.body(f)
-	p := genxArg{c.Args[0].Type, c.Args[0].Value}
-	var lines []string
-	if slm {
-		p, lines = l.slmPointer(b, p, data)
-	} else if p.ty.Kind != llvmir.PtrType {
-		return fmt.Errorf("a pointer is expected as argument 0, not %s", p.ty)
+	p, lines, err := l.blockPointer(b, c, data, slm)
+	if err != nil {
+		return err
 	}
 	v := loadName(b, c)
 	lines = append(lines, fmt.Sprintf("%s = load %s, %s, align %d", v, data, p, align))
@@ -135,12 +132,9 @@ func (l *lowering) lowerBlockStore(f *llvmir.Entity, c *llvmir.Call, bn *builtin
 		return err
 	}
 	b := l.body(f)
-	p := genxArg{c.Args[0].Type, c.Args[0].Value}
-	var lines []string
-	if slm {
-		p, lines = l.slmPointer(b, p, data.ty)
-	} else if p.ty.Kind != llvmir.PtrType {
-		return fmt.Errorf("a pointer is expected as argument 0, not %s", p.ty)
+	p, lines, err := l.blockPointer(b, c, data.ty, slm)
+	if err != nil {
+		return err
 	}
 	lines = append(lines, fmt.Sprintf("store %s, %s, align %d", data, p, align))
 	l.replaceCall(b, c, "", "", lines...)
@@ -190,4 +184,19 @@ func (l *lowering) lowerGatherLoad(f *llvmir.Entity, c *llvmir.Call, bn *builtin
 	lines = append(lines, fmt.Sprintf("%s = call %s @%s(%s, i32 %d, %s, %s %s)", v, data, name, ptrs, align, mask, data, c.Args[2].Value))
 	l.replaceCall(b, c, c.Result, v, lines...)
 	return nil
+}
+
+// blockPointer returns where a block access of data goes: argument 0, a
+// pointer, or for SLM the i32 offset made an address space 3 pointer (with
+// the lines that make it).
+func (l *lowering) blockPointer(b *llvmir.BodyEdit, c *llvmir.Call, data *llvmir.Type, slm bool) (genxArg, []string, error) {
+	p := genxArg{c.Args[0].Type, c.Args[0].Value}
+	if slm {
+		p, lines := l.slmPointer(b, p, data)
+		return p, lines, nil
+	}
+	if p.ty.Kind != llvmir.PtrType {
+		return p, nil, fmt.Errorf("a pointer is expected as argument 0, not %s", p.ty)
+	}
+	return p, nil, nil
 }
