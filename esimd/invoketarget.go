@@ -1,8 +1,9 @@
 package esimd
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/sycbuild/sycbuild/llvmir"
 )
 
 // callTarget rewrites the helper's body so that its calls of the target
@@ -57,40 +58,13 @@ func nextName(body string, i int, names []string) (int, string) {
 	return at, found
 }
 
-var (
-	reAlloca = regexp.MustCompile(`(?m)^\s*(%[-\w.$]+) = alloca ptr\b`)
-	reCast   = regexp.MustCompile(`(?m)^\s*(%[-\w.$]+) = addrspacecast ptr (%[-\w.$]+) to ptr addrspace\(\d+\)`)
-	reStore  = regexp.MustCompile(`(?m)^\s*store (?:volatile )?ptr ([^,\n]+),\s*ptr(?: addrspace\(\d+\))? (%[-\w.$]+)`)
-	reLoad   = regexp.MustCompile(`(?m)^\s*(%[-\w.$]+) = load ptr,\s*ptr(?: addrspace\(\d+\))? (%[-\w.$]+)`)
-)
-
-// reloads returns the values loaded from a stack slot (an alloca of a
-// pointer, or an address-space cast of one) into which fp, and nothing
-// else, is stored.
+// reloads returns the values loaded from a stack slot into which fp,
+// and nothing else, is stored.
 func reloads(body, fp string) []string {
-	slot := map[string]string{} // a slot's names -> its alloca
-	for _, m := range reAlloca.FindAllStringSubmatch(body, -1) {
-		slot[m[1]] = m[1]
-	}
-	for _, m := range reCast.FindAllStringSubmatch(body, -1) {
-		if a, ok := slot[m[2]]; ok {
-			slot[m[1]] = a
-		}
-	}
-	stores := map[string]int{} // alloca -> stores into it
-	spilled := map[string]bool{}
-	for _, m := range reStore.FindAllStringSubmatch(body, -1) {
-		if a, ok := slot[m[2]]; ok {
-			stores[a]++
-			if m[1] == fp {
-				spilled[a] = true
-			}
-		}
-	}
 	var out []string
-	for _, m := range reLoad.FindAllStringSubmatch(body, -1) {
-		if a, ok := slot[m[2]]; ok && spilled[a] && stores[a] == 1 {
-			out = append(out, m[1])
+	for _, slot := range llvmir.StackSlots([]byte(body)) {
+		if v, ok := slot.StoredOnce(); ok && strings.HasSuffix(v, " "+fp) {
+			out = append(out, slot.Loaded...)
 		}
 	}
 	return out
