@@ -50,8 +50,16 @@ func (m *Module) WriteBitcode(w io.Writer, opt BitcodeOptions) error {
 // AssembleBitcode returns the module's text assembled as LLVM bitcode.
 func (m *Module) AssembleBitcode(opt BitcodeOptions) (out []byte, err error) {
 	a := newBCW(m, opt)
+	a.slabs = bcSlabPool.Get().(*bcSlabs)
+	defer func() {
+		a.slabs.release()
+		bcSlabPool.Put(a.slabs)
+	}()
 	if e := a.p.guard(a.run); e != nil {
 		return nil, e
+	}
+	if b, ok, err := a.s.Bytes(); ok || err != nil {
+		return b, err
 	}
 	var buf bytes.Buffer
 	buf.Grow(int(a.s.Size()))
@@ -101,6 +109,7 @@ type bcw struct {
 	fieldSlab []bcField
 
 	localN, instN, opN, fieldN int // the last slabs' sizes
+	slabs                      *bcSlabs
 }
 
 // bcNames numbers names in order of first use (sections, GC names,

@@ -571,15 +571,12 @@ type bcFlagSet struct {
 	fmf                                                       uint64
 }
 
-var bcFMF = map[string]uint64{
-	"nnan": 1 << 1, "ninf": 1 << 2, "nsz": 1 << 3, "arcp": 1 << 4, "contract": 1 << 5, "afn": 1 << 6,
-	"reassoc": 1 << 7, "fast": 0xFE,
-}
-
 func (a *bcw) parseFlags() bcFlagSet {
 	p := a.p
 	var f bcFlagSet
 	for p.tok.kind == tIdent {
+		// One switch, not a map: the word after an instruction's flags
+		// (its type, most often) comes here too.
 		switch p.text(p.tok) {
 		case "nuw":
 			f.nuw = true
@@ -597,12 +594,24 @@ func (a *bcw) parseFlags() bcFlagSet {
 			f.nneg = true
 		case "samesign":
 			f.samesign = true
+		case "nnan":
+			f.fmf |= 1 << 1
+		case "ninf":
+			f.fmf |= 1 << 2
+		case "nsz":
+			f.fmf |= 1 << 3
+		case "arcp":
+			f.fmf |= 1 << 4
+		case "contract":
+			f.fmf |= 1 << 5
+		case "afn":
+			f.fmf |= 1 << 6
+		case "reassoc":
+			f.fmf |= 1 << 7
+		case "fast":
+			f.fmf |= 0xFE
 		default:
-			m, ok := bcFMF[p.text(p.tok)]
-			if !ok {
-				return f
-			}
-			f.fmf |= m
+			return f
 		}
 		p.next()
 	}

@@ -2,8 +2,10 @@ package llvmir
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/sycbuild/sycbuild/bitcode"
+	"github.com/sycbuild/sycbuild/bitcode/bitstream"
 )
 
 // bcFunc is a function body being assembled: its blocks, local values and
@@ -141,8 +143,7 @@ func bcLocalNum(b []byte) (int, bool) {
 // writer's garbage.
 func (a *bcw) newLocal() *bcLocal {
 	if len(a.localSlab) == 0 {
-		a.localN = bcSlabSize(a.localN, 1)
-		a.localSlab = make([]bcLocal, a.localN)
+		a.localSlab = a.slabs.locals.take(&a.localN, 1)
 	}
 	l := &a.localSlab[0]
 	a.localSlab = a.localSlab[1:]
@@ -151,8 +152,7 @@ func (a *bcw) newLocal() *bcLocal {
 
 func (a *bcw) newInst() *bcInst {
 	if len(a.instSlab) == 0 {
-		a.instN = bcSlabSize(a.instN, 1)
-		a.instSlab = make([]bcInst, a.instN)
+		a.instSlab = a.slabs.insts.take(&a.instN, 1)
 	}
 	in := &a.instSlab[0]
 	a.instSlab = a.instSlab[1:]
@@ -161,8 +161,7 @@ func (a *bcw) newInst() *bcInst {
 
 func (a *bcw) newOp(op bcOp) *bcOp {
 	if len(a.opSlab) == 0 {
-		a.opN = bcSlabSize(a.opN, 1)
-		a.opSlab = make([]bcOp, a.opN)
+		a.opSlab = a.slabs.ops.take(&a.opN, 1)
 	}
 	o := &a.opSlab[0]
 	a.opSlab = a.opSlab[1:]
@@ -178,6 +177,57 @@ func bcSlabSize(cur, need int) int {
 	return max(n, need)
 }
 
+// bcSlabs are the slabs of one writer, kept for the next: the driver's
+// line writes a thousand modules, and slabs made afresh for each were
+// most of its garbage. A slab handed out again is cleared first.
+type bcSlabs struct {
+	locals slabList[bcLocal]
+	insts  slabList[bcInst]
+	ops    slabList[bcOp]
+	fields slabList[bcField]
+}
+
+// bcSlabPool holds the slabs of writers that are done.
+var bcSlabPool = sync.Pool{New: func() any { return new(bcSlabs) }}
+
+// release makes every slab free for the next writer.
+func (s *bcSlabs) release() {
+	s.locals.release()
+	s.insts.release()
+	s.ops.release()
+	s.fields.release()
+}
+
+// slabList is the slabs of one kind: those handed out and those free.
+type slabList[T any] struct {
+	used, free [][]T
+}
+
+// take returns a cleared slab of the next size after *n (at least need),
+// a free one when one is large enough.
+func (l *slabList[T]) take(n *int, need int) []T {
+	*n = bcSlabSize(*n, need)
+	for len(l.free) > 0 {
+		s := l.free[len(l.free)-1]
+		l.free = l.free[:len(l.free)-1]
+		if cap(s) >= *n {
+			s = s[:cap(s)]
+			clear(s)
+			l.used = append(l.used, s)
+			return s
+		}
+	}
+	s := make([]T, *n)
+	l.used = append(l.used, s)
+	return s
+}
+
+func (l *slabList[T]) release() {
+	l.free = append(l.free, l.used...)
+	clear(l.used)
+	l.used = l.used[:0]
+}
+
 // fieldList copies fs into slab fields with room for more.
 func (a *bcw) fieldList(room int, fs ...bcField) []bcField {
 	out := a.newFields(len(fs), len(fs)+room)
@@ -189,8 +239,7 @@ func (a *bcw) fieldList(room int, fs ...bcField) []bcField {
 // past c copies them out).
 func (a *bcw) newFields(n, c int) []bcField {
 	if len(a.fieldSlab) < c {
-		a.fieldN = bcSlabSize(a.fieldN, c)
-		a.fieldSlab = make([]bcField, a.fieldN)
+		a.fieldSlab = a.slabs.fields.take(&a.fieldN, c)
 	}
 	fs := a.fieldSlab[:n:c]
 	a.fieldSlab = a.fieldSlab[c:]
@@ -841,17 +890,49 @@ func (a *bcw) writeLocalNames(f *bcFunc, base int) {
 		return
 	}
 	s.EnterBlock(bitcode.ValueSymtabBlockID, 4)
+	var ab vstAbbrevs
 	for _, l := range f.order {
 		if l.named {
-			s.Record(bitcode.VSTCodeEntry, append([]uint64{uint64(base + l.index)}, bcChars(l.name)...)...)
+			s.TextRecord(ab.pick(s, bitcode.VSTCodeEntry, l.name), uint64(base+l.index), l.name)
 		}
 	}
 	for i, n := range f.bnames {
 		if n != "" {
-			s.Record(bitcode.VSTCodeBBEntry, append([]uint64{uint64(i)}, bcChars(n)...)...)
+			s.TextRecord(ab.pick(s, bitcode.VSTCodeBBEntry, n), uint64(i), n)
 		}
 	}
 	s.ExitBlock()
+}
+
+// vstAbbrevs are the abbreviations of one value symbol table's entries,
+// defined as they are first needed, as LLVM's writer uses them: the
+// entry's value, then its name as 6-bit characters ([a-zA-Z0-9._]),
+// 7-bit or 8-bit ones, whichever holds every byte.
+type vstAbbrevs struct {
+	ids [2][3]uint64 // [entry, block entry][char6, 7-bit, 8-bit]
+}
+
+func (ab *vstAbbrevs) pick(s *bitcode.StreamWriter, code uint64, name string) uint64 {
+	class := 0
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 0x80:
+			class = 2
+		case class == 0 && !isChar6(c):
+			class = 1
+		}
+	}
+	row := &ab.ids[code-bitcode.VSTCodeEntry]
+	if row[class] == 0 {
+		el := []bitstream.AbbrevOp{bitstream.Char6(), bitstream.Fixed(7), bitstream.Fixed(8)}[class]
+		row[class] = s.DefineAbbrev(bitstream.Literal(code), bitstream.VBR(8), bitstream.Array(), el)
+	}
+	return row[class]
+}
+
+func isChar6(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_'
 }
 
 // bcIsAttr reports whether a word is a built-in attribute.

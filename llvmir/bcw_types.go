@@ -13,6 +13,9 @@ type bcTypes struct {
 	list  []*Type
 	byKey map[string]int
 	byPtr map[*Type]int
+
+	lastT  *Type // the type id answered last, and its number
+	lastID int
 }
 
 const bcVisiting = -1
@@ -34,7 +37,13 @@ func bcTypeKey(t *Type) string {
 // id returns the type's number, adding it (and what it contains) to the
 // table; off positions errors.
 func (ts *bcTypes) id(t *Type, off int) int {
+	// Most operands repeat the type before them (i32 after i32): the last
+	// answer is kept beside the map.
+	if t == ts.lastT {
+		return ts.lastID
+	}
 	if id, ok := ts.byPtr[t]; ok && id >= 0 {
+		ts.lastT, ts.lastID = t, id
 		return id
 	}
 	k := bcTypeKey(t)

@@ -123,6 +123,10 @@ func run(kernels, runs int, dir string) error {
 	best := make([]sample, len(cmds))
 	for r := 0; r < runs; r++ {
 		for i, c := range cmds {
+			// Two collections empty the writer's pool of slabs (a
+			// sync.Pool), so that every in-process run starts cold, as
+			// one sycl-post-link process does.
+			runtime.GC()
 			runtime.GC()
 			s, err := c.run()
 			if err != nil {

@@ -362,6 +362,45 @@ func (w *Writer) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, file *B
 	}
 }
 
+// TextRecord writes a record of abbreviation abbrev, which must be
+// [literal code, Fixed or VBR, array of Fixed(8), Fixed(7) or Char6]: v,
+// then the bytes of s as the array (the shape of LLVM's value symbol table
+// entries), without the values made into a slice first. A byte the
+// array's elements cannot hold is an error, and nothing is written.
+func (w *Writer) TextRecord(abbrev, v uint64, s string) {
+	if w.err != nil {
+		return
+	}
+	i := int(abbrev) - firstAbbrev
+	if abbrev < firstAbbrev || i >= len(w.abbrevs) {
+		w.fail("record with undefined abbreviation %d", abbrev)
+		return
+	}
+	ops := w.abbrevs[i]
+	if len(ops) != 4 || ops[0].Encoding != AbbrevLiteral || ops[2].Encoding != AbbrevArray ||
+		(ops[1].Encoding != AbbrevFixed && ops[1].Encoding != AbbrevVBR) {
+		w.fail("abbreviation %d is not [literal, scalar, array]", abbrev)
+		return
+	}
+	if err := checkScalar(ops[1], v); err != nil {
+		w.fail("abbreviation %d: operand 1: %v", abbrev, err)
+		return
+	}
+	el := ops[3]
+	for k := 0; k < len(s); k++ {
+		if err := checkScalar(el, uint64(s[k])); err != nil {
+			w.fail("abbreviation %d: array element %d: %v", abbrev, k, err)
+			return
+		}
+	}
+	w.emit(abbrev, w.width)
+	w.emitScalar(ops[1], v)
+	w.emitVBR(uint64(len(s)), 6)
+	for k := 0; k < len(s); k++ {
+		w.emitScalar(el, uint64(s[k]))
+	}
+}
+
 // checkScalar reports whether v can be written with op.
 func checkScalar(op AbbrevOp, v uint64) error {
 	switch op.Encoding {
@@ -436,6 +475,23 @@ func (w *Writer) blob(blob []byte, file *BlobFile) {
 // at a 32-bit boundary (after a block's end).
 func (w *Writer) Size() uint64 { return w.pos() }
 
+// Bytes returns the stream when it is all in memory (no file was
+// recorded as a blob) and every block is closed: the writer's own buffer,
+// not a copy. ok is false when WriteTo is needed.
+func (w *Writer) Bytes() (b []byte, ok bool, err error) {
+	if w.err != nil {
+		return nil, false, w.err
+	}
+	if len(w.blocks) > 0 {
+		return nil, false, fmt.Errorf("bitcode: %d blocks left open", len(w.blocks))
+	}
+	if len(w.chunks) > 0 {
+		return nil, false, nil
+	}
+	w.align32()
+	return w.buf, true, nil
+}
+
 // WriteTo writes the stream to out: every block must be closed. Files are
 // copied as they are; one that is shorter or longer than when it was
 // recorded is an error.
@@ -447,6 +503,10 @@ func (w *Writer) WriteTo(out io.Writer) (int64, error) {
 		return 0, fmt.Errorf("bitcode: %d blocks left open", len(w.blocks))
 	}
 	w.align32()
+	if len(w.chunks) == 0 {
+		n, err := out.Write(w.buf)
+		return int64(n), err
+	}
 	bw := bufio.NewWriterSize(out, 1<<20)
 	var total int64
 	put := func(c chunk) error {

@@ -22,6 +22,8 @@ func TestWriterAnalyzer(t *testing.T) {
 	s.AbbrevRecord(a, []uint64{17, 1000, 'a', 'Z', '_', '9', '.'}, nil, nil)
 	b := s.DefineAbbrev(Fixed(4), VBR(6), Blob())
 	s.AbbrevRecord(b, []uint64{9, 123456}, []byte("xyz!q"), nil)
+	c := s.DefineAbbrev(Literal(8), VBR(6), Array(), Fixed(7))
+	s.TextRecord(c, 42, "a-b")
 	s.Record(5, 1, 2, 1<<40, 1<<63-1)
 	s.EnterBlock(101, 4)
 	s.Record(1)
@@ -48,6 +50,7 @@ func TestWriterAnalyzer(t *testing.T) {
 		"<UnknownBlock100 NumWords=",
 		"<UnknownCode7 abbrevid=4 op0=17 op1=1000 op2=97 op3=90 op4=95 op5=57 op6=46/> record string = 'aZ_9.'",
 		"<UnknownCode9 abbrevid=5 op0=123456/> blob data = 'xyz!q'",
+		"<UnknownCode8 abbrevid=6 op0=42 op1=97 op2=45 op3=98/> record string = 'a-b'",
 		"<UnknownCode5 op0=1 op1=2 op2=1099511627776 op3=9223372036854775807/>",
 		"<UnknownBlock101 NumWords=1 BlockCodeSize=4>\n    <UnknownCode1/>\n  </UnknownBlock101>",
 		"<UnknownCode7 abbrevid=4 op0=3 op1=0/>",
@@ -58,6 +61,9 @@ func TestWriterAnalyzer(t *testing.T) {
 	}
 	if uint64(buf.Len()) != s.Size() || buf.Len()%4 != 0 {
 		t.Errorf("wrote %d bytes, Size says %d", buf.Len(), s.Size())
+	}
+	if b, ok, err := s.Bytes(); !ok || err != nil || !bytes.Equal(b, buf.Bytes()) {
+		t.Errorf("Bytes: ok %v, error %v, same as WriteTo's: %v", ok, err, bytes.Equal(b, buf.Bytes()))
 	}
 }
 
@@ -101,6 +107,21 @@ func TestWriterErrors(t *testing.T) {
 			a := s.DefineAbbrev(Literal(1), Fixed(3))
 			s.AbbrevRecord(a, []uint64{1, 2}, nil, nil)
 		}, "2 values for 1 operands"},
+		{"text record of another shape", func(s *Writer) {
+			s.EnterBlock(8, 3)
+			a := s.DefineAbbrev(Literal(1), Fixed(3))
+			s.TextRecord(a, 1, "x")
+		}, "abbreviation 4 is not [literal, scalar, array]"},
+		{"text not char6", func(s *Writer) {
+			s.EnterBlock(8, 3)
+			a := s.DefineAbbrev(Literal(1), VBR(8), Array(), Char6())
+			s.TextRecord(a, 1, "a-b")
+		}, "array element 1: 45 is not a char6 character"},
+		{"text value too wide", func(s *Writer) {
+			s.EnterBlock(8, 3)
+			a := s.DefineAbbrev(Literal(1), Fixed(2), Array(), Fixed(8))
+			s.TextRecord(a, 4, "ab")
+		}, "operand 1: 4 does not fit 2 bits"},
 		{"blob without blob operand", func(s *Writer) {
 			s.EnterBlock(8, 3)
 			a := s.DefineAbbrev(Literal(1), Fixed(3))
@@ -122,6 +143,9 @@ func TestWriterErrors(t *testing.T) {
 		}
 		if buf.Len() != 0 {
 			t.Errorf("%s: %d bytes written", c.name, buf.Len())
+		}
+		if b, _, err := s.Bytes(); err == nil || b != nil {
+			t.Errorf("%s: Bytes gave %d bytes, error %v", c.name, len(b), err)
 		}
 	}
 }
