@@ -110,6 +110,7 @@ type bcw struct {
 
 	localN, instN, opN, fieldN int // the last slabs' sizes
 	slabs                      *bcSlabs
+	fnAbbrevs                  bcFnAbbrevs
 }
 
 // bcNames numbers names in order of first use (sections, GC names,
@@ -538,6 +539,7 @@ func (a *bcw) write(globals [][]uint64) {
 
 	s.EnterBlock(bitcode.ModuleBlockID, 3)
 	s.Record(bitcode.ModuleCodeVersion, 2)
+	a.writeBlockInfo()
 	// Types first: type attributes (sret(T), byval(T)) name types.
 	a.tys.write()
 	a.attr.write()

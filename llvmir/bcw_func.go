@@ -771,6 +771,7 @@ type bcBodyEnc struct {
 	base   int // the first argument's number
 	instID uint64
 	vals   []uint64
+	fwd    bool // the last record encoded has a forward reference
 }
 
 // abs returns an operand's absolute value number.
@@ -786,6 +787,7 @@ func (e *bcBodyEnc) abs(op *bcOp) uint64 {
 func (e *bcBodyEnc) encode(fields []bcField) []uint64 {
 	vals := e.vals[:0]
 	instID := e.instID
+	e.fwd = false
 	for _, fd := range fields {
 		switch fd.kind {
 		case fLit:
@@ -797,6 +799,7 @@ func (e *bcBodyEnc) encode(fields []bcField) []uint64 {
 			vals = append(vals, uint64(uint32(instID-id)))
 			if id >= instID {
 				vals = append(vals, e.a.tys.ref(fd.op.t))
+				e.fwd = true
 			}
 		case fSVal:
 			vals = append(vals, bcSignRotate(instID-e.abs(fd.op), 64))
@@ -828,7 +831,7 @@ func (a *bcw) writeInsts(f *bcFunc, base int) [][]uint64 {
 		for _, b := range in.bundles {
 			s.Record(bitcode.FuncCodeOperandBundle, e.encode(b)...)
 		}
-		s.Record(in.code, e.encode(in.fields)...)
+		a.instRecord(in.code, e.encode(in.fields), e.fwd)
 		if in.loc != nil {
 			l := a.md.loc(in.loc)
 			s.Record(bitcode.FuncCodeDebugLoc, l...)

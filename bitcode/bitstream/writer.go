@@ -73,6 +73,12 @@ type Writer struct {
 	abbrevs [][]AbbrevOp // the current block's abbreviations, from firstAbbrev
 	err     error
 
+	// info is the abbreviations a BLOCKINFO block gave blocks of an ID:
+	// every such block starts with them. infoBID is the block ID the
+	// BLOCKINFO block being written names now (-1 for none yet).
+	info    map[uint64][][]AbbrevOp
+	infoBID int64
+
 	// CopyFile copies exactly n bytes of the file called name to w, or
 	// fails (internal/filecopy.CopyN): the stream opens no file itself.
 	// Only a stream holding a BlobFile needs it.
@@ -92,6 +98,7 @@ type openBlock struct {
 	lenChunk   int    // index of the chunk holding the length word (len(chunks) means buf)
 	lenOff     int    // offset of the length word in that chunk
 	lenPos     uint64 // stream offset just after the length word
+	id         uint64
 	outerWidth uint
 	outerAbbrs [][]AbbrevOp
 }
@@ -178,11 +185,48 @@ func (w *Writer) EnterBlock(id uint64, width uint) {
 	w.emitVBR(id, 8)
 	w.emitVBR(uint64(width), 4)
 	w.align32()
-	b := openBlock{lenChunk: len(w.chunks), lenOff: len(w.buf), outerWidth: w.width, outerAbbrs: w.abbrevs}
+	b := openBlock{lenChunk: len(w.chunks), lenOff: len(w.buf), outerWidth: w.width, outerAbbrs: w.abbrevs, id: id}
 	w.emit(0, 32) // the block's length in words, filled in by ExitBlock
 	b.lenPos = w.pos()
 	w.blocks = append(w.blocks, b)
 	w.width, w.abbrevs = width, nil
+	if id == BlockInfoBlockID {
+		w.infoBID = -1
+	}
+	if bi := w.info[id]; len(bi) > 0 {
+		// A full slice: an abbreviation the block defines itself must
+		// not land in the shared list.
+		w.abbrevs = bi[:len(bi):len(bi)]
+	}
+}
+
+// InfoAbbrev defines, inside a BLOCKINFO block (EnterBlock with
+// BlockInfoBlockID), an abbreviation that every later block with ID
+// blockID starts with, and returns the ID it has there: LLVM's writer
+// defines its function block abbreviations so, once per module rather
+// than once per function.
+func (w *Writer) InfoAbbrev(blockID uint64, ops ...AbbrevOp) uint64 {
+	if w.err != nil {
+		return 0
+	}
+	if len(w.blocks) == 0 || w.blocks[len(w.blocks)-1].id != BlockInfoBlockID {
+		w.fail("block info abbreviation outside a BLOCKINFO block")
+		return 0
+	}
+	if err := checkAbbrev(ops); err != nil {
+		w.fail("%v", err)
+		return 0
+	}
+	if w.infoBID != int64(blockID) {
+		w.Record(BlockInfoCodeSetBID, blockID)
+		w.infoBID = int64(blockID)
+	}
+	w.emitAbbrevDef(ops)
+	if w.info == nil {
+		w.info = map[uint64][][]AbbrevOp{}
+	}
+	w.info[blockID] = append(w.info[blockID], ops)
+	return uint64(firstAbbrev + len(w.info[blockID]) - 1)
 }
 
 // ExitBlock ends the innermost block.
@@ -225,6 +269,17 @@ func (w *Writer) DefineAbbrev(ops ...AbbrevOp) uint64 {
 		w.fail("%v", err)
 		return 0
 	}
+	w.emitAbbrevDef(ops)
+	w.abbrevs = append(w.abbrevs, ops)
+	id := uint64(firstAbbrev + len(w.abbrevs) - 1)
+	if id >= 1<<w.width {
+		w.fail("abbreviation %d does not fit the block's %d-bit abbreviation IDs", id, w.width)
+	}
+	return id
+}
+
+// emitAbbrevDef writes a DEFINE_ABBREV record of ops.
+func (w *Writer) emitAbbrevDef(ops []AbbrevOp) {
 	w.emit(DefineAbbrev, w.width)
 	w.emitVBR(uint64(len(ops)), 5)
 	for _, op := range ops {
@@ -239,12 +294,6 @@ func (w *Writer) DefineAbbrev(ops ...AbbrevOp) uint64 {
 			w.emitVBR(op.Value, 5)
 		}
 	}
-	w.abbrevs = append(w.abbrevs, ops)
-	id := uint64(firstAbbrev + len(w.abbrevs) - 1)
-	if id >= 1<<w.width {
-		w.fail("abbreviation %d does not fit the block's %d-bit abbreviation IDs", id, w.width)
-	}
-	return id
 }
 
 // checkAbbrev reports an abbreviation LLVM would refuse: widths out of

@@ -17,6 +17,14 @@ import (
 func TestWriterAnalyzer(t *testing.T) {
 	s := NewWriter()
 	s.Magic()
+	s.EnterBlock(BlockInfoBlockID, 2)
+	info := s.InfoAbbrev(102, Literal(9), VBR(6))
+	s.ExitBlock()
+	s.EnterBlock(102, 3)
+	s.AbbrevRecord(info, []uint64{77}, nil, nil)
+	own := s.DefineAbbrev(Literal(10), Fixed(3))
+	s.AbbrevRecord(own, []uint64{5}, nil, nil)
+	s.ExitBlock()
 	s.EnterBlock(100, 3)
 	a := s.DefineAbbrev(Literal(7), Fixed(5), VBR(4), Array(), Char6())
 	s.AbbrevRecord(a, []uint64{17, 1000, 'a', 'Z', '_', '9', '.'}, nil, nil)
@@ -48,6 +56,8 @@ func TestWriterAnalyzer(t *testing.T) {
 	got := string(out)
 	for _, want := range []string{
 		"<UnknownBlock100 NumWords=",
+		"<UnknownCode9 abbrevid=4 op0=77/>",
+		"<UnknownCode10 abbrevid=5 op0=5/>",
 		"<UnknownCode7 abbrevid=4 op0=17 op1=1000 op2=97 op3=90 op4=95 op5=57 op6=46/> record string = 'aZ_9.'",
 		"<UnknownCode9 abbrevid=5 op0=123456/> blob data = 'xyz!q'",
 		"<UnknownCode8 abbrevid=6 op0=42 op1=97 op2=45 op3=98/> record string = 'a-b'",
@@ -107,6 +117,10 @@ func TestWriterErrors(t *testing.T) {
 			a := s.DefineAbbrev(Literal(1), Fixed(3))
 			s.AbbrevRecord(a, []uint64{1, 2}, nil, nil)
 		}, "2 values for 1 operands"},
+		{"info abbreviation outside BLOCKINFO", func(s *Writer) {
+			s.EnterBlock(8, 3)
+			s.InfoAbbrev(9, Literal(1))
+		}, "block info abbreviation outside a BLOCKINFO block"},
 		{"text record of another shape", func(s *Writer) {
 			s.EnterBlock(8, 3)
 			a := s.DefineAbbrev(Literal(1), Fixed(3))
