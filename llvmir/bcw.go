@@ -50,6 +50,9 @@ func (m *Module) WriteBitcode(w io.Writer, opt BitcodeOptions) error {
 // AssembleBitcode returns the module's text assembled as LLVM bitcode.
 func (m *Module) AssembleBitcode(opt BitcodeOptions) (out []byte, err error) {
 	a := newBCW(m, opt)
+	// A module's bitcode is about a third of its text, without debug
+	// information; with it, less.
+	a.s.Grow(len(m.Src) / 3)
 	a.slabs = bcSlabPool.Get().(*bcSlabs)
 	defer func() {
 		a.slabs.release()

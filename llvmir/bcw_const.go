@@ -400,9 +400,39 @@ var bcCastOps = map[string]uint64{
 	"fpext": 8, "ptrtoint": 9, "inttoptr": 10, "bitcast": 11, "addrspacecast": 12,
 }
 
-var bcBinOps = map[string]uint64{
-	"add": 0, "sub": 1, "mul": 2, "udiv": 3, "sdiv": 4, "urem": 5, "srem": 6, "shl": 7, "lshr": 8,
-	"ashr": 9, "and": 10, "or": 11, "xor": 12, "fadd": 0, "fsub": 1, "fmul": 2, "fdiv": 4, "frem": 6,
+// bcBinOp is a binary operator's opcode in bitcode (ok false for a word
+// that is not one); a switch, as the instruction parser meets one for
+// most instructions.
+func bcBinOp(op string) (code uint64, ok bool) {
+	switch op {
+	case "add", "fadd":
+		return 0, true
+	case "sub", "fsub":
+		return 1, true
+	case "mul", "fmul":
+		return 2, true
+	case "udiv":
+		return 3, true
+	case "sdiv", "fdiv":
+		return 4, true
+	case "urem":
+		return 5, true
+	case "srem", "frem":
+		return 6, true
+	case "shl":
+		return 7, true
+	case "lshr":
+		return 8, true
+	case "ashr":
+		return 9, true
+	case "and":
+		return 10, true
+	case "or":
+		return 11, true
+	case "xor":
+		return 12, true
+	}
+	return 0, false
 }
 
 var bcPreds = map[string]uint64{
@@ -695,7 +725,7 @@ func (cs *bcConsts) expr(t *Type) *bcConst {
 	case op == "extractvalue" || op == "insertvalue":
 		return cs.aggregateExpr(t, op, at)
 	}
-	if code, ok := bcBinOps[op]; ok {
+	if code, ok := bcBinOp(op); ok {
 		return cs.binopExpr(t, op, code, fl)
 	}
 	a.unsupported(at, "the constant expression "+op)

@@ -172,7 +172,8 @@ func (a *bcw) instBinop(f *bcFunc, in *bcInst, op string) {
 	l := f.typedOperand(a)
 	p.expectPunct(',')
 	r := f.operand(a, l.t)
-	in.fields = a.fieldList(1, vt(l), val(r), lit(bcBinOps[op]))
+	code, _ := bcBinOp(op)
+	in.fields = a.fieldList(1, vt(l), val(r), lit(code))
 	if v := fl.binop(op); v != 0 {
 		in.fields = append(in.fields, lit(v))
 	}

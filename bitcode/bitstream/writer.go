@@ -109,6 +109,16 @@ func NewWriter() *Writer {
 	return &Writer{width: 2}
 }
 
+// Grow makes room for n more bytes of output, so that a writer told the
+// stream's size roughly does not copy it while it grows.
+func (w *Writer) Grow(n int) {
+	if n > cap(w.buf)-len(w.buf) {
+		b := make([]byte, len(w.buf), len(w.buf)+n)
+		copy(b, w.buf)
+		w.buf = b
+	}
+}
+
 // Err returns the first error met.
 func (w *Writer) Err() error { return w.err }
 

@@ -16,6 +16,7 @@ import (
 // and checks what llvm-bcanalyzer-19 reads back.
 func TestWriterAnalyzer(t *testing.T) {
 	s := NewWriter()
+	s.Grow(8) // less than the stream: it grows past it
 	s.Magic()
 	s.EnterBlock(BlockInfoBlockID, 2)
 	info := s.InfoAbbrev(102, Literal(9), VBR(6))
