@@ -33,6 +33,12 @@ type BitcodeOptions struct {
 	// 19 otherwise. It decides the encodings that changed between
 	// versions (attributes, debug records, metadata fields).
 	LLVM int
+
+	// Bodies, when set, shares the parse of function bodies among the
+	// modules written with it (bcw_bodies.go): a body met in an earlier
+	// module is not parsed again. The bitcode is the same bytes with it
+	// or without.
+	Bodies *BodyCache
 }
 
 // WriteBitcode assembles the module's text as LLVM bitcode to w. Nothing
@@ -114,6 +120,10 @@ type bcw struct {
 	localN, instN, opN, fieldN int // the last slabs' sizes
 	slabs                      *bcSlabs
 	fnAbbrevs                  bcFnAbbrevs
+	cur                        *bcFunc // the body being parsed
+	bodies                     *BodyCache
+	keptVals                   []uint64  // scratch of writeKept
+	names                      []bcKName // scratch of writeLocalNames
 }
 
 // bcNames numbers names in order of first use (sections, GC names,
@@ -137,7 +147,7 @@ func (n *bcNames) id(s string) int {
 
 func newBCW(m *Module, opt BitcodeOptions) *bcw {
 	p := &parser{m: m, file: m.File, src: m.Src, lx: lexer{src: m.Src, end: len(m.Src)}, lines: &m.lines}
-	a := &bcw{m: m, p: p, s: bitcode.NewStreamWriter(), gen: opt.LLVM, gvalID: map[*Entity]int{}}
+	a := &bcw{m: m, p: p, s: bitcode.NewStreamWriter(), gen: opt.LLVM, gvalID: map[*Entity]int{}, bodies: opt.Bodies}
 	typed := hasTypedPointers(m)
 	if a.gen == 0 {
 		a.gen = 19
@@ -276,7 +286,17 @@ func (a *bcw) run() {
 		}
 	}
 	for _, f := range a.funcs {
-		a.parseBody(f)
+		if a.bodies == nil {
+			a.parseBody(f)
+			continue
+		}
+		hit, keep, key := a.bodies.cached(a, f)
+		if !hit {
+			a.parseBody(f)
+		}
+		if keep {
+			a.bodies.keep(a, key, f)
+		}
 	}
 	a.md.finish()
 	a.write(globals)

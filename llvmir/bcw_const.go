@@ -563,6 +563,9 @@ func (cs *bcConsts) blockAddress(t *Type, tok token) *bcConst {
 	// The type is the function's as a value: a pointer.
 	c := cs.add(t, bitcode.CstCodeBlockAddress, []uint64{uint64(a.tys.id(cs.globalType(e), tok.start)), uint64(a.gvalID[e]), uint64(bb.start)}, false)
 	c.bbFn, c.bbTok = e, bb
+	if a.cur != nil {
+		a.cur.noCache = true // its block is found among the module's bodies
+	}
 	return c
 }
 

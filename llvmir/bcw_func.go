@@ -25,6 +25,17 @@ type bcFunc struct {
 	fnMD    []*bcMD    // function-local metadata
 	attach  [][]uint64 // the function's own attachments, [kind, md]
 	attMD   []*bcMD
+
+	// What the body asked the module's tables, and the answers
+	// (bcw_bodies.go); fields of kind fDep and operands with dep hold an
+	// index into them.
+	deps      []bcDep
+	extras    []bcDepExtra
+	res       []bcDepRes
+	asked     map[*Type]int32 // types asked, by their dep
+	bodyStart int             // offset of the body's "{" in the module's text
+	noCache   bool            // the parse did what deps do not cover
+	kept      *bcBody         // the body, when another module's parse is written
 }
 
 // bcLocal is an argument or instruction result.
@@ -60,14 +71,17 @@ const (
 	fBB          // block index
 	fMD          // metadata number
 	fMD1         // metadata number + 1 (0 for none)
+	fDep         // the answer to dep v (a type's or an attribute list's number)
 )
 
-// bcOp is an operand: a local, a constant or metadata.
+// bcOp is an operand: a local, a constant (the answer to dep-1) or
+// metadata.
 type bcOp struct {
-	t  *Type
-	l  *bcLocal
-	c  *bcConst
-	md *bcMD
+	t    *Type
+	l    *bcLocal
+	md   *bcMD
+	dep  int32
+	tdep int32 // a local's: the dep of its type, +1
 }
 
 // bcInst is one instruction: its record, what precedes it (operand
@@ -78,14 +92,14 @@ type bcInst struct {
 	fields  []bcField
 	result  *bcLocal
 	bundles [][]bcField
-	loc     *bcMD
+	loc     int32 // the dep of the !dbg node, +1 (0 for none)
 	records []bcDbgRecord
 	attach  []bcAttach
 }
 
+// bcAttach is an instruction's attachment: the deps of its kind and node.
 type bcAttach struct {
-	kind uint64
-	md   *bcMD
+	kind, md int32
 }
 
 type bcDbgRecord struct {
@@ -312,18 +326,19 @@ func (a *bcw) blockIndex(fn *Entity, tok token) int {
 func (f *bcFunc) operand(a *bcw, t *Type) *bcOp {
 	p := a.p
 	if t.Kind == MetadataType {
+		f.noCache = true
 		return a.newOp(bcOp{t: t, md: a.md.operand(f)})
 	}
 	switch p.tok.kind {
 	case tLocal, tLocalN:
 		// The type is in the table before it is written: a forward
 		// reference writes it.
-		a.tys.id(t, p.tok.start)
+		td := f.typeDep(a, t, p.tok.start)
 		l := f.local(a, p.tok)
 		p.next()
-		return a.newOp(bcOp{t: t, l: l})
+		return a.newOp(bcOp{t: t, l: l, tdep: td + 1})
 	}
-	return a.newOp(bcOp{t: t, c: a.consts.parse(t)})
+	return a.newOp(bcOp{t: t, dep: f.constDep(a, t) + 1})
 }
 
 func (f *bcFunc) typedOperand(a *bcw) *bcOp {
@@ -340,6 +355,9 @@ func (a *bcw) parseBody(f *bcFunc) {
 	p := a.p
 	fn := f.e.Func
 	a.startBody(f)
+	f.bodyStart = int(fn.body.Start)
+	a.cur = f
+	defer func() { a.cur = nil }()
 	p.reset(int(fn.body.Start))
 	p.expectPunct('{')
 	var pending []bcDbgRecord
@@ -353,6 +371,7 @@ func (a *bcw) parseBody(f *bcFunc) {
 			f.nextNum++
 		}
 		if p.tok.kind == tHashIdent {
+			f.noCache = true
 			pending = append(pending, a.debugRecord(f))
 			continue
 		}
@@ -398,7 +417,12 @@ func (a *bcw) startBody(f *bcFunc) {
 		f.define(a, l, f.e.Off)
 	}
 	f.nargs = len(fn.Params)
-	for _, at := range fn.Attachments {
+	a.funcAttachments(f)
+}
+
+// funcAttachments numbers the function's own attachments (its header's).
+func (a *bcw) funcAttachments(f *bcFunc) {
+	for _, at := range f.e.Func.Attachments {
 		f.attach = append(f.attach, nil)
 		f.attMD = append(f.attMD, a.md.attachment(at, f.e.Off))
 		f.attach[len(f.attach)-1] = []uint64{a.md.kind(at.Kind)}
@@ -487,6 +511,9 @@ func (a *bcw) scope() uint64 {
 	if !p.acceptIdent("syncscope") {
 		return 1 // system
 	}
+	if a.cur != nil {
+		a.cur.noCache = true // the scope's number is the module's
+	}
 	p.expectPunct('(')
 	s := p.expectString()
 	p.expectPunct(')')
@@ -560,11 +587,12 @@ func (a *bcw) attachmentTail(f *bcFunc, in *bcInst) {
 	p := a.p
 	at := p.tok.start
 	att := p.parseAttachment()
+	kind, node := f.attachDep(a, att, at)
 	if att.Kind == "dbg" {
-		in.loc = a.md.attachment(att, at)
+		in.loc = node + 1
 		return
 	}
-	in.attach = append(in.attach, bcAttach{kind: a.md.kind(att.Kind), md: a.md.attachment(att, at)})
+	in.attach = append(in.attach, bcAttach{kind: kind, md: node})
 }
 
 // callee parses the return attributes, type and callee of a call or
@@ -627,25 +655,26 @@ func (a *bcw) calleeAndArgs(f *bcFunc, opAt int) (*Type, *bcOp, Attrs, []*bcOp, 
 
 // fnAttrsAndBundles parses the call-site function attributes and operand
 // bundles after the arguments.
-func (a *bcw) fnAttrsAndBundles(f *bcFunc, in *bcInst, opAt int) Attrs {
+func (a *bcw) fnAttrsAndBundles(f *bcFunc, in *bcInst, opAt int) []bcFnPart {
 	p := a.p
-	var fn Attrs
+	var fn []bcFnPart
 	for {
 		switch {
 		case p.tok.kind == tAttrID:
-			fn = append(fn, a.attr.groupAttrs(p.tok.start, []int{p.number(p.tok)})...)
+			fn = append(fn, bcFnPart{group: p.number(p.tok)})
 			p.next()
 			continue
 		case p.tok.kind == tString:
-			fn = append(fn, p.parseAttr())
+			fn = append(fn, bcFnPart{group: -1, attr: p.parseAttr()})
 			continue
 		case p.tok.kind == tIdent && bcIsAttr(p.text(p.tok)):
-			fn = append(fn, p.parseAttr())
+			fn = append(fn, bcFnPart{group: -1, attr: p.parseAttr()})
 			continue
 		}
 		break
 	}
 	if p.isPunct('[') {
+		f.noCache = true // the tags' numbers are the module's
 		p.next()
 		for !p.isPunct(']') {
 			tag := p.expectString()
@@ -695,16 +724,16 @@ func (a *bcw) call(f *bcFunc, in *bcInst, marker uint64, opAt int) {
 	cc := a.callingConv(opAt, a.p.parseCallingConv())
 	ft, callee, _, args, slots := a.calleeAndArgs(f, opAt)
 	fn := a.fnAttrsAndBundles(f, in, opAt)
-	attrs := a.attr.list(opAt, append([]bcSlot{{bcFnIndex, fn}}, slots...))
+	attrs := f.attrsField(a, opAt, fn, slots)
 	flags := cc<<1 | marker | 1<<15
-	in.fields = a.fieldList(8, lit(attrs))
+	in.fields = a.fieldList(8, attrs)
 	if fl.fmf != 0 {
 		flags |= 1 << 17
 		in.fields = append(in.fields, lit(flags), lit(fl.fmf))
 	} else {
 		in.fields = append(in.fields, lit(flags))
 	}
-	in.fields = append(in.fields, lit(uint64(a.tys.id(ft, opAt))), vt(callee))
+	in.fields = append(in.fields, f.tyField(a, ft, opAt), vt(callee))
 	in.fields = append(in.fields, a.argFields(ft, args, opAt)...)
 	_ = p
 }
@@ -715,12 +744,12 @@ func (a *bcw) invoke(f *bcFunc, in *bcInst, opAt int) {
 	cc := a.callingConv(opAt, p.parseCallingConv())
 	ft, callee, _, args, slots := a.calleeAndArgs(f, opAt)
 	fn := a.fnAttrsAndBundles(f, in, opAt)
-	attrs := a.attr.list(opAt, append([]bcSlot{{bcFnIndex, fn}}, slots...))
+	attrs := f.attrsField(a, opAt, fn, slots)
 	p.expectIdent("to")
 	normal := f.blockRef(a)
 	p.expectIdent("unwind")
 	unwind := f.blockRef(a)
-	in.fields = a.fieldList(1, lit(attrs), lit(cc|1<<13), normal, unwind, lit(uint64(a.tys.id(ft, opAt))), vt(callee))
+	in.fields = a.fieldList(1, attrs, lit(cc|1<<13), normal, unwind, f.tyField(a, ft, opAt), vt(callee))
 	in.fields = append(in.fields, a.argFields(ft, args, opAt)...)
 }
 
@@ -732,7 +761,7 @@ func (a *bcw) callbr(f *bcFunc, in *bcInst, opAt int) {
 	cc := a.callingConv(opAt, p.parseCallingConv())
 	ft, callee, _, args, slots := a.calleeAndArgs(f, opAt)
 	fn := a.fnAttrsAndBundles(f, in, opAt)
-	attrs := a.attr.list(opAt, append([]bcSlot{{bcFnIndex, fn}}, slots...))
+	attrs := f.attrsField(a, opAt, fn, slots)
 	p.expectIdent("to")
 	normal := f.blockRef(a)
 	p.expectPunct('[')
@@ -744,14 +773,18 @@ func (a *bcw) callbr(f *bcFunc, in *bcInst, opAt int) {
 		}
 	}
 	p.expectPunct(']')
-	in.fields = a.fieldList(1, lit(attrs), lit(cc<<1|1<<15), normal, lit(uint64(len(indirect))))
+	in.fields = a.fieldList(1, attrs, lit(cc<<1|1<<15), normal, lit(uint64(len(indirect))))
 	in.fields = append(in.fields, indirect...)
-	in.fields = append(in.fields, lit(uint64(a.tys.id(ft, opAt))), vt(callee))
+	in.fields = append(in.fields, f.tyField(a, ft, opAt), vt(callee))
 	in.fields = append(in.fields, a.argFields(ft, args, opAt)...)
 }
 
 // writeBody writes a function block.
 func (a *bcw) writeBody(f *bcFunc) {
+	if f.kept != nil {
+		a.writeKept(f)
+		return
+	}
 	s := a.s
 	s.EnterBlock(bitcode.FunctionBlockID, 4)
 	s.Record(bitcode.FuncCodeDeclareBlocks, uint64(len(f.bnames)))
@@ -779,7 +812,7 @@ func (e *bcBodyEnc) abs(op *bcOp) uint64 {
 	if op.l != nil {
 		return uint64(e.base + op.l.index)
 	}
-	return uint64(e.a.consts.id(op.c))
+	return uint64(e.a.consts.id(e.f.res[op.dep-1].c))
 }
 
 // encode returns the record of fields, in a buffer reused by the next
@@ -814,6 +847,8 @@ func (e *bcBodyEnc) encode(fields []bcField) []uint64 {
 			vals = append(vals, uint64(i))
 		case fMD:
 			vals = append(vals, uint64(uint32(instID-uint64(fd.md.id))))
+		case fDep:
+			vals = append(vals, e.f.res[fd.v].v)
 		}
 	}
 	e.vals = vals
@@ -832,8 +867,8 @@ func (a *bcw) writeInsts(f *bcFunc, base int) [][]uint64 {
 			s.Record(bitcode.FuncCodeOperandBundle, e.encode(b)...)
 		}
 		a.instRecord(in.code, e.encode(in.fields), e.fwd)
-		if in.loc != nil {
-			l := a.md.loc(in.loc)
+		if in.loc != 0 {
+			l := a.md.loc(f.res[in.loc-1].md)
 			s.Record(bitcode.FuncCodeDebugLoc, l...)
 		}
 		for _, r := range in.records {
@@ -846,7 +881,7 @@ func (a *bcw) writeInsts(f *bcFunc, base int) [][]uint64 {
 		if len(in.attach) > 0 {
 			rec := []uint64{uint64(i)}
 			for _, at := range in.attach {
-				rec = append(rec, at.kind, uint64(at.md.id))
+				rec = append(rec, f.res[at.kind].v, uint64(f.res[at.md].md.id))
 			}
 			attach = append(attach, rec)
 		}
@@ -881,12 +916,22 @@ func (a *bcw) writeAttachments(f *bcFunc, attach [][]uint64) {
 // writeLocalNames writes the names of arguments, values and blocks in a
 // value symbol table, if any has one.
 func (a *bcw) writeLocalNames(f *bcFunc, base int) {
-	s := a.s
-	hasNames := false
+	names := a.names[:0]
 	for _, l := range f.order {
-		hasNames = hasNames || l.named
+		if l.named {
+			names = append(names, bcKName{l.index, l.name})
+		}
 	}
-	for _, n := range f.bnames {
+	a.names = names
+	a.writeNames(names, f.bnames, base)
+}
+
+// writeNames writes a function's value symbol table: named values (by
+// their index from the first argument, base's number) and blocks.
+func (a *bcw) writeNames(names []bcKName, bnames []string, base int) {
+	s := a.s
+	hasNames := len(names) > 0
+	for _, n := range bnames {
 		hasNames = hasNames || n != ""
 	}
 	if !hasNames {
@@ -894,12 +939,10 @@ func (a *bcw) writeLocalNames(f *bcFunc, base int) {
 	}
 	s.EnterBlock(bitcode.ValueSymtabBlockID, 4)
 	var ab vstAbbrevs
-	for _, l := range f.order {
-		if l.named {
-			s.TextRecord(ab.pick(s, bitcode.VSTCodeEntry, l.name), uint64(base+l.index), l.name)
-		}
+	for _, l := range names {
+		s.TextRecord(ab.pick(s, bitcode.VSTCodeEntry, l.name), uint64(base+l.index), l.name)
 	}
-	for i, n := range f.bnames {
+	for i, n := range bnames {
 		if n != "" {
 			s.TextRecord(ab.pick(s, bitcode.VSTCodeBBEntry, n), uint64(i), n)
 		}

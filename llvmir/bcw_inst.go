@@ -1,8 +1,6 @@
 package llvmir
 
 import (
-	"math/big"
-
 	"github.com/sycbuild/sycbuild/bitcode"
 )
 
@@ -116,11 +114,11 @@ func (a *bcw) instSwitch(f *bcFunc, in *bcInst, opAt int) {
 	c := f.typedOperand(a)
 	p.expectPunct(',')
 	d := f.blockRef(a)
-	in.fields = a.fieldList(1, lit(uint64(a.tys.id(c.t, opAt))), val(c), d)
+	in.fields = a.fieldList(1, f.tyField(a, c.t, opAt), val(c), d)
 	p.expectPunct('[')
 	for !p.isPunct(']') {
 		v := f.typedOperand(a)
-		if v.c == nil {
+		if v.dep == 0 {
 			p.fail(opAt, "switch case values must be constants")
 		}
 		p.expectPunct(',')
@@ -135,7 +133,7 @@ func (a *bcw) instIndirectBr(f *bcFunc, in *bcInst, opAt int) {
 	p := a.p
 	in.code = bitcode.FuncCodeInstIndirectBr
 	addr := f.typedOperand(a)
-	in.fields = a.fieldList(1, lit(uint64(a.tys.id(addr.t, opAt))), val(addr))
+	in.fields = a.fieldList(1, f.tyField(a, addr.t, opAt), val(addr))
 	p.expectPunct(',')
 	p.expectPunct('[')
 	for !p.isPunct(']') {
@@ -278,10 +276,10 @@ func (a *bcw) instAlloca(f *bcFunc, in *bcInst, opAt int) {
 		}
 	}
 	if size == nil {
-		size = &bcOp{t: typeI32, c: a.consts.intConst(typeI32, big.NewInt(1))}
+		size = &bcOp{t: typeI32, dep: f.intOneDep(a) + 1}
 	}
 	rec := align&31 | inalloca<<5 | 1<<6 | swifterr<<7 | (align>>5)<<8
-	in.fields = a.fieldList(1, lit(uint64(a.tys.id(t, opAt))), lit(uint64(a.tys.id(size.t, opAt))), bcField{kind: fAbs, op: size}, lit(rec))
+	in.fields = a.fieldList(1, f.tyField(a, t, opAt), f.tyField(a, size.t, opAt), bcField{kind: fAbs, op: size}, lit(rec))
 	if hasAS {
 		in.fields = append(in.fields, lit(as))
 	}
@@ -306,7 +304,7 @@ func (a *bcw) instLoad(f *bcFunc, in *bcInst, opAt int) {
 		ord = a.ordering()
 	}
 	align := a.alignTail(in)
-	in.fields = a.fieldList(1, vt(ptr), lit(uint64(a.tys.id(t, opAt))), lit(align), lit(vol))
+	in.fields = a.fieldList(1, vt(ptr), f.tyField(a, t, opAt), lit(align), lit(vol))
 	if atomic {
 		in.fields = append(in.fields, lit(ord), lit(ss))
 	}
@@ -400,7 +398,7 @@ func (a *bcw) instGEP(f *bcFunc, in *bcInst, opAt int) {
 		a.unsupported(p.tok.start, "inrange on an instruction")
 	}
 	t := p.parseType()
-	in.fields = a.fieldList(1, lit(fl.gep()), lit(uint64(a.tys.id(t, opAt))))
+	in.fields = a.fieldList(1, lit(fl.gep()), f.tyField(a, t, opAt))
 	if a.gen < 19 && fl.gep() > 1 {
 		a.unsupported(opAt, "nusw/nuw on getelementptr before LLVM 19")
 	}
@@ -423,7 +421,7 @@ func (a *bcw) instCast(f *bcFunc, in *bcInst, op string, opAt int) {
 	v := f.typedOperand(a)
 	p.expectIdent("to")
 	to := p.parseType()
-	in.fields = a.fieldList(1, vt(v), lit(uint64(a.tys.id(to, opAt))), lit(bcCastOps[op]))
+	in.fields = a.fieldList(1, vt(v), f.tyField(a, to, opAt), lit(bcCastOps[op]))
 	var flags uint64
 	switch op {
 	case "zext", "uitofp":
@@ -478,7 +476,7 @@ func (a *bcw) instPhi(f *bcFunc, in *bcInst, opAt int) {
 	in.code = bitcode.FuncCodeInstPhi
 	fl := a.parseFlags()
 	t := p.parseType()
-	in.fields = a.fieldList(1, lit(uint64(a.tys.id(t, opAt))))
+	in.fields = a.fieldList(1, f.tyField(a, t, opAt))
 	for {
 		p.expectPunct('[')
 		v := f.operand(a, t)
@@ -536,7 +534,7 @@ func (a *bcw) instVAArg(f *bcFunc, in *bcInst, opAt int) {
 	v := f.typedOperand(a)
 	a.p.expectPunct(',')
 	t := a.p.parseType()
-	in.fields = a.fieldList(1, lit(uint64(a.tys.id(v.t, opAt))), val(v), lit(uint64(a.tys.id(t, opAt))))
+	in.fields = a.fieldList(1, f.tyField(a, v.t, opAt), val(v), f.tyField(a, t, opAt))
 }
 
 // instLandingPad parses a landingpad: its type, cleanup flag and
@@ -560,7 +558,7 @@ func (a *bcw) instLandingPad(f *bcFunc, in *bcInst, opAt int) {
 		clauses = append(clauses, lit(k), vt(f.typedOperand(a)))
 		n++
 	}
-	in.fields = append([]bcField{lit(uint64(a.tys.id(t, opAt))), lit(cleanup), lit(n)}, clauses...)
+	in.fields = append([]bcField{f.tyField(a, t, opAt), lit(cleanup), lit(n)}, clauses...)
 }
 
 // instCall parses a call, after its tail-call marker op if any.

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/sycbuild/sycbuild/internal/testenv"
@@ -202,6 +203,12 @@ func TestBitcodeWriterOracle(t *testing.T) {
 		t.Logf("LLVM %d: %d modules written natively and equal (%d functions, %d bytes of bitcode), %d known differences, %d unsupported",
 			v, s.passed, s.functions, s.bytes, s.known, s.unsupported)
 	}
+	// Most bodies of the corpus can be shared; none would mean that the
+	// check above compared nothing.
+	t.Logf("function bodies taken from a BodyCache and written the same: %d", bcShared.Load())
+	if bcShared.Load() == 0 {
+		t.Errorf("no body was taken from a BodyCache")
+	}
 }
 
 func rel(root, p string) string {
@@ -244,6 +251,10 @@ var bcModuleID = regexp.MustCompile(`(?m)^; ModuleID = .*\n`)
 var bcSeq sync.Mutex
 var bcN int
 
+// bcShared counts the bodies the third writes of checkWriter took from
+// their BodyCache.
+var bcShared atomic.Int64
+
 // checkWriter writes one module natively and compares it with llvm-as's.
 func checkWriter(c *bcCase, tmp string) (fns, size int, unsup string, err error) {
 	text, err := os.ReadFile(c.ll)
@@ -257,6 +268,19 @@ func checkWriter(c *bcCase, tmp string) (fns, size int, unsup string, err error)
 		}
 		return 0, 0, "", fmt.Errorf("the writer: %v", err)
 	}
+	// The same module written three times with one BodyCache: the third
+	// takes every body it can from the cache, and must be the same bytes.
+	bodies := llvmir.NewBodyCache()
+	for i := 0; i < 3; i++ {
+		again, err := llvmir.AssembleBitcode(c.ll, text, llvmir.BitcodeOptions{LLVM: c.v, Bodies: bodies})
+		if err != nil {
+			return 0, 0, "", fmt.Errorf("the writer, bodies shared, write %d: %v", i+1, err)
+		}
+		if i == 2 && !bytes.Equal(again, bc) {
+			return 0, 0, "", fmt.Errorf("written with %d bodies from a BodyCache, the bitcode differs", bodies.Shared())
+		}
+	}
+	bcShared.Add(int64(bodies.Shared()))
 	bcSeq.Lock()
 	bcN++
 	base := filepath.Join(tmp, fmt.Sprintf("w%04d", bcN))

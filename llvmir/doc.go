@@ -50,7 +50,10 @@
 // (they change no instruction's meaning; llvm-dis does not print them).
 // A construct it does not know (module summary entries, which llvm-as
 // writes as a summary block) is an error at its file:line:col, never
-// other bitcode.
+// other bitcode. Modules written with one BodyCache (the modules of a
+// split) parse a function body they share once: the others ask their own
+// tables the body's questions again, in the same order, and write its
+// kept records, which gives the same bytes as parsing it (bcw_bodies.go).
 //
 // Positions are byte offsets into the source; file:line:col is computed only
 // for messages. The module's source must not be modified while the Module is

@@ -29,11 +29,15 @@ import (
 // relative to dir ("" is the working directory).
 func Assembler(dir, input string, stdout io.Writer) func(text []byte, path string) error {
 	gen := sync.OnceValue(func() int { return bitcodeLLVM(dir, input) })
+	// The modules of a split share most of their functions (a per-kernel
+	// split copies every helper into each kernel's module): a body is
+	// parsed once for all of them.
+	bodies := llvmir.NewBodyCache()
 	return func(text []byte, path string) error {
 		// llvm-as read the text from standard input, which names the
 		// module when its text has no source_filename: the same name keeps
 		// the bitcode what the reference's tools write.
-		bc, err := llvmir.AssembleBitcode("<stdin>", text, llvmir.BitcodeOptions{LLVM: gen()})
+		bc, err := llvmir.AssembleBitcode("<stdin>", text, llvmir.BitcodeOptions{LLVM: gen(), Bodies: bodies})
 		if err != nil {
 			return unwritable(err)
 		}

@@ -1,0 +1,337 @@
+package llvmir
+
+import (
+	"bytes"
+	"hash/maphash"
+	"math/big"
+	"sync"
+	"sync/atomic"
+)
+
+// Bodies parsed once, written many times. A per-kernel split writes the
+// same helper functions into many modules: at 1,000 kernels of the
+// benchmark's module, 11,615 bodies of which 1,399 differ. A body's parse
+// is the writer's largest cost, and most of what it finds does not depend
+// on the module: the instructions, their local operands (numbered from the
+// function's first argument), blocks and names. What does is every number
+// a module's tables give: types, constants, attribute lists, metadata
+// nodes and kinds. The parse asks the tables through deps (a bcFunc's
+// deps and res), and fields and operands hold the dep, not the number.
+//
+// A BodyCache keeps a body met before (the second time it is met: a
+// kernel's body, met once, is never kept) as a bcBody: its records with
+// the local operands made numbers and the deps left as deps, in memory of
+// its own. Another module whose body has the same bytes (and parameter
+// names) asks its own tables the same questions in the same order, a
+// constant parsed again from its own text at the same offset, and writes
+// the records. Its tables grow exactly as a parse of its text would grow
+// them, so the module's bitcode is the same bytes either way.
+//
+// Bodies whose parse did what deps do not cover are parsed every time:
+// metadata operands, debug records, operand bundles, sync scopes other
+// than the default, blockaddress, inline metadata attachments.
+
+// BodyCache is shared by the modules of one run written with
+// BitcodeOptions.Bodies; it is safe for concurrent use.
+type BodyCache struct {
+	mu     sync.Mutex
+	seed   maphash.Seed
+	seen   map[bcBodyKey]bool
+	kept   map[bcBodyKey]*bcBody
+	shared atomic.Int64
+}
+
+// NewBodyCache returns an empty cache.
+func NewBodyCache() *BodyCache {
+	return &BodyCache{seed: maphash.MakeSeed(), seen: map[bcBodyKey]bool{}, kept: map[bcBodyKey]*bcBody{}}
+}
+
+// Shared returns how many bodies were taken from the cache, not parsed.
+func (c *BodyCache) Shared() int { return int(c.shared.Load()) }
+
+// bcBodyKey identifies a body: a hash of its text and parameter names,
+// and what its parse depends on besides (the LLVM generation and the
+// pointer kind).
+type bcBodyKey struct {
+	hash uint64
+	gen  int
+	opq  bool
+}
+
+// bcDep is one question a body's parse asked the module's tables.
+type bcDep struct {
+	t    *Type  // depType, depConst, depSmallInt
+	u    uint64 // depSmallInt: the value
+	at   int32  // depConst: the constant's offset from the body's "{"
+	x    int32  // depConst: index in extra of inline assembly's function type, or -1; others: index in extra
+	kind uint8
+}
+
+// bcDepExtra is what the rarer deps need.
+type bcDepExtra struct {
+	fnTy  *Type      // a callee's function type (inline assembly)
+	name  string     // depKind
+	refID int32      // depMD: !N
+	fn    []bcFnPart // depAttrs: the call site's function attributes
+	slots []bcSlot   // depAttrs: return value and arguments
+}
+
+const (
+	depType     = iota // a type's number (res.v)
+	depConst           // a constant (res.c)
+	depSmallInt        // an integer constant of up to 64 bits (res.c), not parsed again
+	depIntOne          // the constant i32 1, an alloca's default size
+	depKind            // a metadata kind's number (res.v)
+	depMD              // a numbered node (res.md)
+	depAttrs           // an attribute list's number (res.v)
+)
+
+// bcFnPart is one of a call site's function attributes as written: an
+// attribute group (#N) or an attribute.
+type bcFnPart struct {
+	group int // -1 for attr
+	attr  Attr
+}
+
+// bcDepRes is a dep's answer in one module.
+type bcDepRes struct {
+	v  uint64
+	c  *bcConst
+	md *bcMD
+}
+
+// ask records a dep and its answer, and returns its index.
+func (f *bcFunc) ask(d bcDep, r bcDepRes) int32 {
+	f.deps = append(f.deps, d)
+	f.res = append(f.res, r)
+	return int32(len(f.deps) - 1)
+}
+
+func (f *bcFunc) extra(x bcDepExtra) int32 {
+	f.extras = append(f.extras, x)
+	return int32(len(f.extras) - 1)
+}
+
+// typeDep numbers t and returns its dep. A type asked before in the body
+// is not asked again: a second answer could not differ, nor add a type.
+func (f *bcFunc) typeDep(a *bcw, t *Type, off int) int32 {
+	if f.asked == nil {
+		f.asked = map[*Type]int32{}
+	}
+	if d, ok := f.asked[t]; ok {
+		return d
+	}
+	d := f.ask(bcDep{kind: depType, t: t}, bcDepRes{v: uint64(a.tys.id(t, off))})
+	f.asked[t] = d
+	return d
+}
+
+// tyField is a field holding t's number.
+func (f *bcFunc) tyField(a *bcw, t *Type, off int) bcField {
+	return bcField{kind: fDep, v: uint64(f.typeDep(a, t, off))}
+}
+
+// constDep parses the constant of type t at the current token.
+func (f *bcFunc) constDep(a *bcw, t *Type) int32 {
+	p := a.p
+	if p.tok.kind == tInt && t.Kind == IntType && t.Bits <= 64 {
+		// Most constants of a body: asked again by value, not read again.
+		if u, ok := bcSmallInt(p.text(p.tok)); ok {
+			p.next()
+			return f.ask(bcDep{kind: depSmallInt, t: t, u: u}, bcDepRes{c: a.consts.smallInt(t, u)})
+		}
+	}
+	at := int32(p.tok.start - f.bodyStart)
+	x := int32(-1)
+	if a.consts.asmFnTy != nil {
+		x = f.extra(bcDepExtra{fnTy: a.consts.asmFnTy})
+	}
+	c := a.consts.parse(t)
+	return f.ask(bcDep{kind: depConst, t: t, at: at, x: x}, bcDepRes{c: c})
+}
+
+// intOneDep is the constant i32 1.
+func (f *bcFunc) intOneDep(a *bcw) int32 {
+	c := a.consts.intConst(typeI32, big.NewInt(1))
+	return f.ask(bcDep{kind: depIntOne}, bcDepRes{c: c})
+}
+
+// attachDep resolves an instruction's attachment !kind !N: the deps of
+// the kind (-1 for !dbg) and of the node.
+func (f *bcFunc) attachDep(a *bcw, att Attachment, off int) (kind, node int32) {
+	kind = -1
+	if att.Kind != "dbg" {
+		kind = f.ask(bcDep{kind: depKind, x: f.extra(bcDepExtra{name: att.Kind})}, bcDepRes{v: a.md.kind(att.Kind)})
+	}
+	if att.refID < 0 {
+		f.noCache = true // an inline node: read from this module's text, where it is
+	}
+	md := a.md.attachment(att, off)
+	node = f.ask(bcDep{kind: depMD, x: f.extra(bcDepExtra{refID: att.refID})}, bcDepRes{md: md})
+	return kind, node
+}
+
+// attrsField is a field holding the number of a call's attribute list.
+func (f *bcFunc) attrsField(a *bcw, off int, fn []bcFnPart, slots []bcSlot) bcField {
+	id := a.attr.list(off, append([]bcSlot{{bcFnIndex, a.fnAttrs(fn)}}, slots...))
+	x := f.extra(bcDepExtra{fn: fn, slots: slots})
+	return bcField{kind: fDep, v: uint64(f.ask(bcDep{kind: depAttrs, x: x}, bcDepRes{v: id}))}
+}
+
+// fnAttrs is the function attributes of a call site, groups expanded.
+func (a *bcw) fnAttrs(parts []bcFnPart) Attrs {
+	var out Attrs
+	for _, pt := range parts {
+		if pt.group >= 0 {
+			out = append(out, a.attr.groupAttrs(0, []int{pt.group})...)
+		} else {
+			out = append(out, pt.attr)
+		}
+	}
+	return out
+}
+
+// bcBody is a kept body: what writing it needs that no module decides.
+type bcBody struct {
+	text    []byte // the body's text, from "{" to "}", and its parameters' names
+	params  string
+	nargs   int
+	nblocks int
+	blocks  map[string]int // by label, for a blockaddress elsewhere
+	insts   []bcKInst
+	fields  []bcKField
+	names   []bcKName // named arguments and results, in value order
+	bnames  []string  // block names ("" for unnamed)
+	deps    []bcDep
+	extras  []bcDepExtra
+}
+
+// bcKInst is a kept instruction: its code, fields (a range of
+// bcBody.fields) and attachments (deps).
+type bcKInst struct {
+	code        uint64
+	first, n    int32
+	loc         int32 // dep of the !dbg node +1, 0 for none
+	attach      []bcAttach
+	result, fwd bool
+}
+
+// bcKField is a kept field: a number, or what a module's numbers make
+// one.
+type bcKField struct {
+	kind uint8
+	v    uint64
+}
+
+const (
+	kLit       = iota // v
+	kLocalAbs         // the local value v's number: the function's first + v
+	kConstRel         // dep v's constant, relative to the instruction
+	kConstSRel        // the same, signed (phi)
+	kConstAbs         // dep v's constant's number
+	kDep              // dep v's answer
+)
+
+type bcKName struct {
+	index int
+	name  string
+}
+
+// cached returns the kept body of f, if another module kept one with the
+// same bytes, with its deps answered by this module's tables (f.kept,
+// f.res). Otherwise it notes that the body was met, and asks for it to be
+// kept when met the second time (keep).
+func (c *BodyCache) cached(a *bcw, f *bcFunc) (hit, keep bool, key bcBodyKey) {
+	body, params := a.bodyText(f), bcParamNames(f)
+	var h maphash.Hash
+	h.SetSeed(c.seed)
+	h.Write(body)
+	h.WriteString(params)
+	key = bcBodyKey{hash: h.Sum64(), gen: a.gen, opq: a.opq}
+	c.mu.Lock()
+	t := c.kept[key]
+	if t == nil {
+		keep = c.seen[key]
+		c.seen[key] = true
+	}
+	c.mu.Unlock()
+	if t == nil || !bytes.Equal(t.text, body) || t.params != params {
+		return false, keep, key
+	}
+	c.shared.Add(1)
+	a.replay(f, t)
+	return true, false, key
+}
+
+// keep stores f's body, parsed in this module, for other modules, when
+// nothing its parse did was outside its deps.
+func (c *BodyCache) keep(a *bcw, key bcBodyKey, f *bcFunc) {
+	if f.noCache {
+		return
+	}
+	b := a.compact(f)
+	if b == nil {
+		return
+	}
+	c.mu.Lock()
+	if c.kept[key] == nil {
+		c.kept[key] = b
+	}
+	c.mu.Unlock()
+}
+
+func (a *bcw) bodyText(f *bcFunc) []byte {
+	b := f.e.Func.body
+	return a.m.Src[b.Start:b.End]
+}
+
+// bcParamNames is f's parameters' names, which number the body's values
+// with the body's own: two functions with the same body and other
+// parameters do not share it.
+func bcParamNames(f *bcFunc) string {
+	var b []byte
+	for _, prm := range f.e.Func.Params {
+		b = append(b, prm.Name...)
+		b = append(b, 0)
+	}
+	return string(b)
+}
+
+// replay makes f (this module's function, its header read) write the kept
+// body t: the function's attachments are numbered, then every dep of t is
+// asked again of this module's tables in t's order, as a parse of the
+// body would. A constant is parsed again from this module's text, at its
+// offset in the body.
+func (a *bcw) replay(f *bcFunc, t *bcBody) {
+	f.kept, f.nargs, f.blocks = t, t.nargs, t.blocks
+	f.bodyStart = int(f.e.Func.body.Start)
+	a.funcAttachments(f)
+	f.res = make([]bcDepRes, len(t.deps))
+	p := a.p
+	for i, d := range t.deps {
+		var r bcDepRes
+		switch d.kind {
+		case depType:
+			r.v = uint64(a.tys.id(d.t, f.bodyStart))
+		case depConst:
+			p.reset(f.bodyStart + int(d.at))
+			if d.x >= 0 {
+				a.consts.asmFnTy = t.extras[d.x].fnTy
+			}
+			r.c = a.consts.parse(d.t)
+			a.consts.asmFnTy = nil
+		case depSmallInt:
+			r.c = a.consts.smallInt(d.t, d.u)
+		case depIntOne:
+			r.c = a.consts.intConst(typeI32, big.NewInt(1))
+		case depKind:
+			r.v = a.md.kind(t.extras[d.x].name)
+		case depMD:
+			r.md = a.md.attachment(Attachment{refID: t.extras[d.x].refID}, f.bodyStart)
+		case depAttrs:
+			x := t.extras[d.x]
+			r.v = a.attr.list(f.bodyStart, append([]bcSlot{{bcFnIndex, a.fnAttrs(x.fn)}}, x.slots...))
+		}
+		f.res[i] = r
+	}
+}
