@@ -60,8 +60,10 @@ func (m *Module) AssembleBitcode(opt BitcodeOptions) (out []byte, err error) {
 	// information; with it, less.
 	a.s.Grow(len(m.Src) / 3)
 	a.slabs = bcSlabPool.Get().(*bcSlabs)
+	a.deps, a.res = a.slabs.deps, a.slabs.res
 	defer func() {
 		a.slabs.release()
+		a.slabs.deps, a.slabs.res = a.deps[:0], a.res[:0]
 		bcSlabPool.Put(a.slabs)
 	}()
 	if e := a.p.guard(a.run); e != nil {
@@ -124,6 +126,12 @@ type bcw struct {
 	bodies                     *BodyCache
 	keptVals                   []uint64  // scratch of writeKept
 	names                      []bcKName // scratch of writeLocalNames
+
+	// The deps of the module's bodies and their answers (bcw_bodies.go),
+	// and the types the body being parsed asked.
+	deps  []bcDep
+	res   []bcDepRes
+	asked map[*Type]int32
 }
 
 // bcNames numbers names in order of first use (sections, GC names,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/maphash"
 	"math/big"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -100,11 +101,19 @@ type bcDepRes struct {
 	md *bcMD
 }
 
-// ask records a dep and its answer, and returns its index.
-func (f *bcFunc) ask(d bcDep, r bcDepRes) int32 {
-	f.deps = append(f.deps, d)
-	f.res = append(f.res, r)
-	return int32(len(f.deps) - 1)
+// ask records a dep and its answer, and returns its index in the body.
+// The module's bodies' deps are one array (bcw.deps), each body a range
+// of it (parseBody makes it f.deps when the body ends).
+func (f *bcFunc) ask(a *bcw, d bcDep, r bcDepRes) int32 {
+	a.deps = append(a.deps, d)
+	a.res = append(a.res, r)
+	return int32(len(a.deps) - 1 - f.depBase)
+}
+
+// endDeps makes the deps asked since the body began f's.
+func (f *bcFunc) endDeps(a *bcw) {
+	n := len(a.deps)
+	f.deps, f.res = a.deps[f.depBase:n:n], a.res[f.depBase:n:n]
 }
 
 func (f *bcFunc) extra(x bcDepExtra) int32 {
@@ -115,14 +124,11 @@ func (f *bcFunc) extra(x bcDepExtra) int32 {
 // typeDep numbers t and returns its dep. A type asked before in the body
 // is not asked again: a second answer could not differ, nor add a type.
 func (f *bcFunc) typeDep(a *bcw, t *Type, off int) int32 {
-	if f.asked == nil {
-		f.asked = map[*Type]int32{}
-	}
-	if d, ok := f.asked[t]; ok {
+	if d, ok := a.asked[t]; ok {
 		return d
 	}
-	d := f.ask(bcDep{kind: depType, t: t}, bcDepRes{v: uint64(a.tys.id(t, off))})
-	f.asked[t] = d
+	d := f.ask(a, bcDep{kind: depType, t: t}, bcDepRes{v: uint64(a.tys.id(t, off))})
+	a.asked[t] = d
 	return d
 }
 
@@ -138,7 +144,7 @@ func (f *bcFunc) constDep(a *bcw, t *Type) int32 {
 		// Most constants of a body: asked again by value, not read again.
 		if u, ok := bcSmallInt(p.text(p.tok)); ok {
 			p.next()
-			return f.ask(bcDep{kind: depSmallInt, t: t, u: u}, bcDepRes{c: a.consts.smallInt(t, u)})
+			return f.ask(a, bcDep{kind: depSmallInt, t: t, u: u}, bcDepRes{c: a.consts.smallInt(t, u)})
 		}
 	}
 	at := int32(p.tok.start - f.bodyStart)
@@ -147,13 +153,13 @@ func (f *bcFunc) constDep(a *bcw, t *Type) int32 {
 		x = f.extra(bcDepExtra{fnTy: a.consts.asmFnTy})
 	}
 	c := a.consts.parse(t)
-	return f.ask(bcDep{kind: depConst, t: t, at: at, x: x}, bcDepRes{c: c})
+	return f.ask(a, bcDep{kind: depConst, t: t, at: at, x: x}, bcDepRes{c: c})
 }
 
 // intOneDep is the constant i32 1.
 func (f *bcFunc) intOneDep(a *bcw) int32 {
 	c := a.consts.intConst(typeI32, big.NewInt(1))
-	return f.ask(bcDep{kind: depIntOne}, bcDepRes{c: c})
+	return f.ask(a, bcDep{kind: depIntOne}, bcDepRes{c: c})
 }
 
 // attachDep resolves an instruction's attachment !kind !N: the deps of
@@ -161,13 +167,13 @@ func (f *bcFunc) intOneDep(a *bcw) int32 {
 func (f *bcFunc) attachDep(a *bcw, att Attachment, off int) (kind, node int32) {
 	kind = -1
 	if att.Kind != "dbg" {
-		kind = f.ask(bcDep{kind: depKind, x: f.extra(bcDepExtra{name: att.Kind})}, bcDepRes{v: a.md.kind(att.Kind)})
+		kind = f.ask(a, bcDep{kind: depKind, x: f.extra(bcDepExtra{name: att.Kind})}, bcDepRes{v: a.md.kind(att.Kind)})
 	}
 	if att.refID < 0 {
 		f.noCache = true // an inline node: read from this module's text, where it is
 	}
 	md := a.md.attachment(att, off)
-	node = f.ask(bcDep{kind: depMD, x: f.extra(bcDepExtra{refID: att.refID})}, bcDepRes{md: md})
+	node = f.ask(a, bcDep{kind: depMD, x: f.extra(bcDepExtra{refID: att.refID})}, bcDepRes{md: md})
 	return kind, node
 }
 
@@ -175,7 +181,7 @@ func (f *bcFunc) attachDep(a *bcw, att Attachment, off int) (kind, node int32) {
 func (f *bcFunc) attrsField(a *bcw, off int, fn []bcFnPart, slots []bcSlot) bcField {
 	id := a.attr.list(off, append([]bcSlot{{bcFnIndex, a.fnAttrs(fn)}}, slots...))
 	x := f.extra(bcDepExtra{fn: fn, slots: slots})
-	return bcField{kind: fDep, v: uint64(f.ask(bcDep{kind: depAttrs, x: x}, bcDepRes{v: id}))}
+	return bcField{kind: fDep, v: uint64(f.ask(a, bcDep{kind: depAttrs, x: x}, bcDepRes{v: id}))}
 }
 
 // fnAttrs is the function attributes of a call site, groups expanded.
@@ -306,7 +312,12 @@ func (a *bcw) replay(f *bcFunc, t *bcBody) {
 	f.kept, f.nargs, f.blocks = t, t.nargs, t.blocks
 	f.bodyStart = int(f.e.Func.body.Start)
 	a.funcAttachments(f)
-	f.res = make([]bcDepRes, len(t.deps))
+	// The answers go where a parse's would: bcw.deps and bcw.res stay
+	// the same length (the entries of bcw.deps are not read: t has them).
+	base, n := len(a.res), len(t.deps)
+	a.res = slices.Grow(a.res, n)[:base+n]
+	a.deps = slices.Grow(a.deps, n)[:base+n]
+	f.res = a.res[base : base+n : base+n]
 	p := a.p
 	for i, d := range t.deps {
 		var r bcDepRes

@@ -32,10 +32,10 @@ type bcFunc struct {
 	deps      []bcDep
 	extras    []bcDepExtra
 	res       []bcDepRes
-	asked     map[*Type]int32 // types asked, by their dep
-	bodyStart int             // offset of the body's "{" in the module's text
-	noCache   bool            // the parse did what deps do not cover
-	kept      *bcBody         // the body, when another module's parse is written
+	depBase   int     // where the body's deps begin in bcw.deps while it is parsed
+	bodyStart int     // offset of the body's "{" in the module's text
+	noCache   bool    // the parse did what deps do not cover
+	kept      *bcBody // the body, when another module's parse is written
 }
 
 // bcLocal is an argument or instruction result.
@@ -170,6 +170,7 @@ func (a *bcw) newInst() *bcInst {
 	}
 	in := &a.instSlab[0]
 	a.instSlab = a.instSlab[1:]
+	*in = bcInst{} // a slab used before is not cleared as a whole
 	return in
 }
 
@@ -193,12 +194,17 @@ func bcSlabSize(cur, need int) int {
 
 // bcSlabs are the slabs of one writer, kept for the next: the driver's
 // line writes a thousand modules, and slabs made afresh for each were
-// most of its garbage. A slab handed out again is cleared first.
+// most of its garbage. A slab handed out again is not cleared: a module
+// may use little of it, and every element is written whole when it is
+// handed out (newInst clears its instruction; locals, operands and
+// fields are assigned).
 type bcSlabs struct {
 	locals slabList[bcLocal]
 	insts  slabList[bcInst]
 	ops    slabList[bcOp]
 	fields slabList[bcField]
+	deps   []bcDep // bcw.deps and bcw.res, emptied
+	res    []bcDepRes
 }
 
 // bcSlabPool holds the slabs of writers that are done.
@@ -217,8 +223,8 @@ type slabList[T any] struct {
 	used, free [][]T
 }
 
-// take returns a cleared slab of the next size after *n (at least need),
-// a free one when one is large enough.
+// take returns a slab of the next size after *n (at least need), a free
+// one when one is large enough.
 func (l *slabList[T]) take(n *int, need int) []T {
 	*n = bcSlabSize(*n, need)
 	for len(l.free) > 0 {
@@ -226,7 +232,6 @@ func (l *slabList[T]) take(n *int, need int) []T {
 		l.free = l.free[:len(l.free)-1]
 		if cap(s) >= *n {
 			s = s[:cap(s)]
-			clear(s)
 			l.used = append(l.used, s)
 			return s
 		}
@@ -356,7 +361,11 @@ func (a *bcw) parseBody(f *bcFunc) {
 	fn := f.e.Func
 	a.startBody(f)
 	f.bodyStart = int(fn.body.Start)
-	a.cur = f
+	a.cur, f.depBase = f, len(a.deps)
+	if a.asked == nil {
+		a.asked = map[*Type]int32{}
+	}
+	clear(a.asked)
 	defer func() { a.cur = nil }()
 	p.reset(int(fn.body.Start))
 	p.expectPunct('{')
@@ -388,6 +397,7 @@ func (a *bcw) parseBody(f *bcFunc) {
 		p.fail(p.tok.start, "debug records must precede an instruction")
 	}
 	a.checkDefined(f)
+	f.endDeps(a)
 	a.nums = f.nums[:0]
 	f.nums, f.byName = nil, nil
 }
