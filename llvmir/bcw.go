@@ -125,7 +125,8 @@ type bcw struct {
 	cur                        *bcFunc // the body being parsed
 	bodies                     *BodyCache
 	keptVals                   []uint64  // scratch of writeKept
-	names                      []bcKName // scratch of writeLocalNames
+	names                      []bcKName // scratch of writeLocalNames and keptNames
+	bnames                     []string
 
 	// The deps of the module's bodies and their answers (bcw_bodies.go),
 	// and the types the body being parsed asked.

@@ -1,8 +1,8 @@
 package llvmir
 
 import (
-	"bytes"
-	"hash/maphash"
+	"crypto/sha256"
+	"encoding/binary"
 	"math/big"
 	"slices"
 	"sync"
@@ -36,27 +36,39 @@ import (
 // BitcodeOptions.Bodies; it is safe for concurrent use.
 type BodyCache struct {
 	mu     sync.Mutex
-	seed   maphash.Seed
 	seen   map[bcBodyKey]bool
 	kept   map[bcBodyKey]*bcBody
+	order  []bcBodyKey // kept bodies, oldest first
+	size   int         // bytes kept (about)
+	limit  int
 	shared atomic.Int64
 }
 
-// NewBodyCache returns an empty cache.
-func NewBodyCache() *BodyCache {
-	return &BodyCache{seed: maphash.MakeSeed(), seen: map[bcBodyKey]bool{}, kept: map[bcBodyKey]*bcBody{}}
+// DefaultBodyCacheLimit is the memory a BodyCache keeps bodies in by
+// default: the bodies of a few thousand helper functions.
+const DefaultBodyCacheLimit = 64 << 20
+
+// NewBodyCache returns an empty cache that keeps bodies in about limit
+// bytes (0: DefaultBodyCacheLimit). Past it, the body kept first is
+// dropped: a split writes the modules of related kernels one after the
+// other, so the bodies met last are the ones met next.
+func NewBodyCache(limit int) *BodyCache {
+	if limit <= 0 {
+		limit = DefaultBodyCacheLimit
+	}
+	return &BodyCache{seen: map[bcBodyKey]bool{}, kept: map[bcBodyKey]*bcBody{}, limit: limit}
 }
 
 // Shared returns how many bodies were taken from the cache, not parsed.
 func (c *BodyCache) Shared() int { return int(c.shared.Load()) }
 
-// bcBodyKey identifies a body: a hash of its text and parameter names,
-// and what its parse depends on besides (the LLVM generation and the
-// pointer kind).
+// bcBodyKey identifies a body: the SHA-256 of its text and parameter
+// names, and what its parse depends on besides (the LLVM generation and
+// the pointer kind).
 type bcBodyKey struct {
-	hash uint64
-	gen  int
-	opq  bool
+	sum [sha256.Size]byte
+	gen int
+	opq bool
 }
 
 // bcDep is one question a body's parse asked the module's tables.
@@ -197,40 +209,37 @@ func (a *bcw) fnAttrs(parts []bcFnPart) Attrs {
 	return out
 }
 
-// bcBody is a kept body: what writing it needs that no module decides.
+// bcBody is a kept body: what writing it needs that no module decides,
+// as byte streams of unsigned varints (a kept instruction takes about a
+// tenth of its parsed form: a cache of a few thousand bodies stays small).
 type bcBody struct {
-	text    []byte // the body's text, from "{" to "}", and its parameters' names
-	params  string
-	nargs   int
-	nblocks int
-	blocks  map[string]int // by label, for a blockaddress elsewhere
-	insts   []bcKInst
-	fields  []bcKField
-	names   []bcKName // named arguments and results, in value order
-	bnames  []string  // block names ("" for unnamed)
-	deps    []bcDep
-	extras  []bcDepExtra
+	nargs, nblocks int
+	ndeps          int
+	insts          []byte // per instruction: code, flags, [loc], [attachments], fields
+	names          []byte // named values (index, name), then blocks (name)
+	deps           []byte // per dep: kind, then what its kind needs
+	types          []*Type
+	extras         []bcDepExtra
+	blocks         map[string]int // by label, for a blockaddress elsewhere
 }
 
-// bcKInst is a kept instruction: its code, fields (a range of
-// bcBody.fields) and attachments (deps).
-type bcKInst struct {
-	code        uint64
-	first, n    int32
-	loc         int32 // dep of the !dbg node +1, 0 for none
-	attach      []bcAttach
-	result, fwd bool
+// size is about the bytes b holds.
+func (b *bcBody) size() int {
+	const perType, perExtra, perBlock = 64, 64, 48
+	return len(b.insts) + len(b.names) + len(b.deps) + perType*len(b.types) + perExtra*len(b.extras) + perBlock*len(b.blocks)
 }
 
-// bcKField is a kept field: a number, or what a module's numbers make
-// one.
-type bcKField struct {
-	kind uint8
-	v    uint64
-}
-
+// The flags of a kept instruction.
 const (
-	kLit       = iota // v
+	kiResult = 1 << iota // it defines a value
+	kiFwd                // an operand is a forward reference
+	kiLoc                // a !dbg node follows (its dep)
+	kiAttach             // attachments follow: their count, then kind and node deps
+)
+
+// The kinds of a kept field, each followed by its value.
+const (
+	kLit       = iota // the value
 	kLocalAbs         // the local value v's number: the function's first + v
 	kConstRel         // dep v's constant, relative to the instruction
 	kConstSRel        // the same, signed (phi)
@@ -243,17 +252,44 @@ type bcKName struct {
 	name  string
 }
 
+// bcReader reads a kept stream.
+type bcReader struct {
+	b []byte
+	i int
+}
+
+func (r *bcReader) uv() uint64 {
+	v, n := binary.Uvarint(r.b[r.i:])
+	r.i += n
+	return v
+}
+
+func (r *bcReader) byte() byte {
+	c := r.b[r.i]
+	r.i++
+	return c
+}
+
+// str reads a string; it shares the stream's memory, which a kept body
+// never changes.
+func (r *bcReader) str() string {
+	n := int(r.uv())
+	s := str(r.b[r.i : r.i+n])
+	r.i += n
+	return s
+}
+
 // cached returns the kept body of f, if another module kept one with the
 // same bytes, with its deps answered by this module's tables (f.kept,
 // f.res). Otherwise it notes that the body was met, and asks for it to be
 // kept when met the second time (keep).
 func (c *BodyCache) cached(a *bcw, f *bcFunc) (hit, keep bool, key bcBodyKey) {
-	body, params := a.bodyText(f), bcParamNames(f)
-	var h maphash.Hash
-	h.SetSeed(c.seed)
-	h.Write(body)
-	h.WriteString(params)
-	key = bcBodyKey{hash: h.Sum64(), gen: a.gen, opq: a.opq}
+	h := sha256.New()
+	h.Write(a.bodyText(f))
+	h.Write([]byte{0})
+	h.Write(bcParamNames(f))
+	key = bcBodyKey{gen: a.gen, opq: a.opq}
+	h.Sum(key.sum[:0])
 	c.mu.Lock()
 	t := c.kept[key]
 	if t == nil {
@@ -261,7 +297,7 @@ func (c *BodyCache) cached(a *bcw, f *bcFunc) (hit, keep bool, key bcBodyKey) {
 		c.seen[key] = true
 	}
 	c.mu.Unlock()
-	if t == nil || !bytes.Equal(t.text, body) || t.params != params {
+	if t == nil {
 		return false, keep, key
 	}
 	c.shared.Add(1)
@@ -280,10 +316,19 @@ func (c *BodyCache) keep(a *bcw, key bcBodyKey, f *bcFunc) {
 		return
 	}
 	c.mu.Lock()
-	if c.kept[key] == nil {
-		c.kept[key] = b
+	defer c.mu.Unlock()
+	if c.kept[key] != nil {
+		return
 	}
-	c.mu.Unlock()
+	c.kept[key] = b
+	c.order = append(c.order, key)
+	c.size += b.size()
+	for c.size > c.limit && len(c.order) > 1 {
+		old := c.order[0]
+		c.order = c.order[1:]
+		c.size -= c.kept[old].size()
+		delete(c.kept, old)
+	}
 }
 
 func (a *bcw) bodyText(f *bcFunc) []byte {
@@ -294,13 +339,13 @@ func (a *bcw) bodyText(f *bcFunc) []byte {
 // bcParamNames is f's parameters' names, which number the body's values
 // with the body's own: two functions with the same body and other
 // parameters do not share it.
-func bcParamNames(f *bcFunc) string {
+func bcParamNames(f *bcFunc) []byte {
 	var b []byte
 	for _, prm := range f.e.Func.Params {
 		b = append(b, prm.Name...)
 		b = append(b, 0)
 	}
-	return string(b)
+	return b
 }
 
 // replay makes f (this module's function, its header read) write the kept
@@ -314,35 +359,37 @@ func (a *bcw) replay(f *bcFunc, t *bcBody) {
 	a.funcAttachments(f)
 	// The answers go where a parse's would: bcw.deps and bcw.res stay
 	// the same length (the entries of bcw.deps are not read: t has them).
-	base, n := len(a.res), len(t.deps)
+	base, n := len(a.res), t.ndeps
 	a.res = slices.Grow(a.res, n)[:base+n]
 	a.deps = slices.Grow(a.deps, n)[:base+n]
 	f.res = a.res[base : base+n : base+n]
-	p := a.p
-	for i, d := range t.deps {
-		var r bcDepRes
-		switch d.kind {
+	p, r := a.p, bcReader{b: t.deps}
+	for i := range n {
+		var res bcDepRes
+		switch r.byte() {
 		case depType:
-			r.v = uint64(a.tys.id(d.t, f.bodyStart))
-		case depConst:
-			p.reset(f.bodyStart + int(d.at))
-			if d.x >= 0 {
-				a.consts.asmFnTy = t.extras[d.x].fnTy
-			}
-			r.c = a.consts.parse(d.t)
-			a.consts.asmFnTy = nil
+			res.v = uint64(a.tys.id(t.types[r.uv()], f.bodyStart))
 		case depSmallInt:
-			r.c = a.consts.smallInt(d.t, d.u)
+			ty := t.types[r.uv()]
+			res.c = a.consts.smallInt(ty, r.uv())
+		case depConst:
+			ty := t.types[r.uv()]
+			p.reset(f.bodyStart + int(r.uv()))
+			if x := int(r.uv()) - 1; x >= 0 {
+				a.consts.asmFnTy = t.extras[x].fnTy
+			}
+			res.c = a.consts.parse(ty)
+			a.consts.asmFnTy = nil
 		case depIntOne:
-			r.c = a.consts.intConst(typeI32, big.NewInt(1))
+			res.c = a.consts.intConst(typeI32, big.NewInt(1))
 		case depKind:
-			r.v = a.md.kind(t.extras[d.x].name)
+			res.v = a.md.kind(t.extras[r.uv()].name)
 		case depMD:
-			r.md = a.md.attachment(Attachment{refID: t.extras[d.x].refID}, f.bodyStart)
+			res.md = a.md.attachment(Attachment{refID: t.extras[r.uv()].refID}, f.bodyStart)
 		case depAttrs:
-			x := t.extras[d.x]
-			r.v = a.attr.list(f.bodyStart, append([]bcSlot{{bcFnIndex, a.fnAttrs(x.fn)}}, x.slots...))
+			x := t.extras[r.uv()]
+			res.v = a.attr.list(f.bodyStart, append([]bcSlot{{bcFnIndex, a.fnAttrs(x.fn)}}, x.slots...))
 		}
-		f.res[i] = r
+		f.res[i] = res
 	}
 }

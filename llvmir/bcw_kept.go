@@ -1,7 +1,7 @@
 package llvmir
 
 import (
-	"bytes"
+	"encoding/binary"
 	"slices"
 	"strings"
 
@@ -12,107 +12,148 @@ import (
 // holds (names, types and attributes copied out of the module's text),
 // or nil when a field is of a kind it does not keep.
 func (a *bcw) compact(f *bcFunc) *bcBody {
-	b := &bcBody{text: bytes.Clone(a.bodyText(f)), params: bcParamNames(f), nargs: f.nargs, nblocks: len(f.bnames)}
+	b := &bcBody{nargs: f.nargs, nblocks: len(f.bnames), ndeps: len(f.deps)}
 	b.blocks = make(map[string]int, len(f.blocks))
 	for k, v := range f.blocks {
 		b.blocks[strings.Clone(k)] = v
 	}
-	for _, n := range f.bnames {
-		b.bnames = append(b.bnames, strings.Clone(n))
-	}
+	var w bcWriter
+	named := 0
 	for _, l := range f.order {
 		if l.named {
-			b.names = append(b.names, bcKName{l.index, strings.Clone(l.name)})
+			named++
 		}
 	}
+	w.uv(uint64(named))
+	for _, l := range f.order {
+		if l.named {
+			w.uv(uint64(l.index))
+			w.str(l.name)
+		}
+	}
+	w.uv(uint64(len(f.bnames)))
+	for _, n := range f.bnames {
+		w.str(n)
+	}
+	b.names, w.b = w.b, nil
 	instNum := f.nargs // the next result's number, counted from the first argument
 	for _, in := range f.insts {
-		if len(in.bundles) > 0 || len(in.records) > 0 {
+		if len(in.bundles) > 0 || len(in.records) > 0 || !w.inst(f, in, instNum) {
 			return nil
 		}
-		k := bcKInst{code: in.code, first: int32(len(b.fields)), loc: in.loc, result: in.result != nil}
-		k.attach = slices.Clone(in.attach)
-		for _, fd := range in.fields {
-			if !b.field(f, fd, instNum, &k) {
-				return nil
-			}
-		}
-		k.n = int32(len(b.fields)) - k.first
-		b.insts = append(b.insts, k)
 		if in.result != nil {
 			instNum++
 		}
 	}
-	cl := bcCloner{types: map[*Type]*Type{}}
-	b.deps = slices.Clone(f.deps)
-	for i := range b.deps {
-		b.deps[i].t = cl.ty(b.deps[i].t)
-	}
+	b.insts = w.b
+	cl := bcCloner{types: map[*Type]*Type{}, index: map[*Type]int{}}
+	b.deps = cl.deps(f.deps)
+	b.types = cl.list
 	for _, x := range f.extras {
-		x.fnTy = cl.ty(x.fnTy)
-		x.name = strings.Clone(x.name)
-		x.fn = slices.Clone(x.fn)
-		for i := range x.fn {
-			x.fn[i].attr = cl.attr(x.fn[i].attr)
-		}
-		x.slots = slices.Clone(x.slots)
-		for i := range x.slots {
-			x.slots[i].attrs = slices.Clone(x.slots[i].attrs)
-			for j := range x.slots[i].attrs {
-				x.slots[i].attrs[j] = cl.attr(x.slots[i].attrs[j])
-			}
-		}
-		b.extras = append(b.extras, x)
+		b.extras = append(b.extras, cl.extra(x))
 	}
 	return b
 }
 
-// field keeps one field of an instruction whose result, if any, is value
-// instNum (counted from the first argument): a local operand's relative
-// number is then the same in every module.
-func (b *bcBody) field(f *bcFunc, fd bcField, instNum int, k *bcKInst) bool {
-	add := func(kind uint8, v uint64) { b.fields = append(b.fields, bcKField{kind, v}) }
-	op := fd.op
-	if op != nil && op.md != nil {
-		return false
+// bcWriter writes a kept stream.
+type bcWriter struct{ b []byte }
+
+func (w *bcWriter) uv(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+
+func (w *bcWriter) str(s string) {
+	w.uv(uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+
+// inst keeps an instruction whose result, if any, is value instNum
+// (counted from the first argument): a local operand's relative number is
+// then the same in every module.
+func (w *bcWriter) inst(f *bcFunc, in *bcInst, instNum int) bool {
+	var fields bcWriter
+	nf, fwd := 0, false
+	for _, fd := range in.fields {
+		op := fd.op
+		if op != nil && op.md != nil {
+			return false
+		}
+		kind, v := uint8(kLit), fd.v
+		switch fd.kind {
+		case fLit:
+		case fDep:
+			kind = kDep
+		case fBB:
+			i, ok := f.blocks[f.bbRefs[fd.v].name]
+			if !ok {
+				return false // an error when the body is written
+			}
+			v = uint64(i)
+		case fVal, fVT, fSVal, fAbs:
+			kind, v = keptOperand(fd.kind, op, instNum)
+			if fd.kind == fVT && op.l != nil && op.l.index >= instNum {
+				// A forward reference: its type follows.
+				fields.b = append(fields.b, kind)
+				fields.uv(v)
+				nf++
+				kind, v, fwd = kDep, uint64(op.tdep-1), true
+			}
+		default:
+			return false
+		}
+		fields.b = append(fields.b, kind)
+		fields.uv(v)
+		nf++
 	}
-	switch fd.kind {
-	case fLit:
-		add(kLit, fd.v)
-	case fDep:
-		add(kDep, fd.v)
-	case fBB:
-		i, ok := f.blocks[f.bbRefs[fd.v].name]
-		if !ok {
-			return false // an error when the body is written
-		}
-		add(kLit, uint64(i))
-	case fVal, fVT:
-		if op.l == nil {
-			add(kConstRel, uint64(op.dep-1)) // a constant is never a forward reference
-			break
-		}
-		add(kLit, uint64(uint32(uint64(instNum)-uint64(op.l.index))))
-		if fd.kind == fVT && op.l.index >= instNum {
-			add(kDep, uint64(op.tdep-1))
-			k.fwd = true
-		}
-	case fSVal:
-		if op.l == nil {
-			add(kConstSRel, uint64(op.dep-1))
-			break
-		}
-		add(kLit, bcSignRotate(uint64(instNum)-uint64(op.l.index), 64))
-	case fAbs:
-		if op.l == nil {
-			add(kConstAbs, uint64(op.dep-1))
-			break
-		}
-		add(kLocalAbs, uint64(op.l.index))
-	default:
-		return false
+	flags := byte(0)
+	if in.result != nil {
+		flags |= kiResult
 	}
+	if fwd {
+		flags |= kiFwd
+	}
+	if in.loc != 0 {
+		flags |= kiLoc
+	}
+	if len(in.attach) > 0 {
+		flags |= kiAttach
+	}
+	w.uv(in.code)
+	w.b = append(w.b, flags)
+	if in.loc != 0 {
+		w.uv(uint64(in.loc - 1))
+	}
+	if len(in.attach) > 0 {
+		w.uv(uint64(len(in.attach)))
+		for _, at := range in.attach {
+			w.uv(uint64(at.kind))
+			w.uv(uint64(at.md))
+		}
+	}
+	w.uv(uint64(nf))
+	w.b = append(w.b, fields.b...)
 	return true
+}
+
+// keptOperand is how a value operand is kept: a local's number made
+// relative to the instruction (the same in every module), a constant's
+// dep.
+func keptOperand(kind byte, op *bcOp, instNum int) (uint8, uint64) {
+	if op.l == nil {
+		d := uint64(op.dep - 1)
+		switch kind {
+		case fSVal:
+			return kConstSRel, d
+		case fAbs:
+			return kConstAbs, d
+		}
+		return kConstRel, d // a constant is never a forward reference
+	}
+	switch kind {
+	case fSVal:
+		return kLit, bcSignRotate(uint64(instNum)-uint64(op.l.index), 64)
+	case fAbs:
+		return kLocalAbs, uint64(op.l.index)
+	}
+	return kLit, uint64(uint32(uint64(instNum) - uint64(op.l.index)))
 }
 
 // writeKept writes the function block of f, whose body is kept (f.kept)
@@ -124,49 +165,126 @@ func (a *bcw) writeKept(f *bcFunc) {
 	base := a.consts.base + len(a.consts.list) // the first argument's number
 	instID := uint64(base + b.nargs)
 	var attach [][]uint64
-	for i, in := range b.insts {
-		vals := a.keptVals[:0]
-		for _, fd := range b.fields[in.first : in.first+in.n] {
-			switch fd.kind {
-			case kLit:
-				vals = append(vals, fd.v)
-			case kDep:
-				vals = append(vals, f.res[fd.v].v)
-			case kLocalAbs:
-				vals = append(vals, uint64(base)+fd.v)
-			case kConstRel:
-				vals = append(vals, uint64(uint32(instID-uint64(a.consts.id(f.res[fd.v].c)))))
-			case kConstSRel:
-				vals = append(vals, bcSignRotate(instID-uint64(a.consts.id(f.res[fd.v].c)), 64))
-			case kConstAbs:
-				vals = append(vals, uint64(a.consts.id(f.res[fd.v].c)))
-			}
+	r := bcReader{b: b.insts}
+	for i := 0; r.i < len(r.b); i++ {
+		code := r.uv()
+		flags := r.byte()
+		loc := -1
+		if flags&kiLoc != 0 {
+			loc = int(r.uv())
 		}
-		a.keptVals = vals
-		a.instRecord(in.code, vals, in.fwd)
-		if in.loc != 0 {
-			s.Record(bitcode.FuncCodeDebugLoc, a.md.loc(f.res[in.loc-1].md)...)
-		}
-		if len(in.attach) > 0 {
+		if flags&kiAttach != 0 {
 			rec := []uint64{uint64(i)}
-			for _, at := range in.attach {
-				rec = append(rec, f.res[at.kind].v, uint64(f.res[at.md].md.id))
+			for n := r.uv(); n > 0; n-- {
+				kind, md := r.uv(), r.uv()
+				rec = append(rec, f.res[kind].v, uint64(f.res[md].md.id))
 			}
 			attach = append(attach, rec)
 		}
-		if in.result {
+		vals := a.keptVals[:0]
+		for n := r.uv(); n > 0; n-- {
+			kind, v := r.byte(), r.uv()
+			switch kind {
+			case kLit:
+				vals = append(vals, v)
+			case kDep:
+				vals = append(vals, f.res[v].v)
+			case kLocalAbs:
+				vals = append(vals, uint64(base)+v)
+			case kConstRel:
+				vals = append(vals, uint64(uint32(instID-uint64(a.consts.id(f.res[v].c)))))
+			case kConstSRel:
+				vals = append(vals, bcSignRotate(instID-uint64(a.consts.id(f.res[v].c)), 64))
+			case kConstAbs:
+				vals = append(vals, uint64(a.consts.id(f.res[v].c)))
+			}
+		}
+		a.keptVals = vals
+		a.instRecord(code, vals, flags&kiFwd != 0)
+		if loc >= 0 {
+			s.Record(bitcode.FuncCodeDebugLoc, a.md.loc(f.res[loc].md)...)
+		}
+		if flags&kiResult != 0 {
 			instID++
 		}
 	}
 	a.writeAttachments(f, attach)
-	a.writeNames(b.names, b.bnames, base)
+	names, bnames := a.keptNames(b)
+	a.writeNames(names, bnames, base)
 	s.ExitBlock()
+}
+
+// keptNames reads b's names into the writer's scratch.
+func (a *bcw) keptNames(b *bcBody) ([]bcKName, []string) {
+	names, bnames := a.names[:0], a.bnames[:0]
+	r := bcReader{b: b.names}
+	for n := r.uv(); n > 0; n-- {
+		index := int(r.uv())
+		names = append(names, bcKName{index, r.str()})
+	}
+	for n := r.uv(); n > 0; n-- {
+		bnames = append(bnames, r.str())
+	}
+	a.names, a.bnames = names, bnames
+	return names, bnames
 }
 
 // bcCloner copies types and attributes out of a module's memory, each
 // type once (a named struct may contain itself).
 type bcCloner struct {
 	types map[*Type]*Type
+	index map[*Type]int // a kept body's types: their index in list
+	list  []*Type
+}
+
+// typeIndex is t's index in the kept body's types, t copied.
+func (c *bcCloner) typeIndex(t *Type) uint64 {
+	if i, ok := c.index[t]; ok {
+		return uint64(i)
+	}
+	c.index[t] = len(c.list)
+	c.list = append(c.list, c.ty(t))
+	return uint64(len(c.list) - 1)
+}
+
+// deps keeps a body's deps as a stream, their types in c.list.
+func (c *bcCloner) deps(deps []bcDep) []byte {
+	var w bcWriter
+	for _, d := range deps {
+		w.b = append(w.b, d.kind)
+		switch d.kind {
+		case depType:
+			w.uv(c.typeIndex(d.t))
+		case depSmallInt:
+			w.uv(c.typeIndex(d.t))
+			w.uv(d.u)
+		case depConst:
+			w.uv(c.typeIndex(d.t))
+			w.uv(uint64(d.at))
+			w.uv(uint64(d.x + 1))
+		case depKind, depMD, depAttrs:
+			w.uv(uint64(d.x))
+		}
+	}
+	return w.b
+}
+
+// extra copies x out of the module's memory.
+func (c *bcCloner) extra(x bcDepExtra) bcDepExtra {
+	x.fnTy = c.ty(x.fnTy)
+	x.name = strings.Clone(x.name)
+	x.fn = slices.Clone(x.fn)
+	for i := range x.fn {
+		x.fn[i].attr = c.attr(x.fn[i].attr)
+	}
+	x.slots = slices.Clone(x.slots)
+	for i := range x.slots {
+		x.slots[i].attrs = slices.Clone(x.slots[i].attrs)
+		for j := range x.slots[i].attrs {
+			x.slots[i].attrs[j] = c.attr(x.slots[i].attrs[j])
+		}
+	}
+	return x
 }
 
 func (c *bcCloner) ty(t *Type) *Type {

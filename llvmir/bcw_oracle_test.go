@@ -270,7 +270,7 @@ func checkWriter(c *bcCase, tmp string) (fns, size int, unsup string, err error)
 	}
 	// The same module written three times with one BodyCache: the third
 	// takes every body it can from the cache, and must be the same bytes.
-	bodies := llvmir.NewBodyCache()
+	bodies := llvmir.NewBodyCache(0)
 	for i := 0; i < 3; i++ {
 		again, err := llvmir.AssembleBitcode(c.ll, text, llvmir.BitcodeOptions{LLVM: c.v, Bodies: bodies})
 		if err != nil {

@@ -32,7 +32,7 @@ func Assembler(dir, input string, stdout io.Writer) func(text []byte, path strin
 	// The modules of a split share most of their functions (a per-kernel
 	// split copies every helper into each kernel's module): a body is
 	// parsed once for all of them.
-	bodies := llvmir.NewBodyCache()
+	bodies := llvmir.NewBodyCache(0)
 	return func(text []byte, path string) error {
 		// llvm-as read the text from standard input, which names the
 		// module when its text has no source_filename: the same name keeps
