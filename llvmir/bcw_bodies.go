@@ -113,19 +113,46 @@ type bcDepRes struct {
 	md *bcMD
 }
 
-// ask records a dep and its answer, and returns its index in the body.
-// The module's bodies' deps are one array (bcw.deps), each body a range
-// of it (parseBody makes it f.deps when the body ends).
+// ask records a dep (only when bodies may be kept: a module written
+// alone needs only the answers) and its answer, and returns its index in
+// the body. The bodies' answers are chunks (bcw.res), each body a range of
+// one (parseBody makes it f.res when the body ends): a body that fills a
+// chunk moves to a larger one, so that no array the size of the module is
+// copied as it grows.
 func (f *bcFunc) ask(a *bcw, d bcDep, r bcDepRes) int32 {
-	a.deps = append(a.deps, d)
+	if len(a.res) == cap(a.res) {
+		a.moveDeps(f.depBase, 0)
+		f.depBase = 0
+	}
+	if a.bodies != nil {
+		a.deps = append(a.deps, d)
+	}
 	a.res = append(a.res, r)
-	return int32(len(a.deps) - 1 - f.depBase)
+	return int32(len(a.res) - 1 - f.depBase)
+}
+
+// moveDeps starts new chunks holding the deps from base on, with room for
+// need more.
+func (a *bcw) moveDeps(base, need int) {
+	n := len(a.res) - base
+	size := max(4096, 2*n, n+need)
+	res := make([]bcDepRes, n, size)
+	copy(res, a.res[base:])
+	a.res = res
+	if a.bodies != nil {
+		deps := make([]bcDep, n, size)
+		copy(deps, a.deps[base:])
+		a.deps = deps
+	}
 }
 
 // endDeps makes the deps asked since the body began f's.
 func (f *bcFunc) endDeps(a *bcw) {
-	n := len(a.deps)
-	f.deps, f.res = a.deps[f.depBase:n:n], a.res[f.depBase:n:n]
+	n := len(a.res)
+	f.res = a.res[f.depBase:n:n]
+	if a.bodies != nil {
+		f.deps = a.deps[f.depBase:n:n]
+	}
 }
 
 func (f *bcFunc) extra(x bcDepExtra) int32 {
@@ -359,9 +386,13 @@ func (a *bcw) replay(f *bcFunc, t *bcBody) {
 	a.funcAttachments(f)
 	// The answers go where a parse's would: bcw.deps and bcw.res stay
 	// the same length (the entries of bcw.deps are not read: t has them).
-	base, n := len(a.res), t.ndeps
-	a.res = slices.Grow(a.res, n)[:base+n]
-	a.deps = slices.Grow(a.deps, n)[:base+n]
+	n := t.ndeps
+	if cap(a.res)-len(a.res) < n {
+		a.moveDeps(len(a.res), n)
+	}
+	base := len(a.res)
+	a.res = a.res[:base+n]
+	a.deps = slices.Grow(a.deps, base+n-len(a.deps))[:base+n]
 	f.res = a.res[base : base+n : base+n]
 	p, r := a.p, bcReader{b: t.deps}
 	for i := range n {

@@ -32,7 +32,7 @@ type bcFunc struct {
 	deps      []bcDep
 	extras    []bcDepExtra
 	res       []bcDepRes
-	depBase   int     // where the body's deps begin in bcw.deps while it is parsed
+	depBase   int     // where the body's deps begin in bcw.res (and bcw.deps) while it is parsed
 	bodyStart int     // offset of the body's "{" in the module's text
 	noCache   bool    // the parse did what deps do not cover
 	kept      *bcBody // the body, when another module's parse is written
@@ -361,7 +361,7 @@ func (a *bcw) parseBody(f *bcFunc) {
 	fn := f.e.Func
 	a.startBody(f)
 	f.bodyStart = int(fn.body.Start)
-	a.cur, f.depBase = f, len(a.deps)
+	a.cur, f.depBase = f, len(a.res)
 	if a.asked == nil {
 		a.asked = map[*Type]int32{}
 	}
