@@ -446,6 +446,13 @@ func (w *Writer) TextRecord(abbrev, v uint64, s string) {
 		return
 	}
 	el := ops[3]
+	width := uint(0) // of each element: 8, 7 or 6 bits
+	switch {
+	case el.Encoding == AbbrevFixed && el.Value <= 8:
+		width = uint(el.Value)
+	case el.Encoding == AbbrevChar6:
+		width = 6
+	}
 	for k := 0; k < len(s); k++ {
 		if err := checkScalar(el, uint64(s[k])); err != nil {
 			w.fail("abbreviation %d: array element %d: %v", abbrev, k, err)
@@ -455,8 +462,28 @@ func (w *Writer) TextRecord(abbrev, v uint64, s string) {
 	w.emit(abbrev, w.width)
 	w.emitScalar(ops[1], v)
 	w.emitVBR(uint64(len(s)), 6)
-	for k := 0; k < len(s); k++ {
-		w.emitScalar(el, uint64(s[k]))
+	if width == 0 {
+		for k := 0; k < len(s); k++ {
+			w.emitScalar(el, uint64(s[k]))
+		}
+		return
+	}
+	// Names are most of what a value symbol table holds: as many
+	// elements as fit 32 bits are written at once (the first in the low
+	// bits, as one at a time would write them).
+	per := 32 / width
+	for k := 0; k < len(s); {
+		var bits uint64
+		n := min(per, uint(len(s)-k))
+		for j := uint(0); j < n; j++ {
+			c := uint64(s[k+int(j)])
+			if width == 6 {
+				c, _ = toChar6(c)
+			}
+			bits |= c << (j * width)
+		}
+		w.emit(bits, n*width)
+		k += int(n)
 	}
 }
 

@@ -33,6 +33,9 @@ func TestWriterAnalyzer(t *testing.T) {
 	s.AbbrevRecord(b, []uint64{9, 123456}, []byte("xyz!q"), nil)
 	c := s.DefineAbbrev(Literal(8), VBR(6), Array(), Fixed(7))
 	s.TextRecord(c, 42, "a-b")
+	s.TextRecord(c, 43, "a-b-c-d-e") // more than one 32-bit group of elements
+	d := s.DefineAbbrev(Literal(11), Fixed(4), Array(), Char6())
+	s.TextRecord(d, 7, "abc_DEF.123xyz")
 	s.Record(5, 1, 2, 1<<40, 1<<63-1)
 	s.EnterBlock(101, 4)
 	s.Record(1)
@@ -62,6 +65,9 @@ func TestWriterAnalyzer(t *testing.T) {
 		"<UnknownCode7 abbrevid=4 op0=17 op1=1000 op2=97 op3=90 op4=95 op5=57 op6=46/> record string = 'aZ_9.'",
 		"<UnknownCode9 abbrevid=5 op0=123456/> blob data = 'xyz!q'",
 		"<UnknownCode8 abbrevid=6 op0=42 op1=97 op2=45 op3=98/> record string = 'a-b'",
+		"record string = 'a-b-c-d-e'",
+		"<UnknownCode11 abbrevid=7 op0=7 ",
+		"record string = 'abc_DEF.123xyz'",
 		"<UnknownCode5 op0=1 op1=2 op2=1099511627776 op3=9223372036854775807/>",
 		"<UnknownBlock101 NumWords=1 BlockCodeSize=4>\n    <UnknownCode1/>\n  </UnknownBlock101>",
 		"<UnknownCode7 abbrevid=4 op0=3 op1=0/>",
