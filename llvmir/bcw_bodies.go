@@ -246,6 +246,7 @@ type bcBody struct {
 	names          []byte // named values (index, name), then blocks (name)
 	deps           []byte // per dep: kind, then what its kind needs
 	types          []*Type
+	named          []*Type // the named structs among types and in them
 	extras         []bcDepExtra
 	blocks         map[string]int // by label, for a blockaddress elsewhere
 }
@@ -324,12 +325,30 @@ func (c *BodyCache) cached(a *bcw, f *bcFunc) (hit, keep bool, key bcBodyKey) {
 		c.seen[key] = true
 	}
 	c.mu.Unlock()
-	if t == nil {
+	if t == nil || !a.sameNamedTypes(t) {
 		return false, keep, key
 	}
 	c.shared.Add(1)
 	a.replay(f, t)
 	return true, false, key
+}
+
+// sameNamedTypes reports whether this module defines every named struct
+// the kept body uses as the module that kept it did: the same text means
+// the same body only then (modules of one split always do).
+func (a *bcw) sameNamedTypes(t *bcBody) bool {
+	for _, kt := range t.named {
+		mt := a.m.NamedType(kt.Name)
+		if mt == nil || mt.Opaque != kt.Opaque || mt.Packed != kt.Packed || len(mt.Fields) != len(kt.Fields) {
+			return false
+		}
+		for i, f := range mt.Fields {
+			if bcTypeKey(f) != bcTypeKey(kt.Fields[i]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // keep stores f's body, parsed in this module, for other modules, when

@@ -167,3 +167,29 @@ func compareDis(t *testing.T, want, got []byte) {
 		t.Errorf("llvm-dis-19 differs:\n%s", bcFirstDiff([]byte(texts[0]), []byte(texts[1])))
 	}
 }
+
+// TestBodyCacheOtherTypes: the same body text in a module whose named
+// struct is another type is parsed, not taken from the cache.
+func TestBodyCacheOtherTypes(t *testing.T) {
+	mod := func(fields string) []byte {
+		return []byte("%struct.P = type { " + fields + " }\n\ndefine i32 @g() {\n  %a = alloca %struct.P, align 8\n  %f = getelementptr inbounds %struct.P, ptr %a, i32 0, i32 1\n  store i32 4, ptr %f, align 4\n  ret i32 1\n}\n")
+	}
+	same, other := mod("i64, i32"), mod("i32, i32")
+	c := llvmir.NewBodyCache(0)
+	for i, src := range [][]byte{same, same, other, same} {
+		alone, err := llvmir.AssembleBitcode("p.ll", src, llvmir.BitcodeOptions{LLVM: 19})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bc, err := llvmir.AssembleBitcode("p.ll", src, llvmir.BitcodeOptions{LLVM: 19, Bodies: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(bc, alone) {
+			t.Errorf("module %d: the bitcode differs with bodies shared", i)
+		}
+	}
+	if c.Shared() != 1 {
+		t.Errorf("%d bodies taken from the cache, want 1 (the last module's)", c.Shared())
+	}
+}

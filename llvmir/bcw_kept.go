@@ -52,6 +52,12 @@ func (a *bcw) compact(f *bcFunc) *bcBody {
 	for _, x := range f.extras {
 		b.extras = append(b.extras, cl.extra(x))
 	}
+	for _, u := range cl.types {
+		if u.Kind == StructType && u.Name != "" {
+			b.named = append(b.named, u)
+		}
+	}
+	slices.SortFunc(b.named, func(x, y *Type) int { return strings.Compare(x.Name, y.Name) })
 	return b
 }
 

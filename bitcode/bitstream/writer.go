@@ -354,15 +354,10 @@ func (w *Writer) Record(code uint64, ops ...uint64) {
 // array takes every value left). blob and file are the bytes of a blob operand: at most
 // one of them is set, and only when the abbreviation ends with a blob.
 func (w *Writer) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, file *BlobFile) {
-	if w.err != nil {
+	ops := w.abbrevOps(abbrev)
+	if ops == nil {
 		return
 	}
-	i := int(abbrev) - firstAbbrev
-	if abbrev < firstAbbrev || i >= len(w.abbrevs) {
-		w.fail("record with undefined abbreviation %d", abbrev)
-		return
-	}
-	ops := w.abbrevs[i]
 	hasBlob := ops[len(ops)-1].Encoding == AbbrevBlob
 	if !hasBlob && (blob != nil || file != nil) {
 		w.fail("abbreviation %d has no blob operand", abbrev)
@@ -427,15 +422,10 @@ func (w *Writer) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, file *B
 // entries), without the values made into a slice first. A byte the
 // array's elements cannot hold is an error, and nothing is written.
 func (w *Writer) TextRecord(abbrev, v uint64, s string) {
-	if w.err != nil {
+	ops := w.abbrevOps(abbrev)
+	if ops == nil {
 		return
 	}
-	i := int(abbrev) - firstAbbrev
-	if abbrev < firstAbbrev || i >= len(w.abbrevs) {
-		w.fail("record with undefined abbreviation %d", abbrev)
-		return
-	}
-	ops := w.abbrevs[i]
 	if len(ops) != 4 || ops[0].Encoding != AbbrevLiteral || ops[2].Encoding != AbbrevArray ||
 		(ops[1].Encoding != AbbrevFixed && ops[1].Encoding != AbbrevVBR) {
 		w.fail("abbreviation %d is not [literal, scalar, array]", abbrev)
@@ -485,6 +475,20 @@ func (w *Writer) TextRecord(abbrev, v uint64, s string) {
 		w.emit(bits, n*width)
 		k += int(n)
 	}
+}
+
+// abbrevOps returns the operands of the current block's abbreviation
+// abbrev; nil after an error, or when there is none (an error).
+func (w *Writer) abbrevOps(abbrev uint64) []AbbrevOp {
+	if w.err != nil {
+		return nil
+	}
+	i := int(abbrev) - firstAbbrev
+	if abbrev < firstAbbrev || i >= len(w.abbrevs) {
+		w.fail("record with undefined abbreviation %d", abbrev)
+		return nil
+	}
+	return w.abbrevs[i]
 }
 
 // checkScalar reports whether v can be written with op.
