@@ -23,10 +23,12 @@ import (
 // kernel's body, met once, is never kept) as a bcBody: its records with
 // the local operands made numbers and the deps left as deps, in memory of
 // its own. Another module whose body has the same bytes (and parameter
-// names) asks its own tables the same questions in the same order, a
-// constant parsed again from its own text at the same offset, and writes
-// the records. Its tables grow exactly as a parse of its text would grow
-// them, so the module's bitcode is the same bytes either way.
+// names) asks its own tables the same questions in the same order (a
+// small integer by its value, another constant parsed again from its own
+// text at the same offset) and writes the records. Its tables grow
+// exactly as a parse of its text would grow them, so the module's bitcode
+// is the same bytes either way. A body is taken only where the module
+// defines the named structs it uses as the module that kept it did.
 //
 // Bodies whose parse did what deps do not cover are parsed every time:
 // metadata operands, debug records, operand bundles, sync scopes other
