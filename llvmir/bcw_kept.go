@@ -57,7 +57,6 @@ func (a *bcw) compact(f *bcFunc) *bcBody {
 			b.named = append(b.named, u)
 		}
 	}
-	slices.SortFunc(b.named, func(x, y *Type) int { return strings.Compare(x.Name, y.Name) })
 	return b
 }
 
