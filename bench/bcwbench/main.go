@@ -14,7 +14,9 @@
 //     kernel out, no -S) and "llvm-dis-22" alone on the same .bc;
 //
 // and prints the best wall and CPU time of each, bitcode written per
-// second, and the ratios. (Peak memory is not measured here: a child of
+// second, and the ratios. The writer runs with the collector set as the
+// sycl-post-link command sets it (syclpostlink.SetCollector), since that
+// command is how the writer runs outside a test. (Peak memory is not measured here: a child of
 // this large process reports this process's peak as its own; see
 // bench/postlinkbench for how to measure it.)
 package main
@@ -28,6 +30,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/sycbuild/sycbuild/dpcpp/syclpostlink"
 	"github.com/sycbuild/sycbuild/internal/irgen"
 	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/llvmir"
@@ -50,6 +53,7 @@ type sample struct {
 }
 
 func run(kernels, runs int, dir string) error {
+	syclpostlink.SetCollector()
 	for _, t := range []string{"llvm-as-22", "llvm-dis-22"} {
 		if _, err := exec.LookPath(t); err != nil {
 			return fmt.Errorf("%s not found: %v", t, err)
@@ -167,6 +171,7 @@ func inProcess(f func() error) (sample, error) {
 	if err := f(); err != nil {
 		return sample{}, err
 	}
+
 	wall := time.Since(start)
 	u1, s1, _ := jobs.SelfCPU()
 	return sample{wall: wall, cpu: u1 + s1 - u0 - s0}, nil

@@ -105,7 +105,7 @@ func build(args []string, stdio clopt.Stdio) int {
 	// Coordinating the external commands allocates little and keeps less:
 	// the collector waits until the heap reaches 32 MiB, not the
 	// runtime's 4 MiB (an in-process split grows past that at once).
-	heapfloor.Set(32 << 20)
+	heapfloor.Set(32<<20, 100)
 	ctx, stop := interruptible()
 	defer stop()
 	s, code := setUp(ctx, f, stdio)

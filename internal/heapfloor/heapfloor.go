@@ -19,46 +19,44 @@ import (
 const minGoalPerPercent = (4 << 20) / 100
 
 // Set keeps the collector's heap goal at floor bytes while the live heap
-// is under half of that; once it is not, GOGC=100 applies as it would
-// have from the start. The goal never exceeds floor or twice the live
-// heap, whichever is larger. Set does nothing when GOGC or GOMEMLIMIT is
-// in the environment (the collector is then as the user asked), for a
-// floor under 8 MiB (twice the runtime's own smallest goal: below that the
-// floor would hardly delay a collection), and after its first call in a
-// process.
-func Set(floor uint64) {
+// is small, and at what GOGC=percent makes of it once that is more: after
+// each collection the goal is floor or live × (1 + percent/100), whichever
+// is larger. Set does nothing when GOGC or GOMEMLIMIT is in the
+// environment (the collector is then as the user asked), for a floor under
+// 8 MiB (twice the runtime's own smallest goal: below that the floor would
+// hardly delay a collection), and after its first call in a process.
+func Set(floor uint64, percent int) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" || floor < 8<<20 {
 		return
 	}
-	once.Do(func() { adjust(floor) })
+	once.Do(func() { adjust(floor, uint64(percent)) })
 }
 
 var once sync.Once
 
-// watch sets the goal again after the next collection, when the live heap
-// it found is known.
-func watch(floor uint64) {
-	runtime.AddCleanup(new([64]byte), adjust, floor)
-}
-
 // adjust sets GOGC from the live heap the last collection found (0
 // before the first), which the runtime's goal, live × (1 + GOGC/100), is
 // computed from: the percent that puts the goal at floor, capped so that
-// the runtime's smallest goal stays within floor; GOGC=100 once the live
-// heap is half the floor or more. It runs when Set is called and then
-// after each collection (as the cleanup of an object made unreachable
-// before it).
-func adjust(floor uint64) {
+// the runtime's smallest goal stays within floor, or percent itself where
+// that puts the goal at floor or beyond. It runs when Set is called and
+// then after each collection, as the cleanup of an object made
+// unreachable before it.
+func adjust(floor, percent uint64) {
+	runtime.AddCleanup(new([64]byte), func(floor uint64) { adjust(floor, percent) }, floor)
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 || s[0].Value.Uint64() >= floor/2 {
-		debug.SetGCPercent(100)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		debug.SetGCPercent(int(percent))
 		return
 	}
-	percent := floor / minGoalPerPercent
-	if live := s[0].Value.Uint64(); live > 0 {
-		percent = min(percent, (floor-live)*100/live)
+	live := s[0].Value.Uint64()
+	if live*(100+percent) >= floor*100 {
+		debug.SetGCPercent(int(percent))
+		return
 	}
-	debug.SetGCPercent(int(percent))
-	watch(floor)
+	p := floor / minGoalPerPercent
+	if live > 0 {
+		p = min(p, (floor-live)*100/live)
+	}
+	debug.SetGCPercent(int(p))
 }
