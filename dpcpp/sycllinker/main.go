@@ -19,6 +19,7 @@ import (
 	"github.com/sycbuild/sycbuild/configs"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/internal/basedir"
+	"github.com/sycbuild/sycbuild/dpcpp/syclpostlink"
 	"github.com/sycbuild/sycbuild/internal/clopt"
 	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/offloadbin"
@@ -40,6 +41,8 @@ func Main(argv0 string, args []string, stdio clopt.Stdio) int {
 	if err != nil {
 		return clopt.Report(stdio.Err, err)
 	}
+	// The link parses, splits and writes modules as sycl-post-link does.
+	syclpostlink.SetCollector()
 	return Run(argv0, "", o, stdio)
 }
 
