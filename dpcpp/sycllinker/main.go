@@ -17,9 +17,9 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/sycbuild/sycbuild/configs"
+	"github.com/sycbuild/sycbuild/dpcpp/syclpostlink"
 	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/internal/basedir"
-	"github.com/sycbuild/sycbuild/dpcpp/syclpostlink"
 	"github.com/sycbuild/sycbuild/internal/clopt"
 	"github.com/sycbuild/sycbuild/jobs"
 	"github.com/sycbuild/sycbuild/offloadbin"
