@@ -112,7 +112,7 @@ type bcw struct {
 	scopes  bcNames
 
 	// Scratch and slabs for function bodies (bcw_func.go).
-	byName    map[string]*bcLocal
+	byName    bcLocalTab
 	nums      []*bcLocal
 	localSlab []bcLocal
 	instSlab  []bcInst
@@ -133,6 +133,10 @@ type bcw struct {
 	deps  []bcDep
 	res   []bcDepRes
 	asked map[*Type]int32
+	// The type asked last and its dep: most operands of a run of
+	// instructions have one type.
+	lastAsked    *Type
+	lastAskedDep int32
 }
 
 // bcNames numbers names in order of first use (sections, GC names,

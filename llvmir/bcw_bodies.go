@@ -165,11 +165,15 @@ func (f *bcFunc) extra(x bcDepExtra) int32 {
 // typeDep numbers t and returns its dep. A type asked before in the body
 // is not asked again: a second answer could not differ, nor add a type.
 func (f *bcFunc) typeDep(a *bcw, t *Type, off int) int32 {
-	if d, ok := a.asked[t]; ok {
-		return d
+	if t == a.lastAsked {
+		return a.lastAskedDep
 	}
-	d := f.ask(a, bcDep{kind: depType, t: t}, bcDepRes{v: uint64(a.tys.id(t, off))})
-	a.asked[t] = d
+	d, ok := a.asked[t]
+	if !ok {
+		d = f.ask(a, bcDep{kind: depType, t: t}, bcDepRes{v: uint64(a.tys.id(t, off))})
+		a.asked[t] = d
+	}
+	a.lastAsked, a.lastAskedDep = t, d
 	return d
 }
 

@@ -34,6 +34,9 @@ type bcConsts struct {
 	byKey map[string]*bcConst
 	globs map[*Entity]*bcConst
 	small map[bcSmallKey]*bcConst // records of at most one operand
+	// recent holds integers met lately, by type and value: a body's
+	// operands repeat a few small integers.
+	recent [256]bcRecentInt
 	// asmFnTy is the function type of the call whose callee is being
 	// parsed: inline assembly's type.
 	asmFnTy *Type
@@ -196,16 +199,31 @@ func (cs *bcConsts) smallInt(t *Type, u uint64) *bcConst {
 	if t.Bits < 64 {
 		u &= 1<<t.Bits - 1
 	}
+	r := &cs.recent[(u*0x9e3779b97f4a7c15+uint64(t.Bits))>>56]
+	if r.c != nil && r.t == t && r.u == u {
+		return r.c
+	}
+	var c *bcConst
 	if u == 0 {
-		return cs.add(t, bitcode.CstCodeNull, nil, false)
+		c = cs.add(t, bitcode.CstCodeNull, nil, false)
+	} else {
+		// Most integers were met before: found without building a record.
+		v := bcSignRotate(u, uint64(t.Bits))
+		sk := bcSmallKey{ty: cs.a.tys.id(t, cs.a.p.tok.start), code: bitcode.CstCodeInteger, op: v, n: 1}
+		var ok bool
+		if c, ok = cs.small[sk]; !ok {
+			c = cs.add(t, bitcode.CstCodeInteger, []uint64{v}, false)
+		}
 	}
-	// Most integers were met before: found without building a record.
-	v := bcSignRotate(u, uint64(t.Bits))
-	sk := bcSmallKey{ty: cs.a.tys.id(t, cs.a.p.tok.start), code: bitcode.CstCodeInteger, op: v, n: 1}
-	if c, ok := cs.small[sk]; ok {
-		return c
-	}
-	return cs.add(t, bitcode.CstCodeInteger, []uint64{v}, false)
+	*r = bcRecentInt{t: t, u: u, c: c}
+	return c
+}
+
+// bcRecentInt is an integer constant met lately (bcConsts.recent).
+type bcRecentInt struct {
+	t *Type
+	u uint64
+	c *bcConst
 }
 
 func (cs *bcConsts) intConst(t *Type, v *big.Int) *bcConst {

@@ -14,14 +14,15 @@ import (
 type bcFunc struct {
 	e, ent  *Entity
 	nargs   int
-	nums    []*bcLocal          // numbered values (%N) by number
-	byName  map[string]*bcLocal // named values by their decoded name
-	order   []*bcLocal          // arguments, then results, in value order
+	nums    []*bcLocal  // numbered values (%N) by number
+	byName  *bcLocalTab // named values by their decoded name
+	order   []*bcLocal  // arguments, then results, in value order
 	blocks  map[string]int
 	bbRefs  []bcBBRef
 	bnames  []string // block names ("" for unnamed), by index
 	insts   []*bcInst
 	nextNum int        // the next unnamed value number
+	made    int        // locals made by local (arguments aside): all defined when order holds as many
 	fnMD    []*bcMD    // function-local metadata
 	attach  [][]uint64 // the function's own attachments, [kind, md]
 	attMD   []*bcMD
@@ -88,13 +89,28 @@ type bcOp struct {
 // bundles), what follows it (debug location, debug records) and its
 // attachments.
 type bcInst struct {
-	code    uint64
-	fields  []bcField
-	result  *bcLocal
+	code   uint64
+	fields []bcField
+	result *bcLocal
+	loc    int32       // the dep of the !dbg node, +1 (0 for none)
+	more   *bcInstMore // nil for most
+}
+
+// bcInstMore is what few instructions have: operand bundles, debug
+// records, attachments other than !dbg. Kept apart, it leaves bcInst
+// small: a module's bodies hold millions, each cleared when handed out.
+type bcInstMore struct {
 	bundles [][]bcField
-	loc     int32 // the dep of the !dbg node, +1 (0 for none)
 	records []bcDbgRecord
 	attach  []bcAttach
+}
+
+// extra returns in.more, made on first use.
+func (in *bcInst) extra() *bcInstMore {
+	if in.more == nil {
+		in.more = new(bcInstMore)
+	}
+	return in.more
 }
 
 // bcAttach is an instruction's attachment: the deps of its kind and node.
@@ -123,17 +139,19 @@ func (f *bcFunc) local(a *bcw, tok token) *bcLocal {
 			l = a.newLocal()
 			*l = bcLocal{name: str(a.p.src[tok.start+1 : tok.end]), index: -1, use: tok.start}
 			f.nums[n] = l
+			f.made++
 		}
 		return l
 	}
 	name := a.p.name(tok)
-	l := f.byName[name]
-	if l == nil {
-		l = a.newLocal()
+	slot := f.byName.slot(name)
+	if *slot == nil {
+		l := a.newLocal()
 		*l = bcLocal{name: name, named: true, index: -1, use: tok.start}
-		f.byName[name] = l
+		*slot = l
+		f.made++
 	}
-	return l
+	return *slot
 }
 
 // bcLocalNum parses the number of %N; numbers beyond any function's
@@ -366,6 +384,7 @@ func (a *bcw) parseBody(f *bcFunc) {
 		a.asked = map[*Type]int32{}
 	}
 	clear(a.asked)
+	a.lastAsked = nil
 	defer func() { a.cur = nil }()
 	p.reset(int(fn.body.Start))
 	p.expectPunct('{')
@@ -389,8 +408,10 @@ func (a *bcw) parseBody(f *bcFunc) {
 			continue
 		}
 		in := a.instruction(f)
-		in.records = pending
-		pending = nil
+		if len(pending) > 0 {
+			in.extra().records = pending
+			pending = nil
+		}
 		f.insts = append(f.insts, in)
 	}
 	if len(pending) > 0 {
@@ -408,11 +429,8 @@ func (a *bcw) startBody(f *bcFunc) {
 	fn := f.e.Func
 	// The name table is the writer's, emptied for each body: only
 	// parsing needs it.
-	if a.byName == nil {
-		a.byName = map[string]*bcLocal{}
-	}
-	clear(a.byName)
-	f.byName = a.byName
+	a.byName.reset()
+	f.byName = &a.byName
 	f.nums = a.nums[:0]
 	f.blocks = map[string]int{}
 	for _, prm := range fn.Params {
@@ -422,7 +440,7 @@ func (a *bcw) startBody(f *bcFunc) {
 			f.nums = append(f.nums, l)
 		} else {
 			*l = bcLocal{name: prm.Name, named: true, index: -1}
-			f.byName[prm.Name] = l
+			*f.byName.slot(prm.Name) = l
 		}
 		f.define(a, l, f.e.Off)
 	}
@@ -481,19 +499,22 @@ func (a *bcw) skipUseListOrder() {
 // checkDefined fails on the first value of f used in the text but never
 // defined.
 func (a *bcw) checkDefined(f *bcFunc) {
+	if f.made == len(f.order)-f.nargs {
+		return // every local is defined
+	}
 	var undef *bcLocal
 	for _, l := range f.nums {
 		if l != nil && !l.defined && (undef == nil || l.use < undef.use) {
 			undef = l
 		}
 	}
-	for name, l := range f.byName {
+	f.byName.each(func(l *bcLocal) {
 		if !l.defined && (undef == nil || l.use < undef.use) {
-			if _, ok := f.blocks["%"+name]; !ok {
+			if _, ok := f.blocks["%"+l.name]; !ok {
 				undef = l
 			}
 		}
-	}
+	})
 	if undef != nil {
 		a.p.fail(undef.use, "use of undefined value '%"+undef.name+"'")
 	}
@@ -602,7 +623,8 @@ func (a *bcw) attachmentTail(f *bcFunc, in *bcInst) {
 		in.loc = node + 1
 		return
 	}
-	in.attach = append(in.attach, bcAttach{kind: kind, md: node})
+	m := in.extra()
+	m.attach = append(m.attach, bcAttach{kind: kind, md: node})
 }
 
 // callee parses the return attributes, type and callee of a call or
@@ -697,7 +719,8 @@ func (a *bcw) fnAttrsAndBundles(f *bcFunc, in *bcInst, opAt int) []bcFnPart {
 				}
 			}
 			p.expectPunct(')')
-			in.bundles = append(in.bundles, rec)
+			m := in.extra()
+			m.bundles = append(m.bundles, rec)
 			if !p.acceptPunct(',') {
 				break
 			}
@@ -872,8 +895,13 @@ func (a *bcw) writeInsts(f *bcFunc, base int) [][]uint64 {
 	s := a.s
 	e := bcBodyEnc{a: a, f: f, base: base, instID: uint64(base + f.nargs)}
 	var attach [][]uint64
+	var none bcInstMore
 	for i, in := range f.insts {
-		for _, b := range in.bundles {
+		more := in.more
+		if more == nil {
+			more = &none
+		}
+		for _, b := range more.bundles {
 			s.Record(bitcode.FuncCodeOperandBundle, e.encode(b)...)
 		}
 		a.instRecord(in.code, e.encode(in.fields), e.fwd)
@@ -881,16 +909,16 @@ func (a *bcw) writeInsts(f *bcFunc, base int) [][]uint64 {
 			l := a.md.loc(f.res[in.loc-1].md)
 			s.Record(bitcode.FuncCodeDebugLoc, l...)
 		}
-		for _, r := range in.records {
+		for _, r := range more.records {
 			ops := make([]uint64, len(r.fields))
 			for j, m := range r.fields {
 				ops[j] = uint64(m.id)
 			}
 			s.Record(r.code, ops...)
 		}
-		if len(in.attach) > 0 {
+		if len(more.attach) > 0 {
 			rec := []uint64{uint64(i)}
-			for _, at := range in.attach {
+			for _, at := range more.attach {
 				rec = append(rec, f.res[at.kind].v, uint64(f.res[at.md].md.id))
 			}
 			attach = append(attach, rec)

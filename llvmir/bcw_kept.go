@@ -38,7 +38,7 @@ func (a *bcw) compact(f *bcFunc) *bcBody {
 	b.names, w.b = w.b, nil
 	instNum := f.nargs // the next result's number, counted from the first argument
 	for _, in := range f.insts {
-		if len(in.bundles) > 0 || len(in.records) > 0 || !w.inst(f, in, instNum) {
+		if m := in.more; m != nil && (len(m.bundles) > 0 || len(m.records) > 0) || !w.inst(f, in, instNum) {
 			return nil
 		}
 		if in.result != nil {
@@ -118,7 +118,11 @@ func (w *bcWriter) inst(f *bcFunc, in *bcInst, instNum int) bool {
 	if in.loc != 0 {
 		flags |= kiLoc
 	}
-	if len(in.attach) > 0 {
+	var attach []bcAttach
+	if in.more != nil {
+		attach = in.more.attach
+	}
+	if len(attach) > 0 {
 		flags |= kiAttach
 	}
 	w.uv(in.code)
@@ -126,9 +130,9 @@ func (w *bcWriter) inst(f *bcFunc, in *bcInst, instNum int) bool {
 	if in.loc != 0 {
 		w.uv(uint64(in.loc - 1))
 	}
-	if len(in.attach) > 0 {
-		w.uv(uint64(len(in.attach)))
-		for _, at := range in.attach {
+	if len(attach) > 0 {
+		w.uv(uint64(len(attach)))
+		for _, at := range attach {
 			w.uv(uint64(at.kind))
 			w.uv(uint64(at.md))
 		}

@@ -363,28 +363,41 @@ func (w *Writer) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, file *B
 		w.fail("abbreviation %d has no blob operand", abbrev)
 		return
 	}
-	// Check every value against its operand before writing a bit, so that
-	// an error leaves no half-written record behind.
+	// Every value is checked against its operand as it is written; on an
+	// error the record's bits are taken back, so that no half-written
+	// record is left behind. A blob, written last, is written once every
+	// value is known to fit.
+	mark := w.mark()
+	w.emit(abbrev, w.width)
 	k := 0
 	for j := 0; j < len(ops); j++ {
 		op := ops[j]
 		switch op.Encoding {
 		case AbbrevLiteral:
 		case AbbrevArray:
+			el := ops[j+1]
+			w.emitVBR(uint64(len(vals)-k), 6)
 			for ; k < len(vals); k++ {
-				if err := checkScalar(ops[j+1], vals[k]); err != nil {
+				if err := w.checkedScalar(el, vals[k]); err != nil {
+					w.takeBack(mark)
 					w.fail("abbreviation %d: array element %d: %v", abbrev, k, err)
 					return
 				}
 			}
 			j++
 		case AbbrevBlob:
+			if k != len(vals) {
+				break // refused below
+			}
+			w.blob(blob, file)
 		default:
 			if k >= len(vals) {
+				w.takeBack(mark)
 				w.fail("abbreviation %d: %d values for more operands", abbrev, len(vals))
 				return
 			}
-			if err := checkScalar(op, vals[k]); err != nil {
+			if err := w.checkedScalar(op, vals[k]); err != nil {
+				w.takeBack(mark)
 				w.fail("abbreviation %d: operand %d: %v", abbrev, j, err)
 				return
 			}
@@ -392,28 +405,44 @@ func (w *Writer) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, file *B
 		}
 	}
 	if k != len(vals) {
+		w.takeBack(mark)
 		w.fail("abbreviation %d: %d values for %d operands", abbrev, len(vals), k)
-		return
 	}
-	w.emit(abbrev, w.width)
-	k = 0
-	for j := 0; j < len(ops); j++ {
-		op := ops[j]
-		switch op.Encoding {
-		case AbbrevLiteral:
-		case AbbrevArray:
-			w.emitVBR(uint64(len(vals)-k), 6)
-			for ; k < len(vals); k++ {
-				w.emitScalar(ops[j+1], vals[k])
-			}
-			j++
-		case AbbrevBlob:
-			w.blob(blob, file)
-		default:
-			w.emitScalar(op, vals[k])
-			k++
+}
+
+// writeMark is where the stream was: what takeBack returns it to.
+type writeMark struct {
+	buf   int
+	cur   uint64
+	nbits uint
+}
+
+// mark returns where the stream is, within the current chunk.
+func (w *Writer) mark() writeMark { return writeMark{len(w.buf), w.cur, w.nbits} }
+
+// takeBack returns the stream to m: what was written since is dropped (no
+// blob may have been written since).
+func (w *Writer) takeBack(m writeMark) { w.buf, w.cur, w.nbits = w.buf[:m.buf], m.cur, m.nbits }
+
+// checkedScalar writes v with op, or returns why it cannot (writing
+// nothing).
+func (w *Writer) checkedScalar(op AbbrevOp, v uint64) error {
+	switch op.Encoding {
+	case AbbrevFixed:
+		if op.Value < 64 && v>>op.Value != 0 {
+			return checkScalar(op, v)
 		}
+		w.emit64(v, uint(op.Value))
+	case AbbrevVBR:
+		w.emitVBR(v, uint(op.Value))
+	case AbbrevChar6:
+		c, ok := toChar6(v)
+		if !ok {
+			return checkScalar(op, v)
+		}
+		w.emit(c, 6)
 	}
+	return nil
 }
 
 // TextRecord writes a record of abbreviation abbrev, which must be
@@ -431,30 +460,30 @@ func (w *Writer) TextRecord(abbrev, v uint64, s string) {
 		w.fail("abbreviation %d is not [literal, scalar, array]", abbrev)
 		return
 	}
-	if err := checkScalar(ops[1], v); err != nil {
+	mark := w.mark()
+	w.emit(abbrev, w.width)
+	if err := w.checkedScalar(ops[1], v); err != nil {
+		w.takeBack(mark)
 		w.fail("abbreviation %d: operand 1: %v", abbrev, err)
 		return
 	}
+	w.emitVBR(uint64(len(s)), 6)
 	el := ops[3]
+	char6 := el.Encoding == AbbrevChar6
 	width := uint(0) // of each element: 8, 7 or 6 bits
 	switch {
 	case el.Encoding == AbbrevFixed && el.Value <= 8:
 		width = uint(el.Value)
-	case el.Encoding == AbbrevChar6:
+	case char6:
 		width = 6
 	}
-	for k := 0; k < len(s); k++ {
-		if err := checkScalar(el, uint64(s[k])); err != nil {
-			w.fail("abbreviation %d: array element %d: %v", abbrev, k, err)
-			return
-		}
-	}
-	w.emit(abbrev, w.width)
-	w.emitScalar(ops[1], v)
-	w.emitVBR(uint64(len(s)), 6)
 	if width == 0 {
 		for k := 0; k < len(s); k++ {
-			w.emitScalar(el, uint64(s[k]))
+			if err := w.checkedScalar(el, uint64(s[k])); err != nil {
+				w.takeBack(mark)
+				w.fail("abbreviation %d: array element %d: %v", abbrev, k, err)
+				return
+			}
 		}
 		return
 	}
@@ -467,8 +496,13 @@ func (w *Writer) TextRecord(abbrev, v uint64, s string) {
 		n := min(per, uint(len(s)-k))
 		for j := uint(0); j < n; j++ {
 			c := uint64(s[k+int(j)])
-			if width == 6 {
-				c, _ = toChar6(c)
+			if char6 {
+				c = uint64(char6Code[c])
+			}
+			if c>>width != 0 {
+				w.takeBack(mark)
+				w.fail("abbreviation %d: array element %d: %v", abbrev, k+int(j), checkScalar(el, uint64(s[k+int(j)])))
+				return
 			}
 			bits |= c << (j * width)
 		}
@@ -476,6 +510,20 @@ func (w *Writer) TextRecord(abbrev, v uint64, s string) {
 		k += int(n)
 	}
 }
+
+// char6Code is each byte's char6 code, noChar6 where it has none.
+var char6Code = func() (t [256]byte) {
+	for c := range t {
+		code, ok := toChar6(uint64(c))
+		t[c] = byte(code)
+		if !ok {
+			t[c] = noChar6
+		}
+	}
+	return t
+}()
+
+const noChar6 = 0xff
 
 // abbrevOps returns the operands of the current block's abbreviation
 // abbrev; nil after an error, or when there is none (an error).
@@ -491,7 +539,7 @@ func (w *Writer) abbrevOps(abbrev uint64) []AbbrevOp {
 	return w.abbrevs[i]
 }
 
-// checkScalar reports whether v can be written with op.
+// checkScalar reports whether v can be written with op: why not, or nil.
 func checkScalar(op AbbrevOp, v uint64) error {
 	switch op.Encoding {
 	case AbbrevFixed:
@@ -504,18 +552,6 @@ func checkScalar(op AbbrevOp, v uint64) error {
 		}
 	}
 	return nil
-}
-
-func (w *Writer) emitScalar(op AbbrevOp, v uint64) {
-	switch op.Encoding {
-	case AbbrevFixed:
-		w.emit64(v, uint(op.Value))
-	case AbbrevVBR:
-		w.emitVBR(v, uint(op.Value))
-	case AbbrevChar6:
-		c, _ := toChar6(v)
-		w.emit(c, 6)
-	}
 }
 
 // toChar6 returns the 6-bit code of character c ([a-z] 0-25, [A-Z] 26-51,
