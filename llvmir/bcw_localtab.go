@@ -44,9 +44,11 @@ func (t *bcLocalTab) slot(name string) **bcLocal {
 	mask := uint32(len(t.slots) - 1)
 	for i := (h * 0x9e3779b1) >> t.shift; ; i = (i + 1) & mask {
 		s := &t.slots[i]
-		if s.gen != t.gen {
+		if s.gen != t.gen || s.l == nil { // empty, or given out and left empty
+			if s.gen != t.gen {
+				t.used++
+			}
 			*s = bcLocalSlot{gen: t.gen, hash: h}
-			t.used++
 			return &s.l
 		}
 		if s.hash == h && s.l.name == name {
