@@ -3,6 +3,7 @@ package llvmir
 import (
 	"bytes"
 	"os"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -84,6 +85,36 @@ func BenchmarkAssembleBitcode(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := m.AssembleBitcode(BitcodeOptions{LLVM: 22}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAssembleBitcodeCold assembles the benchmark module's text as
+// LLVM 22 bitcode, parse included, each time after two collections that
+// empty the writer's pool of slabs, as one sycl-post-link process starts
+// (1000 kernels by default; SYCBUILD_BENCH_KERNELS overrides the count).
+// The collector is the test binary's: GOGC sets it.
+//
+//	go test ./llvmir -run '^$' -bench AssembleBitcodeCold -benchtime 10x
+func BenchmarkAssembleBitcodeCold(b *testing.B) {
+	c := irgen.Scaled(1000)
+	if n, err := strconv.Atoi(os.Getenv("SYCBUILD_BENCH_KERNELS")); err == nil && n > 0 {
+		c = irgen.Scaled(n)
+	}
+	var src bytes.Buffer
+	if err := irgen.Write(&src, c); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(src.Len()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		runtime.GC()
+		runtime.GC()
+		b.StartTimer()
+		if _, err := AssembleBitcode("big.ll", src.Bytes(), BitcodeOptions{LLVM: 22}); err != nil {
 			b.Fatal(err)
 		}
 	}
