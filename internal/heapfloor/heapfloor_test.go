@@ -76,7 +76,7 @@ func TestFloor(t *testing.T) {
 	// The floor again once the live heap is small again.
 	keep = nil
 	runtime.GC()
-	waitFor(t, func() bool { return gogc() > 1000 }, "the floor again once the live heap is small")
+	waitFor(t, func() bool { return gogc() > 300 }, "the floor again once the live heap is small")
 }
 
 // waitFor waits for cond, which a cleanup makes true after a collection;
