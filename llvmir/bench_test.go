@@ -68,19 +68,12 @@ func BenchmarkWriteSplit(b *testing.B) {
 //
 // The comparison with llvm-as is bench/bcwbench.
 func BenchmarkAssembleBitcode(b *testing.B) {
-	c := irgen.Scaled(1000)
-	if n, err := strconv.Atoi(os.Getenv("SYCBUILD_BENCH_KERNELS")); err == nil && n > 0 {
-		c = irgen.Scaled(n)
-	}
-	var src bytes.Buffer
-	if err := irgen.Write(&src, c); err != nil {
-		b.Fatal(err)
-	}
-	m, err := Parse("big.ll", src.Bytes())
+	src := bitcodeBenchText(b)
+	m, err := Parse("big.ll", src)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(src.Len()))
+	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -98,6 +91,24 @@ func BenchmarkAssembleBitcode(b *testing.B) {
 //
 //	go test ./llvmir -run '^$' -bench AssembleBitcodeCold -benchtime 10x
 func BenchmarkAssembleBitcodeCold(b *testing.B) {
+	src := bitcodeBenchText(b)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		runtime.GC()
+		runtime.GC()
+		b.StartTimer()
+		if _, err := AssembleBitcode("big.ll", src, BitcodeOptions{LLVM: 22}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// bitcodeBenchText is the text of the writer's benchmarks: 1000 kernels,
+// or SYCBUILD_BENCH_KERNELS.
+func bitcodeBenchText(b *testing.B) []byte {
 	c := irgen.Scaled(1000)
 	if n, err := strconv.Atoi(os.Getenv("SYCBUILD_BENCH_KERNELS")); err == nil && n > 0 {
 		c = irgen.Scaled(n)
@@ -106,16 +117,5 @@ func BenchmarkAssembleBitcodeCold(b *testing.B) {
 	if err := irgen.Write(&src, c); err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(src.Len()))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		runtime.GC()
-		runtime.GC()
-		b.StartTimer()
-		if _, err := AssembleBitcode("big.ll", src.Bytes(), BitcodeOptions{LLVM: 22}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return src.Bytes()
 }

@@ -2,8 +2,11 @@
 // small. A build that runs hundreds of external commands allocates a few
 // kilobytes per command and keeps almost none of it: with the runtime's
 // smallest goal (4 MiB of heap) it collects every few dozen commands, and
-// each cycle wakes threads and scans stacks for nothing. The Go compiler
-// raises its starting heap goal in the same way.
+// each cycle wakes threads and scans stacks for nothing. A tool that
+// parses and writes one module grows its heap by hundreds of megabytes at
+// once and keeps most of it to the end: from 4 MiB the collector runs a
+// dozen times while it grows, marking the same data again. The Go
+// compiler raises its starting heap goal in the same way.
 package heapfloor
 
 import (
