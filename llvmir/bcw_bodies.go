@@ -293,6 +293,10 @@ type bcReader struct {
 }
 
 func (r *bcReader) uv() uint64 {
+	if c := r.b[r.i]; c < 0x80 { // most values of a kept body: one byte
+		r.i++
+		return uint64(c)
+	}
 	v, n := binary.Uvarint(r.b[r.i:])
 	r.i += n
 	return v
