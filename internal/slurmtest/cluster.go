@@ -14,11 +14,13 @@ package slurmtest
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -68,7 +70,8 @@ func Start(t testing.TB) *Cluster {
 		"--pid-file="+filepath.Join(dir, "munge", "munged.pid"), "--seed-file="+filepath.Join(dir, "munge", "seed"),
 		"--log-file="+filepath.Join(dir, "log", "munged.log"))
 
-	ctldPort, nodePort := freePort(t), freePort(t)
+	ports := freePorts(t, 2)
+	ctldPort, nodePort := ports[0], ports[1]
 	memMB := nodeMemoryMB()
 	conf := fmt.Sprintf(slurmConf, c.Node, ctldPort, nodePort, socket, dir, c.CPUs, hostname(t), memMB)
 	if err := os.WriteFile(c.Conf, []byte(conf), 0o644); err != nil {
@@ -252,13 +255,37 @@ func withoutAllocation(env []string) []string {
 	return out
 }
 
-func freePort(t testing.TB) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+// freePorts returns n distinct ports free on every address now, taken
+// below the kernel's range of ephemeral ports: a port from that range,
+// free when asked, may become the local port of any process's next
+// outgoing connection before the daemon binds it (slurmd once failed so,
+// "Address already in use").
+func freePorts(t testing.TB, n int) []int {
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if v, err := strconv.Atoi(f[0]); err == nil && v > 11000 {
+				low = v
+			}
+		}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	var ports []int
+	for try := 0; len(ports) < n; try++ {
+		if try == 1000 {
+			t.Fatalf("no %d free ports between 10000 and %d", n, low)
+		}
+		p := 10000 + rand.IntN(low-10000)
+		if slices.Contains(ports, p) {
+			continue
+		}
+		l, err := net.Listen("tcp", ":"+strconv.Itoa(p))
+		if err != nil {
+			continue
+		}
+		l.Close()
+		ports = append(ports, p)
+	}
+	return ports
 }
 
 // nodeMemoryMB is the node's RealMemory: this machine's memory in MiB, less
