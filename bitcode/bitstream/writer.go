@@ -363,11 +363,10 @@ func (w *Writer) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, file *B
 		w.fail("abbreviation %d has no blob operand", abbrev)
 		return
 	}
-	// Every value is checked against its operand as it is written; on an
-	// error the record's bits are taken back, so that no half-written
-	// record is left behind. A blob, written last, is written once every
-	// value is known to fit.
-	mark := w.mark()
+	// Every value is checked against its operand as it is written. A
+	// record that fails leaves bits behind, but the error is the stream's:
+	// nothing is written out after it. A blob, last, is written only when
+	// the values are all there.
 	w.emit(abbrev, w.width)
 	k := 0
 	for j := 0; j < len(ops); j++ {
@@ -379,7 +378,6 @@ func (w *Writer) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, file *B
 			w.emitVBR(uint64(len(vals)-k), 6)
 			for ; k < len(vals); k++ {
 				if err := w.checkedScalar(el, vals[k]); err != nil {
-					w.takeBack(mark)
 					w.fail("abbreviation %d: array element %d: %v", abbrev, k, err)
 					return
 				}
@@ -392,12 +390,10 @@ func (w *Writer) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, file *B
 			w.blob(blob, file)
 		default:
 			if k >= len(vals) {
-				w.takeBack(mark)
 				w.fail("abbreviation %d: %d values for more operands", abbrev, len(vals))
 				return
 			}
 			if err := w.checkedScalar(op, vals[k]); err != nil {
-				w.takeBack(mark)
 				w.fail("abbreviation %d: operand %d: %v", abbrev, j, err)
 				return
 			}
@@ -405,27 +401,11 @@ func (w *Writer) AbbrevRecord(abbrev uint64, vals []uint64, blob []byte, file *B
 		}
 	}
 	if k != len(vals) {
-		w.takeBack(mark)
 		w.fail("abbreviation %d: %d values for %d operands", abbrev, len(vals), k)
 	}
 }
 
-// writeMark is where the stream was: what takeBack returns it to.
-type writeMark struct {
-	buf   int
-	cur   uint64
-	nbits uint
-}
-
-// mark returns where the stream is, within the current chunk.
-func (w *Writer) mark() writeMark { return writeMark{len(w.buf), w.cur, w.nbits} }
-
-// takeBack returns the stream to m: what was written since is dropped (no
-// blob may have been written since).
-func (w *Writer) takeBack(m writeMark) { w.buf, w.cur, w.nbits = w.buf[:m.buf], m.cur, m.nbits }
-
-// checkedScalar writes v with op, or returns why it cannot (writing
-// nothing).
+// checkedScalar writes v with op, or returns why it cannot.
 func (w *Writer) checkedScalar(op AbbrevOp, v uint64) error {
 	switch op.Encoding {
 	case AbbrevFixed:
@@ -449,7 +429,7 @@ func (w *Writer) checkedScalar(op AbbrevOp, v uint64) error {
 // [literal code, Fixed or VBR, array of Fixed(8), Fixed(7) or Char6]: v,
 // then the bytes of s as the array (the shape of LLVM's value symbol table
 // entries), without the values made into a slice first. A byte the
-// array's elements cannot hold is an error, and nothing is written.
+// array's elements cannot hold is the stream's error: nothing is written out.
 func (w *Writer) TextRecord(abbrev, v uint64, s string) {
 	ops := w.abbrevOps(abbrev)
 	if ops == nil {
@@ -460,10 +440,8 @@ func (w *Writer) TextRecord(abbrev, v uint64, s string) {
 		w.fail("abbreviation %d is not [literal, scalar, array]", abbrev)
 		return
 	}
-	mark := w.mark()
 	w.emit(abbrev, w.width)
 	if err := w.checkedScalar(ops[1], v); err != nil {
-		w.takeBack(mark)
 		w.fail("abbreviation %d: operand 1: %v", abbrev, err)
 		return
 	}
@@ -480,7 +458,6 @@ func (w *Writer) TextRecord(abbrev, v uint64, s string) {
 	if width == 0 {
 		for k := 0; k < len(s); k++ {
 			if err := w.checkedScalar(el, uint64(s[k])); err != nil {
-				w.takeBack(mark)
 				w.fail("abbreviation %d: array element %d: %v", abbrev, k, err)
 				return
 			}
@@ -500,7 +477,6 @@ func (w *Writer) TextRecord(abbrev, v uint64, s string) {
 				c = uint64(char6Code[c])
 			}
 			if c>>width != 0 {
-				w.takeBack(mark)
 				w.fail("abbreviation %d: array element %d: %v", abbrev, k+int(j), checkScalar(el, uint64(s[k+int(j)])))
 				return
 			}
