@@ -203,9 +203,12 @@ func (f *bcFunc) constDep(a *bcw, t *Type) int32 {
 
 // intOneDep is the constant i32 1.
 func (f *bcFunc) intOneDep(a *bcw) int32 {
-	c := a.consts.intConst(typeI32, big.NewInt(1))
-	return f.ask(a, bcDep{kind: depIntOne}, bcDepRes{c: c})
+	return f.ask(a, bcDep{kind: depIntOne}, bcDepRes{c: a.intOne()})
 }
+
+// intOne is the constant i32 1, an alloca's default size (depIntOne's
+// answer, in a parse and in a replay).
+func (a *bcw) intOne() *bcConst { return a.consts.intConst(typeI32, big.NewInt(1)) }
 
 // attachDep resolves an instruction's attachment !kind !N: the deps of
 // the kind (-1 for !dbg) and of the node.
@@ -224,9 +227,16 @@ func (f *bcFunc) attachDep(a *bcw, att Attachment, off int) (kind, node int32) {
 
 // attrsField is a field holding the number of a call's attribute list.
 func (f *bcFunc) attrsField(a *bcw, off int, fn []bcFnPart, slots []bcSlot) bcField {
-	id := a.attr.list(off, append([]bcSlot{{bcFnIndex, a.fnAttrs(fn)}}, slots...))
+	id := a.callAttrs(off, fn, slots)
 	x := f.extra(bcDepExtra{fn: fn, slots: slots})
 	return bcField{kind: fDep, v: uint64(f.ask(a, bcDep{kind: depAttrs, x: x}, bcDepRes{v: id}))}
+}
+
+// callAttrs numbers a call site's attribute list: its function attributes
+// and those of its return value and arguments (depAttrs's answer, in a
+// parse and in a replay).
+func (a *bcw) callAttrs(off int, fn []bcFnPart, slots []bcSlot) uint64 {
+	return a.attr.list(off, append([]bcSlot{{bcFnIndex, a.fnAttrs(fn)}}, slots...))
 }
 
 // fnAttrs is the function attributes of a call site, groups expanded.
@@ -441,14 +451,14 @@ func (a *bcw) replay(f *bcFunc, t *bcBody) {
 			res.c = a.consts.parse(ty)
 			a.consts.asmFnTy = nil
 		case depIntOne:
-			res.c = a.consts.intConst(typeI32, big.NewInt(1))
+			res.c = a.intOne()
 		case depKind:
 			res.v = a.md.kind(t.extras[r.uv()].name)
 		case depMD:
 			res.md = a.md.attachment(Attachment{refID: t.extras[r.uv()].refID}, f.bodyStart)
 		case depAttrs:
 			x := t.extras[r.uv()]
-			res.v = a.attr.list(f.bodyStart, append([]bcSlot{{bcFnIndex, a.fnAttrs(x.fn)}}, x.slots...))
+			res.v = a.callAttrs(f.bodyStart, x.fn, x.slots)
 		}
 		f.res[i] = res
 	}
