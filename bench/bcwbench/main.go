@@ -16,9 +16,9 @@
 // and prints the best wall and CPU time of each, bitcode written per
 // second, and the ratios. The writer runs with the collector set as the
 // sycl-post-link command sets it (syclpostlink.SetCollector), since that
-// command is how the writer runs outside a test. (Peak memory is not measured here: a child of
-// this large process reports this process's peak as its own; see
-// bench/postlinkbench for how to measure it.)
+// command is how the writer runs outside a test. (Peak memory is not
+// measured here: a child of this large process reports this process's
+// peak as its own; see bench/postlinkbench for how to measure it.)
 package main
 
 import (
@@ -171,7 +171,6 @@ func inProcess(f func() error) (sample, error) {
 	if err := f(); err != nil {
 		return sample{}, err
 	}
-
 	wall := time.Since(start)
 	u1, s1, _ := jobs.SelfCPU()
 	return sample{wall: wall, cpu: u1 + s1 - u0 - s0}, nil
