@@ -107,18 +107,18 @@ type builder struct {
 	mu       sync.Mutex
 	state    []Outcome // each action's, once it finished
 	res      Result
-	captures map[int]*os.File // per job slot; see capture
-	swept    map[string]bool  // directories cleared of stale temporary files
-	stopAll  func()           // stops the starting of new work
-	warnOnce sync.Once        // the cache's warning
-	pool     jobs.Pool        // the job tokens
-	ready    *readyQueue      // hands them out, longest work first
-	runner   jobs.Runner      // runs the external commands
-	mem      *memBudget       // nil without a budget
-	model    memModel         // recorded peaks, for the budget
-	tools    atomic.Int32     // in-process tools running
-	planned  map[*Fanout]int  // the jobs of each fan-out in the progress total (planned.go)
-	cmds     *commandWords    // the last command words of actions and fan-outs
+	captures map[int]*os.File      // per job slot; see capture
+	swept    map[string]*sync.Once // directories made and cleared of stale temporary files
+	stopAll  func()                // stops the starting of new work
+	warnOnce sync.Once             // the cache's warning
+	pool     jobs.Pool             // the job tokens
+	ready    *readyQueue           // hands them out, longest work first
+	runner   jobs.Runner           // runs the external commands
+	mem      *memBudget            // nil without a budget
+	model    memModel              // recorded peaks, for the budget
+	tools    atomic.Int32          // in-process tools running
+	planned  map[*Fanout]int       // the jobs of each fan-out in the progress total (planned.go)
+	cmds     *commandWords         // the last command words of actions and fan-outs
 	// templateDiffs are what changed in each fan-out's template.
 	templateDiffs map[*Action]string
 }
@@ -151,7 +151,7 @@ func (g *Graph) Build(ctx context.Context, opt Options) (*Result, error) {
 		}
 	}
 	b := &builder{g: g, opt: opt, log: log, obs: opt.Observer, state: make([]Outcome, len(g.actions)), workDir: workDir,
-		captures: map[int]*os.File{}, swept: map[string]bool{}, stopAll: func() {}, cmds: loadCommandWords(opt.StateDir)}
+		captures: map[int]*os.File{}, swept: map[string]*sync.Once{}, stopAll: func() {}, cmds: loadCommandWords(opt.StateDir)}
 	defer b.closeCaptures()
 	if b.runner = opt.Runner; b.runner == nil {
 		b.runner = jobs.Local{}

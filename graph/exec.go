@@ -265,10 +265,15 @@ func (b *builder) record(name string, kp keyParts, outs []fileState, prev *recor
 // atomicfile.RemoveStale). The directory is read once for both.
 func (b *builder) prepareDir(dir string) {
 	b.mu.Lock()
-	done := b.swept[dir]
-	b.swept[dir] = true
+	once := b.swept[dir]
+	if once == nil {
+		once = new(sync.Once)
+		b.swept[dir] = once
+	}
 	b.mu.Unlock()
-	if !done {
+	// Every caller waits for the first: an action must not write into a
+	// directory another is still making.
+	once.Do(func() {
 		os.MkdirAll(b.path(dir), 0o755)
 		f, err := os.Open(b.path(dir))
 		if err != nil {
@@ -282,7 +287,7 @@ func (b *builder) prepareDir(dir string) {
 			}
 		}
 		atomicfile.RemoveStaleOf(b.path(dir), names)
-	}
+	})
 }
 
 func statePaths(states []fileState) []string {

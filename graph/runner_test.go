@@ -3,6 +3,7 @@ package graph
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -163,6 +164,26 @@ func TestWhere(t *testing.T) {
 	for _, e := range rec.finished {
 		if e.Where != (Where{}) {
 			t.Errorf("%s: where %+v from a runner that names none", e.Desc, e.Where)
+		}
+	}
+}
+
+// TestOutputDirMadeBeforeAnyWrite: actions that start together and write
+// into one new directory each find it made; the first to prepare it must
+// not let the others write before it exists.
+func TestOutputDirMadeBeforeAnyWrite(t *testing.T) {
+	for round := 0; round < 50; round++ {
+		tb := newTestBuild(t)
+		tb.runner = &jobstest.Runner{}
+		for i := 0; i < 8; i++ {
+			in := fmt.Sprintf("in%d.txt", i)
+			tb.write(in, "x")
+			tb.fake(fmt.Sprintf("upper %d", i), upperTool, []string{in}, fmt.Sprintf("out/sub/%d.txt", i))
+		}
+		opt := tb.opts()
+		opt.Pool = jobs.NewPool(8)
+		if res := tb.build(opt); res.Ran != 8 {
+			t.Fatalf("round %d: ran %d of 8\n%s", round, res.Ran, tb.log.String())
 		}
 	}
 }
