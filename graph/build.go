@@ -32,6 +32,10 @@ type Options struct {
 	// Verbose sends each command line, as it starts, to the observer's
 	// Message.
 	Verbose bool
+	// Batch is how many fan-out jobs run their last command as one
+	// process where its tool can (Tool.Batch); 0 decides from the
+	// number of jobs and job slots, 1 runs each alone.
+	Batch int
 	// Observer is told what the build does (see Observer); nil tells
 	// nobody. Observers fans out to several.
 	Observer Observer

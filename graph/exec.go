@@ -23,19 +23,8 @@ import (
 // not yet set) and why it failed; on failure no output of the unit is
 // left, not even an earlier command's of a chain.
 func (b *builder) runUnit(ctx context.Context, tok jobs.Token, u *unit) (Event, error) {
-	e := u.event
-	e.Slot, e.Start = tok.Slot(), time.Now()
-	b.obs.Started(e)
-	var ca *cache.Action
-	if b.opt.Cache != nil {
-		ca = cacheAction(u)
-	}
-	var text []byte
+	e, ca, text, hit := b.startUnit(ctx, tok, u)
 	var err error
-	hit := false
-	if ca != nil {
-		text, e.Cache, hit = b.restore(ctx, u, ca)
-	}
 	if !hit {
 		text, err = b.execute(ctx, tok, u, &e)
 	}
@@ -43,11 +32,38 @@ func (b *builder) runUnit(ctx context.Context, tok jobs.Token, u *unit) (Event, 
 	if err != nil {
 		return e, err
 	}
+	return b.settle(ctx, u, e, text, ca, hit)
+}
+
+// startUnit tells the observer a unit starts on tok, and restores its
+// outputs from the shared cache when it has them (hit): text is then what
+// its commands printed. ca is the unit's cache action, nil without a
+// cache.
+func (b *builder) startUnit(ctx context.Context, tok jobs.Token, u *unit) (e Event, ca *cache.Action, text []byte, hit bool) {
+	e = u.event
+	e.Slot, e.Start = tok.Slot(), time.Now()
+	b.obs.Started(e)
+	if b.opt.Cache != nil {
+		ca = cacheAction(u)
+	}
+	if ca != nil {
+		text, e.Cache, hit = b.restore(ctx, u, ca)
+	}
+	return e, ca, text, hit
+}
+
+// settle records a unit whose commands succeeded (or whose outputs were
+// restored: hit) and stores it in the shared cache; text is what its
+// commands printed.
+func (b *builder) settle(ctx context.Context, u *unit, e Event, text []byte, ca *cache.Action, hit bool) (Event, error) {
 	if e.Fallback != "" {
 		// A stand-in is not the action's result: neither the build log
 		// nor the cache keeps it, so the next build runs the failed
 		// command again (its failure may have been passing: an OOM kill)
-		// and says so again while it fails.
+		// and says so again while it fails. Nor is it a compile to share:
+		// another checkout or machine compiles it itself (and a
+		// per-kernel fallback's images are files the cache's action does
+		// not name).
 		b.log.forget(u.outputs()...)
 		e.Output = withoutChatter(text, u.tools...)
 		return e, nil
@@ -59,10 +75,7 @@ func (b *builder) runUnit(ctx context.Context, tok jobs.Token, u *unit) (Event, 
 	if err != nil {
 		return e, err
 	}
-	if ca != nil && !hit && e.Fallback == "" {
-		// A job that fell back is no compile to share: another
-		// checkout or machine compiles it itself (and a per-kernel
-		// fallback's images are files the cache's action does not name).
+	if ca != nil && !hit {
 		b.store(ctx, ca, text)
 	}
 	if hit {
@@ -80,12 +93,19 @@ func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event
 	if u.main != nil {
 		return b.runInProcess(u, e)
 	}
+	return b.executeSteps(ctx, tok, u, e, 0, len(u.argvs))
+}
+
+// executeSteps runs commands from..to-1 of a unit's chain (their output
+// directories made) and returns what they printed. A failure removes the
+// outputs of the chain's commands before from too.
+func (b *builder) executeSteps(ctx context.Context, tok jobs.Token, u *unit, e *Event, from, to int) ([]byte, error) {
 	out, err := b.capture(tok.Slot())
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	for k := 0; k < len(u.argvs); {
+	for k := from; k < to; {
 		// Steps k..m run at once when the earlier ones pipe into the next.
 		m := k
 		if u.fanout != nil {

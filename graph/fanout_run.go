@@ -109,7 +109,10 @@ func (b *builder) runJobs(ctx, stop context.Context, pool jobs.Pool, a *Action, 
 	f.compile()
 	jobList := make([]*job, len(items))
 	errs := make([]error, len(items))
-	w := &workers{limit: pool.Size(), items: len(items)}
+	// A worker takes size items at a time: their jobs run on one token,
+	// their last commands as one process (batch.go), when size > 1.
+	size := b.batchSize(f, len(items))
+	w := &workers{limit: pool.Size(), items: (len(items) + size - 1) / size}
 	var fellBack atomic.Bool // a job's stand-in keeps the whole from being recorded
 	order := b.longestFirst(f, items)
 	w.work = func() {
@@ -119,13 +122,29 @@ func (b *builder) runJobs(ctx, stop context.Context, pool jobs.Pool, a *Action, 
 			if !ok {
 				return
 			}
-			i := order[next]
-			jobList[i] = f.job(i, items[i])
-			fb, err := b.doJob(ctx, stop, pool, a, jobList[i], w)
-			if fb {
-				fellBack.Store(true)
+			if size == 1 {
+				i := order[next]
+				jobList[i] = f.job(i, items[i])
+				fb, err := b.doJob(ctx, stop, pool, a, jobList[i], w)
+				if fb {
+					fellBack.Store(true)
+				}
+				errs[i] = err
+				continue
 			}
-			errs[i] = err
+			group := order[next*size : min(next*size+size, len(items))]
+			js := make([]*job, len(group))
+			for n, i := range group {
+				jobList[i] = f.job(i, items[i])
+				js[n] = jobList[i]
+			}
+			fbs, jerrs := b.doBatch(ctx, stop, pool, a, js, w)
+			for n, i := range group {
+				if fbs[n] {
+					fellBack.Store(true)
+				}
+				errs[i] = jerrs[n]
+			}
 		}
 	}
 	w.run()

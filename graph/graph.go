@@ -88,6 +88,9 @@ type Tool struct {
 	// Timeout, if set, stops a command of the tool that runs longer; it
 	// fails like any other ("timed out after …").
 	Timeout time.Duration
+	// Batch, if set, runs the tool's commands of several fan-out jobs as
+	// one process where they are the jobs' last (see Batch).
+	Batch *Batch
 }
 
 func (t *Tool) identity() string {

@@ -117,6 +117,11 @@ type Event struct {
 	// Usage is what the child processes it ran cost (Finished only); nil
 	// for in-process tools and what did not run.
 	Usage *Usage
+	// Busy, for a job whose commands ran among other jobs' (a batch, see
+	// Batch), is the time its own commands took, its share of the batch's
+	// included; its span then also holds the others'. Zero otherwise: the
+	// job took End − Start.
+	Busy time.Duration
 	// Where is where an action's, job's or command's child processes ran,
 	// as Options.Runner says (Finished only); its Node is "" on this
 	// machine, and for what ran none.

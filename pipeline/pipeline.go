@@ -230,6 +230,12 @@ func graphTool(t *toolchain.Tool) *graph.Tool {
 		Check: toolchain.OutputCheck(t.Role), ResponseFiles: toolchain.ResponseFiles(t.Role)}
 	if t.Role == configs.ToolOcloc {
 		gt.Chatter = toolchain.OclocChatter
+		gt.Batch = &graph.Batch{
+			Line:    toolchain.OclocBatchLine,
+			Argv:    func(list string) []string { return append([]string{t.Path}, toolchain.OclocMultiArgs(list)...) },
+			Outputs: toolchain.OclocMultiOutputs,
+			Split:   toolchain.OclocMultiSplit,
+		}
 	}
 	return gt
 }

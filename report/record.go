@@ -23,6 +23,7 @@ type record struct {
 	slot     int
 	start    time.Time
 	end      time.Time
+	busy     time.Duration // graph.Event.Busy
 	outcome  graph.Outcome
 	cache    string
 	fallback string
@@ -66,6 +67,9 @@ func (e *record) ran() bool { return !e.start.IsZero() && !e.end.IsZero() }
 func (e *record) wall() time.Duration {
 	if !e.ran() {
 		return 0
+	}
+	if e.busy > 0 {
+		return e.busy // a batch's job: its own commands' time
 	}
 	return e.end.Sub(e.start)
 }

@@ -121,7 +121,7 @@ func (r *Report) Finished(e graph.Event) {
 	rec := record{
 		kind: e.Kind, action: e.Action, desc: e.Desc, tool: e.Tool, item: e.Item,
 		argv: e.Argv, outputs: e.Outputs, jobs: e.Jobs, slot: e.Slot,
-		start: e.Start, end: e.End, outcome: e.Outcome, cache: e.Cache, fallback: e.Fallback, target: r.opt.Target(e),
+		start: e.Start, end: e.End, busy: e.Busy, outcome: e.Outcome, cache: e.Cache, fallback: e.Fallback, target: r.opt.Target(e),
 		node: e.Where.Node,
 	}
 	if e.Err != nil {

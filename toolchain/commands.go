@@ -1,6 +1,9 @@
 package toolchain
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Command lines of the external tools, as the DPC++ driver runs them (see
 // the project's toolchain reference). Each function returns the arguments
@@ -105,4 +108,98 @@ func FatbinaryArgs(ptx, cubin, out, arch string, extra []string) []string {
 		"--image3=kind=elf,sm=" + sm + ",file=" + cubin,
 		"--image3=kind=ptx,sm=" + sm + ",file=" + ptx}
 	return append(args, extra...)
+}
+
+// OclocBatchLine returns the line of an "ocloc multi" list file that runs
+// the compile command argv (OclocArgs after the executable's name, and
+// extra options) writing its output under name in place of out; abs makes
+// its input's path absolute (the list runs in another directory). ok is
+// false where the line could differ from the command: other options than
+// these, a word with a blank, quote or backslash (the list is split at
+// blanks), no -output_no_suffix (ocloc would name the output after the
+// device).
+func OclocBatchLine(argv []string, out, name string, abs func(string) string) (line string, ok bool) {
+	if len(argv) < 2 || argv[1] != "compile" {
+		return "", false
+	}
+	var words []string
+	seen := map[string]bool{}
+	for i := 2; i < len(argv); i++ {
+		a := argv[i]
+		if strings.ContainsAny(a, " \t\n\r\v\f'\"\\") {
+			return "", false
+		}
+		switch a {
+		case "-spirv_input", "-output_no_suffix", "-q", "-32", "-64":
+			words = append(words, a)
+			seen[a] = true
+			continue
+		case "-file", "-output", "-device", "-options", "-internal_options", "-revision_id":
+		default:
+			return "", false
+		}
+		if i+1 == len(argv) || seen[a] || strings.ContainsAny(argv[i+1], " \t\n\r\v\f'\"\\") {
+			return "", false
+		}
+		seen[a] = true
+		i++
+		v := argv[i]
+		switch a {
+		case "-file":
+			v = abs(v)
+		case "-output":
+			if v != out {
+				return "", false
+			}
+			v = name
+		}
+		words = append(words, a, v)
+	}
+	if !seen["-file"] || !seen["-output"] || !seen["-output_no_suffix"] {
+		return "", false
+	}
+	return strings.Join(words, " "), true
+}
+
+// OclocMultiArgs runs the lines of the list file list as "ocloc multi"
+// does (after the executable's name): in order, stopping at the first that
+// fails, and writing no output then.
+func OclocMultiArgs(list string) []string { return []string{"multi", list} }
+
+// OclocMultiOutputs is the directory "ocloc multi list" writes its outputs
+// into, relative to where it runs: the list file's name without its
+// extension.
+func OclocMultiOutputs(list string) string {
+	base := list[strings.LastIndexByte(list, '/')+1:]
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	return base
+}
+
+// OclocMultiSplit cuts what "ocloc multi" printed into each line's part:
+// it begins each with "Command number <n>: ". nil when the parts are not
+// the lines' number.
+func OclocMultiSplit(out []byte, lines int) [][]byte {
+	var parts [][]byte
+	for len(out) > 0 {
+		nl := len(out)
+		if i := bytes.IndexByte(out, '\n'); i >= 0 {
+			nl = i + 1
+		}
+		l := out[:nl]
+		out = out[nl:]
+		if bytes.HasPrefix(l, []byte("Command number ")) {
+			parts = append(parts, nil)
+			continue
+		}
+		if len(parts) == 0 {
+			return nil
+		}
+		parts[len(parts)-1] = append(parts[len(parts)-1], l...)
+	}
+	if len(parts) != lines {
+		return nil
+	}
+	return parts
 }

@@ -1,9 +1,12 @@
 package toolchain
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,10 +41,25 @@ func TestCommandLines(t *testing.T) {
 // extension list is accepted, the SPIR-V validates, and ocloc builds one
 // fat binary for two devices.
 func TestCommandsWithRealTools(t *testing.T) {
-	spirv := testenv.Tool(t, "llvm-spirv-15")
-	val := testenv.Tool(t, "spirv-val")
 	ocloc := testenv.Tool(t, "ocloc")
 	dir := t.TempDir()
+	run := spirvModule(t, dir)
+	run(ocloc, OclocArgs("m.spv", "m.bin", []string{"pvc", "acm-g10"}, nil)...)
+	ar, err := exec.Command("ar", "t", filepath.Join(dir, "m.bin")).Output()
+	if err != nil {
+		t.Fatalf("ar t: %v", err)
+	}
+	if got := strings.Fields(string(ar)); strings.Join(got, " ") != "pad_0 64.12.60.7 pad_1 64.12.55.8 pad_2 generic_ir" {
+		t.Errorf("ocloc fat binary members: %q", got)
+	}
+}
+
+// spirvModule writes m.bc, a SYCL-shaped kernel as sycbuild writes it, and
+// m.spv, its SPIR-V from llvm-spirv-15 as sycbuild runs it (spirv-val
+// accepts it), into dir; run runs a tool there.
+func spirvModule(t *testing.T, dir string) (run func(tool string, args ...string)) {
+	spirv := testenv.Tool(t, "llvm-spirv-15")
+	val := testenv.Tool(t, "spirv-val")
 	ll := filepath.Join(dir, "m.ll")
 	src := []byte(`target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64"
 target triple = "spir64-unknown-unknown"
@@ -68,7 +86,7 @@ declare spir_func i64 @_Z13get_global_idj(i32)
 	if err := os.WriteFile(filepath.Join(dir, "m.bc"), bc, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := func(tool string, args ...string) {
+	run = func(tool string, args ...string) {
 		t.Helper()
 		cmd := exec.Command(tool, args...)
 		cmd.Dir = dir
@@ -78,12 +96,50 @@ declare spir_func i64 @_Z13get_global_idj(i32)
 	}
 	run(spirv, LLVMSPIRVArgs("m.bc", "m.spv", nil)...)
 	run(val, SPIRVValArgs("m.spv", nil)...)
-	run(ocloc, OclocArgs("m.spv", "m.bin", []string{"pvc", "acm-g10"}, nil)...)
-	ar, err := exec.Command("ar", "t", filepath.Join(dir, "m.bin")).Output()
-	if err != nil {
-		t.Fatalf("ar t: %v", err)
+	return run
+}
+
+// TestOclocMulti: the lines OclocBatchLine writes, run by the real "ocloc
+// multi" where sycbuild runs them, write the bytes each compile writes
+// alone, for one device and for a fat binary of two.
+func TestOclocMulti(t *testing.T) {
+	ocloc := testenv.Tool(t, "ocloc")
+	dir := t.TempDir()
+	run := spirvModule(t, dir)
+	devices := [][]string{{"pvc", "acm-g10"}, {"pvc"}}
+	var list strings.Builder
+	for i, d := range devices {
+		out := fmt.Sprintf("alone%d.bin", i)
+		argv := append([]string{ocloc}, OclocArgs("m.spv", out, d, nil)...)
+		run(ocloc, argv[1:]...)
+		line, ok := OclocBatchLine(argv, out, strconv.Itoa(i), func(p string) string { return filepath.Join(dir, p) })
+		if !ok {
+			t.Fatalf("OclocBatchLine(%q) refused it", argv)
+		}
+		list.WriteString(line + "\n")
 	}
-	if got := strings.Fields(string(ar)); strings.Join(got, " ") != "pad_0 64.12.60.7 pad_1 64.12.55.8 pad_2 generic_ir" {
-		t.Errorf("ocloc fat binary members: %q", got)
+	batch := filepath.Join(dir, "batch")
+	outDir := filepath.Join(batch, OclocMultiOutputs("list.txt"))
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(batch, "list.txt"), []byte(list.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(ocloc, OclocMultiArgs("list.txt")...)
+	cmd.Dir = batch
+	printed, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("ocloc multi: %v\n%s", err, printed)
+	}
+	if parts := OclocMultiSplit(printed, len(devices)); len(parts) != len(devices) || !strings.Contains(string(parts[0]), "Build succeeded for : acm-g10.") {
+		t.Errorf("ocloc multi printed, cut in %d parts:\n%s", len(parts), printed)
+	}
+	for i := range devices {
+		alone, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("alone%d.bin", i)))
+		got, err := os.ReadFile(filepath.Join(outDir, strconv.Itoa(i)))
+		if err != nil || len(alone) == 0 || !bytes.Equal(got, alone) {
+			t.Errorf("line %d (%q): %d bytes (%v), alone %d", i, devices[i], len(got), err, len(alone))
+		}
 	}
 }

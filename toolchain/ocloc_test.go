@@ -25,3 +25,39 @@ func TestOclocDevices(t *testing.T) {
 		}
 	}
 }
+
+func TestOclocBatchLine(t *testing.T) {
+	abs := func(p string) string { return "/b/" + p }
+	argv := func(extra ...string) []string {
+		return append([]string{"ocloc"}, OclocArgs("out/m_0.spv", "out/m_0.bin", []string{"pvc", "acm-g10"}, extra)...)
+	}
+	for _, c := range []struct {
+		argv []string
+		want string // "" when it cannot run in a batch
+	}{
+		{argv(), "-file /b/out/m_0.spv -spirv_input -device pvc,acm-g10 -output 7 -output_no_suffix"},
+		{argv("-options", "-cl-fast-relaxed-math", "-q"), "-file /b/out/m_0.spv -spirv_input -device pvc,acm-g10 -output 7 -output_no_suffix -options -cl-fast-relaxed-math -q"},
+		{argv("-options", "-g -O0"), ""},   // a blank in a word
+		{argv("-out_dir", "x"), ""},        // an option it does not know
+		{argv("-output", "other.bin"), ""}, // a second -output
+		{argv("-options"), ""},             // an option without its value
+		{[]string{"ocloc", "link", "-file", "a"}, ""},
+		{[]string{"ocloc", "compile", "-file", "out/m_0.spv", "-device", "pvc", "-output", "out/m_0.bin"}, ""}, // no -output_no_suffix
+	} {
+		got, ok := OclocBatchLine(c.argv, "out/m_0.bin", "7", abs)
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("OclocBatchLine(%q) = %q, %v; want %q", c.argv, got, ok, c.want)
+		}
+	}
+	if got := OclocMultiOutputs("batch.txt"); got != "batch" {
+		t.Errorf("OclocMultiOutputs = %q", got)
+	}
+	out := "Command number 1: \nCompilation from IR - skipping loading of FCL\nBuild succeeded.\nCommand number 2: \nwarning: x\n"
+	parts := OclocMultiSplit([]byte(out), 2)
+	if len(parts) != 2 || string(parts[0]) != "Compilation from IR - skipping loading of FCL\nBuild succeeded.\n" || string(parts[1]) != "warning: x\n" {
+		t.Errorf("OclocMultiSplit: %q", parts)
+	}
+	if OclocMultiSplit([]byte(out), 3) != nil || OclocMultiSplit([]byte("text\n"+out), 2) != nil {
+		t.Errorf("OclocMultiSplit cut an output that is not its lines' parts")
+	}
+}

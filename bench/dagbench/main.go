@@ -9,8 +9,8 @@
 //	    spir64_gen through llvm-as-15, llvm-spirv-15, spirv-val and ocloc, on
 //	    -j job slots. After a warm-up build, the per-module images are deleted
 //	    and rebuilt with -trace: from the trace, the fan-out's wall time, the
-//	    sum of its jobs' times, and the efficiency Σ(job times) / (wall × j)
-//	    (goal ≥ 0.9); from sycbuild's own rusage, the CPU time it spent while
+//	    sum of its jobs' times (the time the job slots ran commands), and
+//	    the efficiency Σ(job times) / (wall × j) (goal ≥ 0.9); from sycbuild's own rusage, the CPU time it spent while
 //	    its children worked (goal < 2% of the wall time). Beside it, after each
 //	    timed build, bench/spawnfloor runs the same commands (as the warm-up
 //	    build printed them with -v) on -j workers and does nothing else: the
@@ -198,6 +198,7 @@ type traceFile struct {
 		Ph  string  `json:"ph"`
 		Ts  float64 `json:"ts"`
 		Dur float64 `json:"dur"`
+		Tid int     `json:"tid"`
 	} `json:"traceEvents"`
 	OtherData map[string]string `json:"otherData"`
 }
@@ -287,7 +288,7 @@ func aot(o options, bin, dir string) error {
 // fanout is one timed rebuild of every module's chain.
 type fanout struct {
 	wall          time.Duration // the sycbuild process
-	fanWall, jobs float64       // the fan-out's span, Σ job spans (s)
+	fanWall, jobs float64       // the fan-out's span, Σ job times (s): see busyTime
 	steps         map[string]float64
 	user, sys     float64 // sycbuild's own CPU (s)
 	// sycbuild's own CPU while the fan-out ran (s), and that time: the
@@ -390,6 +391,7 @@ func timedFanout(o options, bin, dir string) (*fanout, error) {
 		return nil, err
 	}
 	f := &fanout{wall: wall, steps: map[string]float64{}}
+	busy := map[int][][2]float64{} // per job slot, its commands' spans
 	for _, e := range tr.TraceEvents {
 		if e.Ph != "X" {
 			continue
@@ -397,12 +399,12 @@ func timedFanout(o options, bin, dir string) (*fanout, error) {
 		switch e.Cat {
 		case "fan-out":
 			f.fanWall += e.Dur / 1e6
-		case "job":
-			f.jobs += e.Dur / 1e6
 		case "llvm-as", "llvm-spirv", "spirv-val", "ocloc":
 			f.steps[e.Cat] += e.Dur / 1e6
+			busy[e.Tid] = append(busy[e.Tid], [2]float64{e.Ts, e.Ts + e.Dur})
 		}
 	}
+	f.jobs = busyTime(busy)
 	f.user, _ = strconv.ParseFloat(tr.OtherData["sycbuild_user_seconds"], 64)
 	f.sys, _ = strconv.ParseFloat(tr.OtherData["sycbuild_system_seconds"], 64)
 	f.fanUser, _ = strconv.ParseFloat(tr.OtherData["sycbuild_fanout_user_seconds"], 64)
@@ -495,4 +497,24 @@ func toolsYAML(list string) string {
 		fmt.Fprintf(&b, "  %s: %q\n", role, path)
 	}
 	return b.String()
+}
+
+// busyTime is the time the job slots ran commands, in seconds: per slot,
+// the length of the union of its commands' spans (µs). A job's span is not
+// its time where its last command ran in a batch with others' (it holds
+// theirs), and the commands of a pipe overlap.
+func busyTime(slots map[int][][2]float64) float64 {
+	total := 0.0
+	for _, spans := range slots {
+		sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+		end := -1.0
+		for _, s := range spans {
+			from := max(s[0], end)
+			if s[1] > from {
+				total += s[1] - from
+				end = s[1]
+			}
+		}
+	}
+	return total / 1e6
 }

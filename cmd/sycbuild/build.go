@@ -38,6 +38,7 @@ type buildFlags struct {
 	keepGoing bool
 	dryRun    bool
 	verbose   bool
+	batch     int
 	explain   bool
 	trace     string
 	dotOut    string    // graph subcommand: -o
@@ -58,6 +59,7 @@ func parseBuildFlags(name string, args []string, stderr io.Writer, graphMode boo
 		fs.BoolVar(&f.keepGoing, "k", false, "keep going: run everything that does not depend on a failed action")
 		fs.BoolVar(&f.dryRun, "n", false, "print the commands that would run, as a shell script, and run nothing")
 		fs.BoolVar(&f.verbose, "v", false, "print each command as it runs")
+		fs.IntVar(&f.batch, "batch", 0, "run the ahead-of-time compiles of up to `N` modules as one ocloc process (ocloc multi); 1: each alone (default: decided from the modules and job slots)")
 		fs.BoolVar(&f.explain, "explain", false, "say why each action runs")
 		fs.StringVar(&f.trace, "trace", "", "write a Chrome trace of the build to `file`")
 		f.host.register(fs)
@@ -87,6 +89,9 @@ func parseBuildFlags(name string, args []string, stderr io.Writer, graphMode boo
 	}
 	if f.jobs < 0 {
 		return nil, fmt.Errorf("%s: -j must be at least 1", name)
+	}
+	if f.batch < 0 {
+		return nil, fmt.Errorf("%s: -batch must be at least 1", name)
 	}
 	if f.run.executor != "" {
 		if _, err := configs.ParseExecutor(f.run.executor); err != nil {
@@ -275,6 +280,7 @@ func setUp(ctx context.Context, f *buildFlags, stdio clopt.Stdio) (*session, int
 		DryRun:    f.dryRun,
 		Script:    stdio.Out,
 		Verbose:   f.verbose,
+		Batch:     f.batch,
 		Observer:  observers,
 		StateDir:  stateDir,
 		LockDir:   buildDir,

@@ -6,6 +6,8 @@
  * command lines name them:
  *   llvm-as / llvm-spirv:  ... <in> -o <out>
  *   ocloc:                 compile -file <in> ... -output <out> ...
+ *   ocloc multi <list>:    each line "-file <in> ... -output <name> ...",
+ *                          written to <list's name, no extension>/<name>
  *   spirv-val:             <in>              (no output)
  * "-" as the input or the output is standard input or output (llvm-as -o -,
  * llvm-spirv -). The time is N milliseconds when the program is called
@@ -73,29 +75,22 @@ static double now(void) {
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int main(int argc, char **argv) {
-  if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-    puts("dagbench stand-in compiler 1");
-    return 0;
-  }
-  const char *in = NULL, *out = NULL;
-  for (int i = 1; i < argc; i++) {
-    if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "-output") == 0) && i + 1 < argc) {
-      if (!in && strcmp(argv[i], "-o") == 0 && i > 1)
-        in = argv[i - 1];
-      out = argv[++i];
-    } else if (strcmp(argv[i], "-file") == 0 && i + 1 < argc) {
-      in = argv[++i];
-    }
-  }
-  double ms = 100, t;
-  const char *dash = strrchr(argv[0], '-'), *env = getenv("STANDIN_MS"), *table = getenv("STANDIN_MS_TABLE");
+/* msFor is the time the tool called argv0 takes on input in. */
+static double msFor(const char *argv0, const char *in) {
+  double t;
+  const char *dash = strrchr(argv0, '-'), *env = getenv("STANDIN_MS"), *table = getenv("STANDIN_MS_TABLE");
   if (dash && dash[1] >= '0' && dash[1] <= '9')
-    ms = atof(dash + 1);
-  else if (table && (t = tableMS(table, argv[0], in)) >= 0)
-    ms = t;
-  else if (env)
-    ms = atof(env);
+    return atof(dash + 1);
+  if (table && (t = tableMS(table, argv0, in)) >= 0)
+    return t;
+  if (env)
+    return atof(env);
+  return 100;
+}
+
+/* run reads in (when there is an output), burns ms of CPU, then writes
+   the header and the input to out ("-": standard output). */
+static int run(const char *argv0, const char *in, const char *out, double ms) {
   /* The input first, as a compiler reads it: from a pipe ("-"), that
      waits for the writer to finish. */
   char *data = NULL;
@@ -121,14 +116,75 @@ int main(int argc, char **argv) {
   while (now() < until)
     for (int i = 0; i < 10000; i++)
       spin++;
-  if (!out)
+  if (!out) {
+    free(data);
     return 0;
+  }
   FILE *w = strcmp(out, "-") == 0 ? stdout : fopen(out, "wb");
   if (!w) {
     fprintf(stderr, "standin: cannot write %s\n", out);
     return 1;
   }
-  header(argv[0], w);
+  header(argv0, w);
   fwrite(data, 1, len, w);
+  free(data);
   return fclose(w) != 0;
+}
+
+/* multi runs the lines of an "ocloc multi" list file ("-file IN -output
+   NAME ..."), writing each output into the directory named after the list
+   file without its extension, where ocloc multi writes them. */
+static int multi(const char *argv0, const char *list) {
+  FILE *f = fopen(list, "r");
+  if (!f) {
+    fprintf(stderr, "standin: cannot read %s\n", list);
+    return 1;
+  }
+  const char *base = strrchr(list, '/');
+  char dir[4096], line[8192], path[8192];
+  snprintf(dir, sizeof dir, "%s", base ? base + 1 : list);
+  char *dot = strrchr(dir, '.');
+  if (dot && dot != dir)
+    *dot = 0;
+  for (int k = 1; fgets(line, sizeof line, f); k++) {
+    const char *in = NULL, *out = NULL;
+    char *prev = NULL;
+    for (char *w = strtok(line, " \t\n"); w; prev = w, w = strtok(NULL, " \t\n")) {
+      if (prev && strcmp(prev, "-file") == 0)
+        in = w;
+      else if (prev && strcmp(prev, "-output") == 0)
+        out = w;
+    }
+    printf("Command number %d: \n", k);
+    fflush(stdout);
+    if (!in || !out) {
+      fprintf(stderr, "standin: line %d: no -file or -output\n", k);
+      return 1;
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, out);
+    if (run(argv0, in, path, msFor(argv0, in)) != 0)
+      return 1;
+  }
+  fclose(f);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+    puts("dagbench stand-in compiler 1");
+    return 0;
+  }
+  if (argc == 3 && strcmp(argv[1], "multi") == 0)
+    return multi(argv[0], argv[2]);
+  const char *in = NULL, *out = NULL;
+  for (int i = 1; i < argc; i++) {
+    if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "-output") == 0) && i + 1 < argc) {
+      if (!in && strcmp(argv[i], "-o") == 0 && i > 1)
+        in = argv[i - 1];
+      out = argv[++i];
+    } else if (strcmp(argv[i], "-file") == 0 && i + 1 < argc) {
+      in = argv[++i];
+    }
+  }
+  return run(argv[0], in, out, msFor(argv[0], in));
 }
