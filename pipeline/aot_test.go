@@ -8,11 +8,16 @@ import (
 
 // standInOcloc is an ocloc that fails like a real one does on some
 // kernels, with status 245 and no message, when the SPIR-V it is given
-// holds the kernel named in $BAD_KERNEL; otherwise it runs the real ocloc.
+// holds the kernel named in $BAD_KERNEL (or one of the SPIR-V files of an
+// "ocloc multi" list does: the whole batch fails, as ocloc multi does);
+// otherwise it runs the real ocloc.
 const standInOcloc = `#!/bin/sh
 for a; do
   case "$a" in
   *.spv) if grep -q "$BAD_KERNEL" "$a"; then exit 245; fi ;;
+  *.txt) for f in $(sed -n 's/.*-file \([^ ]*\).*/\1/p' "$a"); do
+      if grep -q "$BAD_KERNEL" "$f"; then exit 245; fi
+    done ;;
   esac
 done
 exec ocloc "$@"
@@ -64,9 +69,16 @@ func TestAOTIsolation(t *testing.T) {
 // stay native. The program's runtime registration sees exactly that. A
 // rebuild tries the module again and says so again.
 func TestAOTFallback(t *testing.T) {
+	t.Run("alone", func(t *testing.T) { testAOTFallback(t) })
+	// The two modules' compiles as one ocloc multi, which fails: each then
+	// runs alone, as above.
+	t.Run("batch", func(t *testing.T) { testAOTFallback(t, "-batch", "2") })
+}
+
+func testAOTFallback(t *testing.T, args ...string) {
 	needTools(t, "llvm-spirv-15", "ocloc", "cc")
 	p := aotFailProject(t, "    aot_fallback: spirv\n")
-	stderr, _ := p.build()
+	stderr, _ := p.build(args...)
 	for _, want := range []string{
 		"warning: [spir64_gen] ocloc out/spir64_gen/module_0.bc: ocloc failed (exit status 245); 1 of its 2 kernels fail alone (_ZTSZ4mainE6VecAdd) and become SPIR-V images of their own, to be compiled when the program runs; 1 stays ahead-of-time",
 		"sycbuild: 1 module fell back to SPIR-V",
@@ -90,7 +102,7 @@ func TestAOTFallback(t *testing.T) {
 	// Nothing changed, but a fallback is never recorded as the job's
 	// result: the module that fell back is tried again and announced
 	// again; the one that compiled is up to date.
-	if stderr, s := p.build(); s.jobsRan != 1 || s.jobsCached != 1 || !strings.Contains(stderr, "sycbuild: 1 module fell back to SPIR-V") {
+	if stderr, s := p.build(args...); s.jobsRan != 1 || s.jobsCached != 1 || !strings.Contains(stderr, "sycbuild: 1 module fell back to SPIR-V") {
 		t.Errorf("the rebuild: %+v\n%s", s, stderr)
 	}
 }
