@@ -129,10 +129,12 @@ type bcw struct {
 	bnames                     []string
 
 	// The deps of the module's bodies and their answers (bcw_bodies.go),
-	// and the types the body being parsed asked.
-	deps  []bcDep
-	res   []bcDepRes
-	asked map[*Type]int32
+	// and the types the body being parsed asked. recordDeps says to keep
+	// the deps, not only their answers: the bodies may be kept.
+	recordDeps bool
+	deps       []bcDep
+	res        []bcDepRes
+	asked      map[*Type]int32
 	// The type asked last and its dep: most operands of a run of
 	// instructions have one type.
 	lastAsked    *Type
@@ -160,7 +162,7 @@ func (n *bcNames) id(s string) int {
 
 func newBCW(m *Module, opt BitcodeOptions) *bcw {
 	p := &parser{m: m, file: m.File, src: m.Src, lx: lexer{src: m.Src, end: len(m.Src)}, lines: &m.lines}
-	a := &bcw{m: m, p: p, s: bitcode.NewStreamWriter(), gen: opt.LLVM, gvalID: map[*Entity]int{}, bodies: opt.Bodies}
+	a := &bcw{m: m, p: p, s: bitcode.NewStreamWriter(), gen: opt.LLVM, gvalID: map[*Entity]int{}, bodies: opt.Bodies, recordDeps: opt.Bodies != nil}
 	typed := hasTypedPointers(m)
 	if a.gen == 0 {
 		a.gen = 19
@@ -257,6 +259,15 @@ func (a *bcw) unsupported(off int, what string) {
 
 // run reads the whole module, then writes it.
 func (a *bcw) run() {
+	globals := a.prelude()
+	a.parseBodies()
+	a.md.finish()
+	a.write(globals)
+}
+
+// prelude numbers the module's global values and types, and makes the
+// records of its global values (and the bodies' headers, a.funcs).
+func (a *bcw) prelude() [][]uint64 {
 	m := a.m
 	// Global values are numbered in the order LLVM's reader gives them:
 	// variables, functions, aliases, ifuncs, each in source order.
@@ -298,7 +309,20 @@ func (a *bcw) run() {
 			a.md.named(e)
 		}
 	}
-	for _, f := range a.funcs {
+	return globals
+}
+
+// parseBodies parses the function bodies in order, or takes them from the
+// BodyCache, or from the helper that parses them from the last on
+// (bcw_ahead.go).
+func (a *bcw) parseBodies() {
+	h := a.startAhead()
+	defer h.finish()
+	for i, f := range a.funcs {
+		if t := h.take(i); t != nil {
+			a.replay(f, t)
+			continue
+		}
 		if a.bodies == nil {
 			a.parseBody(f)
 			continue
@@ -311,8 +335,6 @@ func (a *bcw) run() {
 			a.bodies.keep(a, key, f)
 		}
 	}
-	a.md.finish()
-	a.write(globals)
 }
 
 // strtabRef adds a name to the string table and returns offset and size.

@@ -126,7 +126,7 @@ func (f *bcFunc) ask(a *bcw, d bcDep, r bcDepRes) int32 {
 		a.moveDeps(f.depBase, 0)
 		f.depBase = 0
 	}
-	if a.bodies != nil {
+	if a.recordDeps {
 		a.deps = append(a.deps, d)
 	}
 	a.res = append(a.res, r)
@@ -141,7 +141,7 @@ func (a *bcw) moveDeps(base, need int) {
 	res := make([]bcDepRes, n, size)
 	copy(res, a.res[base:])
 	a.res = res
-	if a.bodies != nil {
+	if a.recordDeps {
 		deps := make([]bcDep, n, size)
 		copy(deps, a.deps[base:])
 		a.deps = deps
@@ -152,7 +152,7 @@ func (a *bcw) moveDeps(base, need int) {
 func (f *bcFunc) endDeps(a *bcw) {
 	n := len(a.res)
 	f.res = a.res[f.depBase:n:n]
-	if a.bodies != nil {
+	if a.recordDeps {
 		f.deps = a.deps[f.depBase:n:n]
 	}
 }
@@ -431,7 +431,9 @@ func (a *bcw) replay(f *bcFunc, t *bcBody) {
 	}
 	base := len(a.res)
 	a.res = a.res[:base+n]
-	a.deps = slices.Grow(a.deps, base+n-len(a.deps))[:base+n]
+	if a.recordDeps {
+		a.deps = slices.Grow(a.deps, base+n-len(a.deps))[:base+n]
+	}
 	f.res = a.res[base : base+n : base+n]
 	p, r := a.p, bcReader{b: t.deps}
 	for i := range n {

@@ -108,7 +108,7 @@ func BenchmarkAssembleBitcodeCold(b *testing.B) {
 
 // bitcodeBenchText is the text of the writer's benchmarks: 1000 kernels,
 // or SYCBUILD_BENCH_KERNELS.
-func bitcodeBenchText(b *testing.B) []byte {
+func bitcodeBenchText(b testing.TB) []byte {
 	c := irgen.Scaled(1000)
 	if n, err := strconv.Atoi(os.Getenv("SYCBUILD_BENCH_KERNELS")); err == nil && n > 0 {
 		c = irgen.Scaled(n)

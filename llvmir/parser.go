@@ -36,6 +36,10 @@ type parser struct {
 	// (bodies.go); pending is the body the current entity left to them.
 	bodies  *bodies
 	pending *bodyTask
+	// helper says the parser is a bitcode writer's helper (bcw_ahead.go),
+	// which reads the module while the writer does: it adds nothing to
+	// the module's tables.
+	helper bool
 }
 
 // MaxNesting is how deeply types, constants and metadata nodes may nest:
@@ -277,6 +281,9 @@ func (p *parser) namedType(name string) *Type {
 		t = p.m.baseTypes[name]
 	}
 	if t == nil {
+		if p.helper {
+			p.fail(p.tok.start, "a struct type the module does not define") // the writer parses it
+		}
 		t = &Type{Kind: StructType, Name: name, Opaque: true}
 		p.m.types[name] = t
 	}
