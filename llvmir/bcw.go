@@ -319,19 +319,23 @@ func (a *bcw) parseBodies() {
 	h := a.startAhead()
 	defer h.finish()
 	for i, f := range a.funcs {
-		if t := h.take(i); t != nil {
+		t := h.take(i)
+		var hit, keep bool
+		var key bcBodyKey
+		if a.bodies != nil {
+			hit, keep, key = a.bodies.cached(a, f)
+		}
+		switch {
+		case hit:
+		case t != nil:
 			a.replay(f, t)
-			continue
-		}
-		if a.bodies == nil {
-			a.parseBody(f)
-			continue
-		}
-		hit, keep, key := a.bodies.cached(a, f)
-		if !hit {
+		default:
 			a.parseBody(f)
 		}
-		if keep {
+		switch {
+		case keep && t != nil:
+			a.bodies.store(key, t)
+		case keep:
 			a.bodies.keep(a, key, f)
 		}
 	}

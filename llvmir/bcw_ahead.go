@@ -6,10 +6,12 @@ import (
 	"sync/atomic"
 )
 
-// A module written alone parses its bodies on two goroutines: the writer
+// A module of many bodies parses them on two goroutines: the writer
 // parses them in order, from the first, while a helper parses them from
 // the last, each into a kept body (bcBody, as a BodyCache keeps one) with
-// a writer of its own over the same module. Where the two meet, the
+// a writer of its own over the same module. With a BodyCache, the helper
+// leaves the bodies it holds to the writer, and the writer keeps the
+// helper's bodies in it as it would keep its own. Where the two meet, the
 // writer takes the helper's bodies, asking its own tables their deps in
 // order (replay): a replay costs about a fifth of a parse, and the tables
 // grow as the parse would grow them, so the bitcode is the same bytes.
@@ -19,13 +21,16 @@ import (
 // parse of that body says what is wrong with it.
 
 // minAhead is the fewest bodies a module needs for a helper: starting one
-// costs a second reading of the module's globals. (A variable: the tests
-// give every module one, or none.)
-var minAhead = 16
+// costs a second reading of the module's globals, and with a BodyCache
+// a second hash of each body. Most modules of a per-kernel split have
+// fewer (their writer runs beside the split's other work anyway). (A
+// variable: the tests give every module one, or none.)
+var minAhead = 64
 
 // bcAhead is the helper of a writer.
 type bcAhead struct {
 	w     *bcw
+	cache *BodyCache      // the writer's, or nil
 	claim []atomic.Int32  // per body: claimFree, claimWriter or claimHelper
 	kept  []*bcBody       // the helper's bodies (nil where it kept none)
 	done  []chan struct{} // closed when the helper is done with a body
@@ -39,12 +44,12 @@ const (
 	claimHelper
 )
 
-// startAhead starts the helper of a module written alone (no BodyCache:
-// a split writes its modules in parallel already), of enough bodies, where
-// a second CPU can run it; nil otherwise.
+// startAhead starts the helper of a module of enough bodies, where a
+// second CPU can run it; nil otherwise. With a BodyCache, the helper
+// leaves the bodies the cache holds to the writer.
 func (a *bcw) startAhead() *bcAhead {
 	n := len(a.funcs)
-	if a.bodies != nil || n < minAhead || runtime.GOMAXPROCS(0) < 2 {
+	if n < minAhead || runtime.GOMAXPROCS(0) < 2 {
 		return nil
 	}
 	w := newBCW(a.m, BitcodeOptions{LLVM: a.gen})
@@ -53,7 +58,7 @@ func (a *bcw) startAhead() *bcAhead {
 	w.p.helper = true
 	w.slabs = bcSlabPool.Get().(*bcSlabs)
 	w.deps, w.res = w.slabs.deps, w.slabs.res
-	h := &bcAhead{w: w, claim: make([]atomic.Int32, n), kept: make([]*bcBody, n), done: make([]chan struct{}, n)}
+	h := &bcAhead{w: w, cache: a.bodies, claim: make([]atomic.Int32, n), kept: make([]*bcBody, n), done: make([]chan struct{}, n)}
 	for i := range h.done {
 		h.done[i] = make(chan struct{})
 	}
@@ -101,6 +106,9 @@ func (h *bcAhead) parse(i int) (ok bool) {
 		}
 	}()
 	f := h.w.funcs[i]
+	if h.cache != nil && h.cache.holds(h.w.bodyKey(f)) {
+		return true // the writer takes it from the cache
+	}
 	h.w.parseBody(f)
 	if !f.noCache {
 		h.kept[i] = h.w.compact(f)

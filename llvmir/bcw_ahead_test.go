@@ -16,8 +16,9 @@ import (
 // TestBitcodeAheadSameBytes writes every module of the corpus (the
 // repository's and the conformance tests' .ll files, and generated SYCL
 // modules, typed and opaque) with a helper parsing bodies from the last
-// (every module gets one) and without: the bitcode is the same bytes, and
-// a module that cannot be written fails with the same error.
+// (every module gets one), alone and with a BodyCache, and without: the
+// bitcode is the same bytes, and a module that cannot be written fails
+// with the same error.
 func TestBitcodeAheadSameBytes(t *testing.T) {
 	defer func(n int) { minAhead = n }(minAhead)
 	var mods []aheadModule
@@ -56,9 +57,14 @@ func TestBitcodeAheadSameBytes(t *testing.T) {
 		minAhead = 1 << 30
 		want, werr := m.AssembleBitcode(BitcodeOptions{})
 		minAhead = 1
-		got, gerr := m.AssembleBitcode(BitcodeOptions{})
-		if fmt.Sprint(werr) != fmt.Sprint(gerr) || !bytes.Equal(want, got) {
-			t.Errorf("%s: with a helper %d bytes (%v), without %d bytes (%v)", md.name, len(got), gerr, len(want), werr)
+		// Alone, and with a BodyCache: cold, then warm (it keeps a body
+		// met the second time), then hot.
+		cache := NewBodyCache(0)
+		for _, opt := range []BitcodeOptions{{}, {Bodies: cache}, {Bodies: cache}, {Bodies: cache}} {
+			got, gerr := m.AssembleBitcode(opt)
+			if fmt.Sprint(werr) != fmt.Sprint(gerr) || !bytes.Equal(want, got) {
+				t.Errorf("%s: with a helper (cache %v) %d bytes (%v), without %d bytes (%v)", md.name, opt.Bodies != nil, len(got), gerr, len(want), werr)
+			}
 		}
 		if strings.Count(string(md.src), "\ndefine ") >= 2 {
 			helped++

@@ -332,12 +332,7 @@ func (r *bcReader) str() string {
 // f.res). Otherwise it notes that the body was met, and asks for it to be
 // kept when met the second time (keep).
 func (c *BodyCache) cached(a *bcw, f *bcFunc) (hit, keep bool, key bcBodyKey) {
-	h := sha256.New()
-	h.Write(a.bodyText(f))
-	h.Write([]byte{0})
-	h.Write(bcParamNames(f))
-	key = bcBodyKey{gen: a.gen, opq: a.opq}
-	h.Sum(key.sum[:0])
+	key = a.bodyKey(f)
 	c.mu.Lock()
 	t := c.kept[key]
 	if t == nil {
@@ -371,16 +366,38 @@ func (a *bcw) sameNamedTypes(t *bcBody) bool {
 	return true
 }
 
+// bodyKey is f's key in a BodyCache.
+func (a *bcw) bodyKey(f *bcFunc) bcBodyKey {
+	h := sha256.New()
+	h.Write(a.bodyText(f))
+	h.Write([]byte{0})
+	h.Write(bcParamNames(f))
+	key := bcBodyKey{gen: a.gen, opq: a.opq}
+	h.Sum(key.sum[:0])
+	return key
+}
+
+// holds says whether the cache keeps a body under key.
+func (c *BodyCache) holds(key bcBodyKey) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.kept[key] != nil
+}
+
 // keep stores f's body, parsed in this module, for other modules, when
 // nothing its parse did was outside its deps.
 func (c *BodyCache) keep(a *bcw, key bcBodyKey, f *bcFunc) {
 	if f.noCache {
 		return
 	}
-	b := a.compact(f)
-	if b == nil {
-		return
+	if b := a.compact(f); b != nil {
+		c.store(key, b)
 	}
+}
+
+// store keeps b under key, unless a body is kept there already, and drops
+// the bodies kept first while the cache is over its limit.
+func (c *BodyCache) store(key bcBodyKey, b *bcBody) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.kept[key] != nil {
