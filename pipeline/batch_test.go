@@ -20,6 +20,7 @@ func TestOclocBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	build := func(name string, args ...string) (*project, []string) {
+		t.Helper()
 		// ocloc through a script that logs its command first:
 		// "compile_-file" (a module), "multi_batch.txt", "compile_--help"
 		// (the devices it knows), "query_…".
@@ -30,6 +31,12 @@ func TestOclocBatch(t *testing.T) {
 		stderr, s := p.build(args...)
 		if s.jobsRan != 24 {
 			t.Fatalf("%s: %d module jobs ran\n%s", name, s.jobsRan, stderr)
+		}
+		// ocloc's success lines, and ocloc multi's, are not shown.
+		for _, chatter := range []string{"Build succeeded", "Command number", "Build command"} {
+			if strings.Contains(stderr, chatter) {
+				t.Errorf("%s: the build shows %q:\n%s", name, chatter, stderr)
+			}
 		}
 		return p, strings.Fields(string(p.read("ocloc.log")))
 	}

@@ -178,8 +178,9 @@ func OclocMultiOutputs(list string) string {
 }
 
 // OclocMultiSplit cuts what "ocloc multi" printed into each line's part:
-// it begins each with "Command number <n>: ". nil when the parts are not
-// the lines' number.
+// it begins each with "Command number <n>: ", and ends with a summary,
+// "Build command <n>: successful" per line, which is no line's. nil when
+// the parts are not the lines' number.
 func OclocMultiSplit(out []byte, lines int) [][]byte {
 	var parts [][]byte
 	for len(out) > 0 {
@@ -191,6 +192,9 @@ func OclocMultiSplit(out []byte, lines int) [][]byte {
 		out = out[nl:]
 		if bytes.HasPrefix(l, []byte("Command number ")) {
 			parts = append(parts, nil)
+			continue
+		}
+		if bytes.HasPrefix(l, []byte("Build command ")) && bytes.HasSuffix(bytes.TrimRight(l, "\r\n"), []byte(": successful")) {
 			continue
 		}
 		if len(parts) == 0 {

@@ -132,7 +132,7 @@ func TestOclocMulti(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ocloc multi: %v\n%s", err, printed)
 	}
-	if parts := OclocMultiSplit(printed, len(devices)); len(parts) != len(devices) || !strings.Contains(string(parts[0]), "Build succeeded for : acm-g10.") {
+	if parts := OclocMultiSplit(printed, len(devices)); len(parts) != len(devices) || !strings.Contains(string(parts[0]), "Build succeeded for : acm-g10.") || strings.Contains(string(parts[1]), "Build command") {
 		t.Errorf("ocloc multi printed, cut in %d parts:\n%s", len(parts), printed)
 	}
 	for i := range devices {

@@ -52,7 +52,8 @@ func TestOclocBatchLine(t *testing.T) {
 	if got := OclocMultiOutputs("batch.txt"); got != "batch" {
 		t.Errorf("OclocMultiOutputs = %q", got)
 	}
-	out := "Command number 1: \nCompilation from IR - skipping loading of FCL\nBuild succeeded.\nCommand number 2: \nwarning: x\n"
+	out := "Command number 1: \nCompilation from IR - skipping loading of FCL\nBuild succeeded.\nCommand number 2: \nwarning: x\n" +
+		"Build command 0: successful\nBuild command 1: successful\n"
 	parts := OclocMultiSplit([]byte(out), 2)
 	if len(parts) != 2 || string(parts[0]) != "Compilation from IR - skipping loading of FCL\nBuild succeeded.\n" || string(parts[1]) != "warning: x\n" {
 		t.Errorf("OclocMultiSplit: %q", parts)
