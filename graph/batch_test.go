@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sycbuild/sycbuild/jobs"
 )
@@ -19,7 +20,8 @@ import (
 // number <n>: " before each, writes each output into the directory named
 // after LIST (without its extension) and, when a line fails, stops and
 // writes none. An input holding "lost" is compiled, but its output is
-// written nowhere in a batch (as ocloc multi loses some without a word).
+// written nowhere in a batch (as ocloc multi loses some without a word);
+// one holding "slow" hangs a batch for 10 s.
 // Every run is logged to calls.log.
 const fakeCompiler = `#!/bin/sh
 log="$(dirname "$0")/calls.log"
@@ -40,6 +42,7 @@ multi)
 		n=$((n+1)); echo "Command number $n: "
 		compile "$in" "$dir.tmp/$name" || { rm -r "$dir.tmp"; exit 1; }
 		grep -q lost "$in" && rm "$dir.tmp/$name"
+		grep -q slow "$in" && sleep 10
 	done < "$2"
 	mkdir -p "$dir" && mv "$dir.tmp"/* "$dir"/ 2>/dev/null; rm -r "$dir.tmp" ;;
 esac
@@ -275,5 +278,27 @@ func TestBatchCache(t *testing.T) {
 		if got := other.read(fmt.Sprintf("out/mod_%d.bin", i)); got != "compiled: "+want+"\n" {
 			t.Errorf("out/mod_%d.bin = %q", i, got)
 		}
+	}
+}
+
+// TestBatchTimeout: a batch runs under one command's timeout; one that runs
+// past it is stopped, and its jobs run alone, each under its own.
+func TestBatchTimeout(t *testing.T) {
+	tb, f := batchBuild(t, "a", "slow", "c")
+	f.Steps[1].Tool.Timeout = 500 * time.Millisecond
+	opt := tb.opts()
+	opt.Batch = 3
+	start := time.Now()
+	if res := tb.build(opt); res.JobsRan != 3 {
+		t.Fatalf("jobs ran %d", res.JobsRan)
+	}
+	if d := time.Since(start); d > 8*time.Second {
+		t.Errorf("the build took %v: the batch was not stopped at its timeout", d)
+	}
+	if calls := tb.calls(); len(calls) != 4 || calls[0] != "multi_3" {
+		t.Errorf("compiler runs %q, want the batch then each job alone", calls)
+	}
+	if d := tb.batchDirs(); len(d) > 0 {
+		t.Errorf("left behind: %q", d)
 	}
 }
