@@ -82,20 +82,9 @@ func (b *builder) doBatch(ctx, stop context.Context, pool jobs.Pool, a *Action, 
 			errs[n] = errNotRun
 			continue
 		}
-		u, err := b.jobUnit(a, j)
-		if err != nil {
-			b.jobFailed(Event{Kind: KindJob, Action: a.id, Desc: a.Desc + " " + j.item, Tool: a.Fanout.Steps[0].Tool.Name,
-				Item: j.item, Outputs: j.allOutputs(), Slot: -1}, err)
+		u, err := b.decideJob(a, j)
+		if u == nil {
 			errs[n] = err
-			continue
-		}
-		if !b.mustRun(u) {
-			b.mu.Lock()
-			b.res.JobsCached++
-			b.mu.Unlock()
-			ev := u.event
-			ev.Outcome = UpToDate
-			b.obs.Finished(ev)
 			continue
 		}
 		us, at = append(us, u), append(at, n)

@@ -178,20 +178,9 @@ func (b *builder) doJob(ctx, stop context.Context, pool jobs.Pool, a *Action, j 
 	if stop.Err() != nil {
 		return false, errNotRun
 	}
-	u, err := b.jobUnit(a, j)
-	if err != nil {
-		b.jobFailed(Event{Kind: KindJob, Action: a.id, Desc: a.Desc + " " + j.item, Tool: a.Fanout.Steps[0].Tool.Name,
-			Item: j.item, Outputs: j.allOutputs(), Slot: -1}, err)
+	u, err := b.decideJob(a, j)
+	if u == nil {
 		return false, err
-	}
-	if !b.mustRun(u) {
-		b.mu.Lock()
-		b.res.JobsCached++
-		b.mu.Unlock()
-		ev := u.event
-		ev.Outcome = UpToDate
-		b.obs.Finished(ev)
-		return false, nil
 	}
 	tok, err := b.acquire(stop, u)
 	if err != nil {
@@ -202,6 +191,28 @@ func (b *builder) doJob(ctx, stop context.Context, pool jobs.Pool, a *Action, j 
 	w.done() // before the token goes: who takes it starts no worker for this one
 	b.release(pool, tok, u)
 	return ev.Fallback != "", b.jobDone(ctx, ev, err)
+}
+
+// decideJob returns the unit of job j of the fan-out a when it must run;
+// nil when it is up to date or failed before it could run (err), which
+// the observer is told.
+func (b *builder) decideJob(a *Action, j *job) (*unit, error) {
+	u, err := b.jobUnit(a, j)
+	if err != nil {
+		b.jobFailed(Event{Kind: KindJob, Action: a.id, Desc: a.Desc + " " + j.item, Tool: a.Fanout.Steps[0].Tool.Name,
+			Item: j.item, Outputs: j.allOutputs(), Slot: -1}, err)
+		return nil, err
+	}
+	if !b.mustRun(u) {
+		b.mu.Lock()
+		b.res.JobsCached++
+		b.mu.Unlock()
+		ev := u.event
+		ev.Outcome = UpToDate
+		b.obs.Finished(ev)
+		return nil, nil
+	}
+	return u, nil
 }
 
 // recordFanout writes the output lists of a fan-out whose every job
