@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sycbuild/sycbuild/bitcode"
 	"github.com/sycbuild/sycbuild/internal/irgen"
 	"github.com/sycbuild/sycbuild/internal/testenv"
 )
@@ -101,4 +102,38 @@ func aheadHostile() []aheadModule {
 		out = append(out, aheadModule{"hostile: " + bad, []byte(b.String())})
 	}
 	return out
+}
+
+// FuzzBitcodeAhead reads arbitrary bytes as bitcode and writes what was
+// read with a helper (every module gets one) and without: the same bytes,
+// or the same error.
+//
+//	go test ./llvmir -run '^$' -fuzz FuzzBitcodeAhead -fuzztime 10m -fuzzminimizetime 5s
+func FuzzBitcodeAhead(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("..", "bitcode", "testdata", "seed", "*.bc"))
+	for _, s := range seeds {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		text, err := bitcode.Disassemble("f.bc", data)
+		if err != nil {
+			return
+		}
+		m, err := Parse("f.ll", text)
+		if err != nil {
+			return
+		}
+		defer func(n int) { minAhead = n }(minAhead)
+		minAhead = 1 << 30
+		want, werr := m.AssembleBitcode(BitcodeOptions{})
+		minAhead = 1
+		got, gerr := m.AssembleBitcode(BitcodeOptions{})
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) || !bytes.Equal(want, got) {
+			t.Errorf("with a helper %d bytes (%v), without %d bytes (%v)", len(got), gerr, len(want), werr)
+		}
+	})
 }
