@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -128,9 +127,7 @@ func (b *builder) runBatch(ctx context.Context, tok jobs.Token, us []*unit) ([]E
 		if hits[i] {
 			continue
 		}
-		for _, o := range u.outputs() {
-			b.prepareDir(filepath.Dir(o))
-		}
+		b.prepareOutputs(u)
 		began := time.Now()
 		texts[i], errs[i] = b.executeSteps(ctx, tok, u, &evs[i], 0, last)
 		evs[i].Busy = time.Since(began)
@@ -222,7 +219,7 @@ func (b *builder) batchLast(ctx context.Context, tok jobs.Token, us []*unit, evs
 	if !ok {
 		return nil
 	}
-	b.shareBatch(us, evs, texts, in, out.all(), usages[0], start, end)
+	b.shareBatch(us, evs, texts, in, out.last(captureLimit), usages[0], start, end)
 	done := map[int]bool{}
 	for k, i := range in {
 		o := us[i].outs[last][0]
@@ -307,17 +304,4 @@ func (b *builder) shareBatch(us []*unit, evs []Event, texts [][]byte, in []int, 
 			e.Usage.Add(each)
 		}
 	}
-}
-
-// all returns everything captured since c started, up to the last
-// captureLimit bytes.
-func (c capture) all() []byte {
-	end, err := c.f.Seek(0, 1)
-	if err != nil || end <= c.start {
-		return nil
-	}
-	from := max(end-captureLimit, c.start)
-	buf := make([]byte, end-from)
-	n, _ := c.f.ReadAt(buf, from)
-	return bytes.Clone(buf[:n])
 }

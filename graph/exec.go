@@ -87,13 +87,18 @@ func (b *builder) settle(ctx context.Context, u *unit, e Event, text []byte, ca 
 
 // execute runs a unit's commands and returns what they printed.
 func (b *builder) execute(ctx context.Context, tok jobs.Token, u *unit, e *Event) ([]byte, error) {
-	for _, o := range u.outputs() {
-		b.prepareDir(filepath.Dir(o))
-	}
+	b.prepareOutputs(u)
 	if u.main != nil {
 		return b.runInProcess(u, e)
 	}
 	return b.executeSteps(ctx, tok, u, e, 0, len(u.argvs))
+}
+
+// prepareOutputs makes the directories of a unit's outputs (prepareDir).
+func (b *builder) prepareOutputs(u *unit) {
+	for _, o := range u.outputs() {
+		b.prepareDir(filepath.Dir(o))
+	}
 }
 
 // executeSteps runs commands from..to-1 of a unit's chain (their output

@@ -169,12 +169,16 @@ func newCapture(f *os.File) (capture, error) {
 }
 
 // tail returns the last tailBytes of what was captured.
-func (c capture) tail() []byte {
+func (c capture) tail() []byte { return c.last(tailBytes) }
+
+// last returns the last limit bytes of what was captured, from a line's
+// start.
+func (c capture) last(limit int64) []byte {
 	end, err := c.f.Seek(0, io.SeekCurrent)
 	if err != nil || end <= c.start {
 		return nil
 	}
-	from := max(end-tailBytes, c.start)
+	from := max(end-limit, c.start)
 	buf := make([]byte, end-from)
 	n, _ := c.f.ReadAt(buf, from)
 	return cutToLine(buf[:n], from > c.start)
