@@ -13,8 +13,9 @@ import (
 // leaves the bodies it holds to the writer, and the writer keeps the
 // helper's bodies in it as it would keep its own. Where the two meet, the
 // writer takes the helper's bodies, asking its own tables their deps in
-// order (replay): a replay costs about a fifth of a parse, and the tables
-// grow as the parse would grow them, so the bitcode is the same bytes.
+// order (replay): a module replayed whole takes about a third of the time
+// of its parse (BENCHMARKS.md), and the tables grow as the parse would
+// grow them, so the bitcode is the same bytes.
 // Bodies a kept body cannot hold (bcBody's list: debug records, metadata
 // operands, …) the writer parses itself, as it does any body the helper
 // failed on; the helper stops at its first failure, and the writer's own
