@@ -103,7 +103,7 @@ func isolateKernels(dir, item, outDir string) ([]graph.Part, error) {
 	var msgs bytes.Buffer
 	rio := postlink.IO{Argv0: "sycl-post-link", Dir: dir, Stdout: &msgs, Stderr: &msgs, Jobs: 1}
 	if !o.Assembly {
-		rio.Assemble = syclpostlink.Assembler(dir, item, &msgs)
+		rio.Assemble = syclpostlink.Assembler(dir, item)
 	}
 	if err := postlink.Run(o, rio); err != nil {
 		return nil, fmt.Errorf("%v %s", err, bytes.TrimSpace(msgs.Bytes()))

@@ -30,8 +30,8 @@ type outputs struct {
 	stdout io.Writer
 	dir    string // IO.Dir
 	direct bool   // module files are written in place (see above)
-	// assemble, when set, turns module text into a bitcode file.
-	assemble func(text []byte, path string) error
+	// assemble, when set, turns module text into bitcode.
+	assemble func(text []byte) ([]byte, error)
 	// bufs are the buffers modules are rendered into, kept for the whole
 	// run (a sync.Pool would drop them at every collection, and each new
 	// buffer's pages would be faulted in again while it is written).
@@ -97,11 +97,11 @@ func (o *outputs) writeModule(path string, plan *llvmir.Plan) error {
 	if err != nil {
 		return err
 	}
-	if err := o.assemble(text, path); err != nil {
+	bc, err := o.assemble(text)
+	if err != nil {
 		return errorf("error writing the file '%s': %v", path, err)
 	}
-	o.wrote(path)
-	return nil
+	return o.writeBytes(path, bc)
 }
 
 // writeBytes creates path with data, the concatenation of its pieces: in

@@ -36,12 +36,12 @@ type IO struct {
 	// ReadFile reads the input file (not standard input); nil means
 	// os.ReadFile. A command maps it instead (internal/mapfile).
 	ReadFile func(name string) ([]byte, error)
-	// Assemble writes a module's textual IR to path (as the table names
-	// it: relative to Dir) as LLVM bitcode. Run
-	// uses it for every module file when -S is not given (module files
-	// then end in .bc, as the reference's do); nil means module files are
-	// written as text (.ll) whether or not -S is given.
-	Assemble func(text []byte, path string) error
+	// Assemble turns a module's textual IR into LLVM bitcode. Run uses it
+	// for every module file when -S is not given (module files then end in
+	// .bc, as the reference's do, and are written as the text files would
+	// be); nil means module files are written as text (.ll) whether or not
+	// -S is given.
+	Assemble func(text []byte) ([]byte, error)
 }
 
 // Tokens lends job tokens (a build's pool): TryAcquire takes one if one

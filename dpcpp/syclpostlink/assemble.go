@@ -3,11 +3,9 @@ package syclpostlink
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 
-	"github.com/sycbuild/sycbuild/internal/atomicfile"
 	"github.com/sycbuild/sycbuild/internal/basedir"
 	"github.com/sycbuild/sycbuild/llvmir"
 	"github.com/sycbuild/sycbuild/toolchain"
@@ -21,34 +19,26 @@ import (
 // is an error naming it at its line in the module's text (what -S writes),
 // never bitcode of something else.
 
-// Assembler returns the function that writes a module's text to a path as
-// bitcode ("-" is standard output), as sycl-post-link without -S does
-// (postlink.IO.Assemble). The input's LLVM generation is read from it once,
-// when the first module is written ("-", standard input, is not looked at:
-// the text decides). Relative paths, the input's and the modules', are
-// relative to dir ("" is the working directory).
-func Assembler(dir, input string, stdout io.Writer) func(text []byte, path string) error {
+// Assembler returns the function that turns a module's text into the
+// bitcode sycl-post-link without -S writes (postlink.IO.Assemble). The
+// input's LLVM generation is read from it once, when the first module is
+// written ("-", standard input, is not looked at: the text decides). The
+// input's relative path is relative to dir ("" is the working directory).
+func Assembler(dir, input string) func(text []byte) ([]byte, error) {
 	gen := sync.OnceValue(func() int { return bitcodeLLVM(dir, input) })
 	// The modules of a split share most of their functions (a per-kernel
 	// split copies every helper into each kernel's module): a body is
 	// parsed once for all of them.
 	bodies := llvmir.NewBodyCache(0)
-	return func(text []byte, path string) error {
+	return func(text []byte) ([]byte, error) {
 		// llvm-as read the text from standard input, which names the
 		// module when its text has no source_filename: the same name keeps
 		// the bitcode what the reference's tools write.
 		bc, err := llvmir.AssembleBitcode("<stdin>", text, llvmir.BitcodeOptions{LLVM: gen(), Bodies: bodies})
 		if err != nil {
-			return unwritable(err)
+			return nil, unwritable(err)
 		}
-		if path == "-" {
-			_, err := stdout.Write(bc)
-			return err
-		}
-		return atomicfile.Write(basedir.Resolve(dir, path), func(w io.Writer) error {
-			_, err := w.Write(bc)
-			return err
-		})
+		return bc, nil
 	}
 }
 

@@ -260,7 +260,7 @@ func Run(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdio cl
 func runWith(argv0, dir string, o postlink.Options, tokens postlink.Tokens, stdio clopt.Stdio, read func(string) ([]byte, error)) int {
 	rio := postlink.IO{Stdin: stdio.In, Stdout: stdio.Out, Stderr: stdio.Err, Argv0: argv0, Dir: dir, Tokens: tokens, ReadFile: read}
 	if !o.Assembly {
-		rio.Assemble = Assembler(dir, o.Input, stdio.Out)
+		rio.Assemble = Assembler(dir, o.Input)
 	}
 	if err := postlink.Run(&o, rio); err != nil {
 		return clopt.Report(stdio.Err, err)
