@@ -431,22 +431,88 @@ func (w *Writer) checkedScalar(op AbbrevOp, v uint64) error {
 // entries), without the values made into a slice first. A byte the
 // array's elements cannot hold is the stream's error: nothing is written out.
 func (w *Writer) TextRecord(abbrev, v uint64, s string) {
+	el, ok := w.textHead(abbrev, v)
+	if !ok {
+		return
+	}
+	if err := w.textArray(el, s); err != nil {
+		w.fail("abbreviation %d: %v", abbrev, err)
+	}
+}
+
+// Text is a text record's array operand encoded once, to be written in
+// many streams (EncodedTextRecord): its length and elements as element
+// operand El writes them, N bits, the first in the low bit of Bits[0].
+type Text struct {
+	El   AbbrevOp
+	N    uint
+	Bits []byte
+}
+
+// EncodeText encodes s as the array operand of a text record whose
+// elements are el, its bits appended to dst (Text.Bits), or returns why a
+// byte of s does not fit el.
+func EncodeText(el AbbrevOp, s string, dst []byte) (Text, error) {
+	var e Writer
+	e.buf = dst
+	if err := e.textArray(el, s); err != nil {
+		return Text{}, err
+	}
+	n := uint(len(e.buf)-len(dst))*8 + e.nbits
+	for i := uint(0); i < e.nbits; i += 8 {
+		e.buf = append(e.buf, byte(e.cur>>i))
+	}
+	return Text{El: el, N: n, Bits: e.buf[len(dst):]}, nil
+}
+
+// EncodedTextRecord writes what TextRecord(abbrev, v, s) writes, for
+// t = EncodeText(el, s, ...), where el must be abbrev's element operand.
+func (w *Writer) EncodedTextRecord(abbrev, v uint64, t Text) {
+	el, ok := w.textHead(abbrev, v)
+	if !ok {
+		return
+	}
+	if el != t.El || uint(len(t.Bits)) != (t.N+7)/8 {
+		w.fail("abbreviation %d: a text encoded for other elements", abbrev)
+		return
+	}
+	b, n := t.Bits, t.N
+	for ; n >= 32; n -= 32 {
+		w.emit(uint64(binary.LittleEndian.Uint32(b)), 32)
+		b = b[4:]
+	}
+	var rest uint64
+	for i := range b {
+		rest |= uint64(b[i]) << (8 * i)
+	}
+	w.emit(rest, n)
+}
+
+// textHead checks that abbrev is a text record's abbreviation, writes the
+// record's abbreviation ID and v, and returns its array's element
+// operand; ok is false after an error.
+func (w *Writer) textHead(abbrev, v uint64) (el AbbrevOp, ok bool) {
 	ops := w.abbrevOps(abbrev)
 	if ops == nil {
-		return
+		return el, false
 	}
 	if len(ops) != 4 || ops[0].Encoding != AbbrevLiteral || ops[2].Encoding != AbbrevArray ||
 		(ops[1].Encoding != AbbrevFixed && ops[1].Encoding != AbbrevVBR) {
 		w.fail("abbreviation %d is not [literal, scalar, array]", abbrev)
-		return
+		return el, false
 	}
 	w.emit(abbrev, w.width)
 	if err := w.checkedScalar(ops[1], v); err != nil {
 		w.fail("abbreviation %d: operand 1: %v", abbrev, err)
-		return
+		return el, false
 	}
+	return ops[3], true
+}
+
+// textArray writes the bytes of s as an array of el elements: its length,
+// then the elements, or returns why a byte does not fit el.
+func (w *Writer) textArray(el AbbrevOp, s string) error {
 	w.emitVBR(uint64(len(s)), 6)
-	el := ops[3]
 	char6 := el.Encoding == AbbrevChar6
 	width := uint(0) // of each element: 8, 7 or 6 bits
 	switch {
@@ -458,11 +524,10 @@ func (w *Writer) TextRecord(abbrev, v uint64, s string) {
 	if width == 0 {
 		for k := 0; k < len(s); k++ {
 			if err := w.checkedScalar(el, uint64(s[k])); err != nil {
-				w.fail("abbreviation %d: array element %d: %v", abbrev, k, err)
-				return
+				return fmt.Errorf("array element %d: %v", k, err)
 			}
 		}
-		return
+		return nil
 	}
 	// Names are most of what a value symbol table holds: as many
 	// elements as fit 32 bits are written at once (the first in the low
@@ -477,14 +542,14 @@ func (w *Writer) TextRecord(abbrev, v uint64, s string) {
 				c = uint64(char6Code[c])
 			}
 			if c>>width != 0 {
-				w.fail("abbreviation %d: array element %d: %v", abbrev, k+int(j), checkScalar(el, uint64(s[k+int(j)])))
-				return
+				return fmt.Errorf("array element %d: %v", k+int(j), checkScalar(el, uint64(s[k+int(j)])))
 			}
 			bits |= c << (j * width)
 		}
 		w.emit(bits, n*width)
 		k += int(n)
 	}
+	return nil
 }
 
 // char6Code is each byte's char6 code, noChar6 where it has none.

@@ -143,6 +143,12 @@ func TestWriterErrors(t *testing.T) {
 			a := s.DefineAbbrev(Literal(1), Fixed(2), Array(), Fixed(8))
 			s.TextRecord(a, 4, "ab")
 		}, "operand 1: 4 does not fit 2 bits"},
+		{"text encoded for other elements", func(s *Writer) {
+			s.EnterBlock(8, 3)
+			a := s.DefineAbbrev(Literal(1), VBR(8), Array(), Char6())
+			t, _ := EncodeText(Fixed(8), "ab", nil)
+			s.EncodedTextRecord(a, 1, t)
+		}, "abbreviation 4: a text encoded for other elements"},
 		{"blob without blob operand", func(s *Writer) {
 			s.EnterBlock(8, 3)
 			a := s.DefineAbbrev(Literal(1), Fixed(3))
@@ -168,5 +174,47 @@ func TestWriterErrors(t *testing.T) {
 		if b, _, err := s.Bytes(); err == nil || b != nil {
 			t.Errorf("%s: Bytes gave %d bytes, error %v", c.name, len(b), err)
 		}
+	}
+}
+
+// An encoded text writes the bits TextRecord writes, at any bit offset,
+// for every element operand and length around the 32-bit groups.
+func TestEncodedTextRecord(t *testing.T) {
+	els := []AbbrevOp{Char6(), Fixed(7), Fixed(8), VBR(6)}
+	texts := []string{"", "a", "abcde", "abcdef", "x.y_Z09", "some_longer.name.i.i.i1234", "ab-cd", strings.Repeat("q", 77)}
+	for _, el := range els {
+		for _, text := range texts {
+			enc, err := EncodeText(el, text, []byte("prefix"))
+			if wantErr := el == Char6() && text == "ab-cd"; (err != nil) != wantErr {
+				t.Errorf("EncodeText(%v, %q): error %v", el, text, err)
+			}
+			if err != nil {
+				continue
+			}
+			for skip := uint(0); skip < 40; skip += 3 {
+				var want, got bytes.Buffer
+				for i, w := range []*bytes.Buffer{&want, &got} {
+					s := NewWriter()
+					s.EnterBlock(8, 3)
+					s.emit(0x5a5a5a5a5a, skip)
+					a := s.DefineAbbrev(Literal(1), VBR(8), Array(), el)
+					if i == 0 {
+						s.TextRecord(a, 300, text)
+					} else {
+						s.EncodedTextRecord(a, 300, enc)
+					}
+					s.ExitBlock()
+					if _, err := s.WriteTo(w); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if !bytes.Equal(want.Bytes(), got.Bytes()) {
+					t.Fatalf("%v %q after %d bits: encoded %x, want %x", el, text, skip, got.Bytes(), want.Bytes())
+				}
+			}
+		}
+	}
+	if _, err := EncodeText(Char6(), "a b", nil); err == nil || !strings.Contains(err.Error(), "array element 1: 32 is not a char6 character") {
+		t.Errorf("EncodeText of a blank as char6: %v", err)
 	}
 }
