@@ -125,8 +125,7 @@ type bcw struct {
 	cur                        *bcFunc // the body being parsed
 	bodies                     *BodyCache
 	keptVals                   []uint64  // scratch of writeKept
-	names                      []bcKName // scratch of writeLocalNames and keptNames
-	bnames                     []string
+	names                      []bcKName // scratch of writeLocalNames
 
 	// The deps of the module's bodies and their answers (bcw_bodies.go),
 	// and the types the body being parsed asked. recordDeps says to keep

@@ -997,22 +997,38 @@ type vstAbbrevs struct {
 }
 
 func (ab *vstAbbrevs) pick(s *bitcode.StreamWriter, code uint64, name string) uint64 {
+	return ab.id(s, code, vstClass(name))
+}
+
+// id is the abbreviation of code's entries whose names are of class (see
+// vstClass), defined when first asked for.
+func (ab *vstAbbrevs) id(s *bitcode.StreamWriter, code uint64, class int) uint64 {
+	row := &ab.ids[code-bitcode.VSTCodeEntry]
+	if row[class] == 0 {
+		row[class] = s.DefineAbbrev(bitstream.Literal(code), bitstream.VBR(8), bitstream.Array(), vstElement(class))
+	}
+	return row[class]
+}
+
+// vstClass is the narrowest element that holds every byte of name: 0 for
+// 6-bit characters, 1 for 7-bit ones, 2 for bytes (vstElement).
+func vstClass(name string) int {
 	class := 0
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		switch {
 		case c >= 0x80:
-			class = 2
+			return 2
 		case class == 0 && !isChar6(c):
 			class = 1
 		}
 	}
-	row := &ab.ids[code-bitcode.VSTCodeEntry]
-	if row[class] == 0 {
-		el := []bitstream.AbbrevOp{bitstream.Char6(), bitstream.Fixed(7), bitstream.Fixed(8)}[class]
-		row[class] = s.DefineAbbrev(bitstream.Literal(code), bitstream.VBR(8), bitstream.Array(), el)
-	}
-	return row[class]
+	return class
+}
+
+// vstElement is the array element of a name of class (vstClass).
+func vstElement(class int) bitstream.AbbrevOp {
+	return [...]bitstream.AbbrevOp{bitstream.Char6(), bitstream.Fixed(7), bitstream.Fixed(8)}[class]
 }
 
 func isChar6(c byte) bool {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sycbuild/sycbuild/bitcode"
+	"github.com/sycbuild/sycbuild/bitcode/bitstream"
 )
 
 // compact returns f's parsed body as a bcBody that no module's memory
@@ -17,25 +18,12 @@ func (a *bcw) compact(f *bcFunc) *bcBody {
 	for k, v := range f.blocks {
 		b.blocks[strings.Clone(k)] = v
 	}
+	names, ok := keptNames(f)
+	if !ok {
+		return nil
+	}
+	b.names = names
 	var w bcWriter
-	named := 0
-	for _, l := range f.order {
-		if l.named {
-			named++
-		}
-	}
-	w.uv(uint64(named))
-	for _, l := range f.order {
-		if l.named {
-			w.uv(uint64(l.index))
-			w.str(l.name)
-		}
-	}
-	w.uv(uint64(len(f.bnames)))
-	for _, n := range f.bnames {
-		w.str(n)
-	}
-	b.names, w.b = w.b, nil
 	instNum := f.nargs // the next result's number, counted from the first argument
 	for _, in := range f.insts {
 		if m := in.more; m != nil && (len(m.bundles) > 0 || len(m.records) > 0) || !w.inst(f, in, instNum) {
@@ -218,24 +206,80 @@ func (a *bcw) writeKept(f *bcFunc) {
 		}
 	}
 	a.writeAttachments(f, attach)
-	names, bnames := a.keptNames(b)
-	a.writeNames(names, bnames, base)
+	a.writeKeptNames(b.names, base)
 	s.ExitBlock()
 }
 
-// keptNames reads b's names into the writer's scratch.
-func (a *bcw) keptNames(b *bcBody) ([]bcKName, []string) {
-	names, bnames := a.names[:0], a.bnames[:0]
-	r := bcReader{b: b.names}
-	for n := r.uv(); n > 0; n-- {
-		index := int(r.uv())
-		names = append(names, bcKName{index, r.str()})
+// keptNames keeps f's value symbol table: per entry (named values, then
+// named blocks), its code and name class (vstClass), the value's index
+// from the first argument or the block's number, and the name's bits as a
+// record's array (bitstream.EncodeText), so that each module writes them
+// without looking at the name again. ok is false for a name the class's
+// elements cannot hold (none: the class is chosen to hold it).
+func keptNames(f *bcFunc) (names []byte, ok bool) {
+	n := 0
+	for _, l := range f.order {
+		if l.named {
+			n++
+		}
 	}
-	for n := r.uv(); n > 0; n-- {
-		bnames = append(bnames, r.str())
+	for _, name := range f.bnames {
+		if name != "" {
+			n++
+		}
 	}
-	a.names, a.bnames = names, bnames
-	return names, bnames
+	w := bcWriter{b: binary.AppendUvarint(nil, uint64(n))}
+	var bits []byte
+	entry := func(code uint64, index int, name string) bool {
+		class := vstClass(name)
+		t, err := bitstream.EncodeText(vstElement(class), name, bits[:0])
+		if err != nil {
+			return false
+		}
+		bits = t.Bits
+		w.b = append(w.b, byte(code-bitcode.VSTCodeEntry)<<2|byte(class))
+		w.uv(uint64(index))
+		w.uv(uint64(t.N))
+		w.b = append(w.b, t.Bits...)
+		return true
+	}
+	for _, l := range f.order {
+		if l.named && !entry(bitcode.VSTCodeEntry, l.index, l.name) {
+			return nil, false
+		}
+	}
+	for i, name := range f.bnames {
+		if name != "" && !entry(bitcode.VSTCodeBBEntry, i, name) {
+			return nil, false
+		}
+	}
+	return w.b, true
+}
+
+// writeKeptNames writes a kept body's value symbol table (keptNames),
+// base being its first argument's number.
+func (a *bcw) writeKeptNames(names []byte, base int) {
+	r := bcReader{b: names}
+	n := r.uv()
+	if n == 0 {
+		return
+	}
+	s := a.s
+	s.EnterBlock(bitcode.ValueSymtabBlockID, 4)
+	var ab vstAbbrevs
+	for ; n > 0; n-- {
+		head := r.byte()
+		code, class := bitcode.VSTCodeEntry+uint64(head>>2), int(head&3)
+		id := r.uv()
+		if code == bitcode.VSTCodeEntry {
+			id += uint64(base)
+		}
+		bits := uint(r.uv())
+		end := r.i + int(bits+7)/8
+		s.EncodedTextRecord(ab.id(s, code, class), id, bitstream.Text{El: vstElement(class), N: bits, Bits: r.b[r.i:end]})
+		r.i = end
+	}
+	s.ExitBlock()
 }
 
 // bcCloner copies types and attributes out of a module's memory, each
