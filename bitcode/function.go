@@ -20,8 +20,8 @@ type funcState struct {
 	curBB      int
 	buf        []byte
 	insts      []instRec
-	names      map[uint32]string
-	bbNames    map[uint32]string
+	names      []string // by value id past firstLocal ("" for none)
+	bbNames    []string // by block number ("" for none)
 	bundles    []string
 	mdStart    int
 	constStart int
@@ -189,7 +189,7 @@ func (d *decoder) parseFunction() {
 	g := d.bodies[d.nextBody]
 	d.nextBody++
 	ft := d.types[g.valTy]
-	fs := &funcState{g: g, firstLocal: uint32(len(d.vals)), names: map[uint32]string{}, bbNames: map[uint32]string{},
+	fs := &funcState{g: g, firstLocal: uint32(len(d.vals)), names: d.spareNames[:0], bbNames: d.spareBBNames[:0],
 		mdStart: len(d.mds), constStart: len(d.consts), buf: d.spareBuf[:0], insts: d.spareInsts[:0]}
 	d.fn = fs
 	for _, p := range ft.elems[1:] {
@@ -223,6 +223,9 @@ func (d *decoder) parseFunction() {
 	// The next function reuses the instruction buffers (its body text is
 	// a copy: finishFunction's).
 	d.spareBuf, d.spareInsts = fs.buf, fs.insts
+	clear(fs.names)
+	clear(fs.bbNames)
+	d.spareNames, d.spareBBNames = fs.names, fs.bbNames
 	d.fn = nil
 	d.vals = d.vals[:d.nModuleVals]
 	d.consts = d.consts[:fs.constStart]
@@ -231,6 +234,9 @@ func (d *decoder) parseFunction() {
 
 func (d *decoder) parseFunctionVST() {
 	b := d.EnterBlock(ValueSymtabBlockID)
+	fs := d.fn
+	fs.names = growTo(fs.names, len(d.vals)-int(fs.firstLocal))
+	fs.bbNames = growTo(fs.bbNames, fs.nBlocks)
 	for d.NextRecord(b) {
 		if len(d.Ops) < 1 {
 			d.failf("bad symbol table entry")
@@ -239,20 +245,44 @@ func (d *decoder) parseFunctionVST() {
 		switch d.Code {
 		case VSTCodeEntry:
 			vid := d.Ops[0]
-			if vid < uint64(d.fn.firstLocal) || vid >= uint64(len(d.vals)) {
+			if vid < uint64(fs.firstLocal) || vid >= uint64(len(d.vals)) {
 				d.failf("symbol table names value %d, not a local", vid)
 			}
-			d.fn.names[uint32(vid)] = name
+			fs.names[vid-uint64(fs.firstLocal)] = name
 		case VSTCodeBBEntry:
-			if d.Ops[0] >= uint64(d.fn.nBlocks) {
-				d.failf("symbol table names block %d of %d", d.Ops[0], d.fn.nBlocks)
+			if d.Ops[0] >= uint64(fs.nBlocks) {
+				d.failf("symbol table names block %d of %d", d.Ops[0], fs.nBlocks)
 			}
-			d.fn.bbNames[uint32(d.Ops[0])] = name
+			fs.bbNames[d.Ops[0]] = name
 		default:
 			d.failf("unknown record code %d", d.Code)
 		}
 	}
 	d.Leave()
+}
+
+// growTo returns names with at least n elements, the new ones "".
+func growTo(names []string, n int) []string {
+	if n > len(names) {
+		names = append(names, make([]string, n-len(names))...)
+	}
+	return names
+}
+
+// name is the name the symbol table gave value vid ("" for none).
+func (fs *funcState) name(vid uint32) string {
+	if i := int(vid - fs.firstLocal); vid >= fs.firstLocal && i < len(fs.names) {
+		return fs.names[i]
+	}
+	return ""
+}
+
+// bbName is the name the symbol table gave block bb ("" for none).
+func (fs *funcState) bbName(bb int) string {
+	if bb < len(fs.bbNames) {
+		return fs.bbNames[bb]
+	}
+	return ""
 }
 
 func (d *decoder) parseAttachments() {
@@ -1371,7 +1401,7 @@ func (d *decoder) nameLocals(fs *funcState) localNames {
 	local, bbs := ln.local, ln.bbs
 	num := 0
 	for i := 0; i < ln.nargs; i++ {
-		if name, ok := fs.names[fs.firstLocal+uint32(i)]; ok && name != "" {
+		if name := fs.name(fs.firstLocal + uint32(i)); name != "" {
 			local[i] = "%" + quoteName(name)
 		} else {
 			local[i] = "%" + strconv.Itoa(num)
@@ -1380,7 +1410,7 @@ func (d *decoder) nameLocals(fs *funcState) localNames {
 	}
 	k := 0
 	for bb := 0; bb < fs.nBlocks; bb++ {
-		if name, ok := fs.bbNames[uint32(bb)]; ok && name != "" {
+		if name := fs.bbName(bb); name != "" {
 			bbs[bb] = quoteName(name)
 		} else {
 			bbs[bb] = strconv.Itoa(num)
@@ -1392,7 +1422,7 @@ func (d *decoder) nameLocals(fs *funcState) localNames {
 				continue
 			}
 			li := int(r) - int(fs.firstLocal)
-			if name, ok := fs.names[uint32(r)]; ok && name != "" {
+			if name := fs.name(uint32(r)); name != "" {
 				local[li] = "%" + quoteName(name)
 			} else {
 				local[li] = "%" + strconv.Itoa(num)
@@ -1446,8 +1476,7 @@ func (d *decoder) functionBody(fs *funcState, ln *localNames) []byte {
 	var body []byte
 	k := 0
 	for bb := 0; bb < fs.nBlocks; bb++ {
-		_, named := fs.bbNames[uint32(bb)]
-		if bb > 0 || named {
+		if bb > 0 || fs.bbName(bb) != "" {
 			if bb > 0 {
 				body = append(body, '\n')
 			}

@@ -15,6 +15,9 @@ type decoder struct {
 	// records, reused by the next function.
 	spareBuf   []byte
 	spareInsts []instRec
+	// spareNames and spareBBNames are the last function's symbol table,
+	// emptied, reused by the next function.
+	spareNames, spareBBNames []string
 
 	// The bitstream, the record last read and the entered blocks.
 	bitstream.Reader
