@@ -463,9 +463,11 @@ func (d *decoder) render() {
 	// the type definitions and the attribute groups' numbers.
 	text := d.renderGlobals()
 
-	var w bytes.Buffer
-	w.Grow(len(text) + len(text)/4 + 4096)
-	d.writeHeader(&w)
+	// The buffers are made with their room, not grown to it: Grow clears
+	// the bytes it adds (a tenth of a large module's disassembly), make
+	// has memory the system gave it cleared already.
+	w := bytes.NewBuffer(make([]byte, 0, len(text)+len(text)/4+4096))
+	d.writeHeader(w)
 	if ts := d.typeOrder(text); len(ts) > 0 {
 		w.WriteString("\n")
 		for _, t := range ts {
@@ -493,12 +495,12 @@ func (d *decoder) render() {
 // functions, numbers the attribute groups and returns the text with the
 // references to groups and metadata resolved.
 func (d *decoder) renderGlobals() []byte {
-	var body bytes.Buffer
 	size := 0
 	for _, g := range d.globals {
 		size += len(g.body) + 256
 	}
-	body.Grow(size)
+	body := bytes.NewBuffer(make([]byte, 0, size)) // see render
+
 	for _, k := range []uint8{gVar, gAlias, gIFunc} {
 		first := true
 		for _, g := range d.globals {
@@ -510,16 +512,16 @@ func (d *decoder) renderGlobals() []byte {
 				first = false
 			}
 			if k == gVar {
-				d.renderGlobalVar(&body, g)
+				d.renderGlobalVar(body, g)
 			} else {
-				d.renderIndirect(&body, g)
+				d.renderIndirect(body, g)
 			}
 		}
 	}
 	for _, g := range d.globals {
 		if g.kind == gFunc {
 			body.WriteString("\n")
-			d.renderFunction(&body, g)
+			d.renderFunction(body, g)
 			if g.body != nil {
 				g.body = []byte{} // written: its memory can go while the rest is rendered (non-nil: still a definition)
 			}
