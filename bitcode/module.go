@@ -464,7 +464,7 @@ func (d *decoder) render() {
 	text := d.renderGlobals()
 
 	// The buffers are made with their room, not grown to it: Grow clears
-	// the bytes it adds (a tenth of a large module's disassembly), make
+	// the bytes it adds (8% of a large module's disassembly), make
 	// has memory the system gave it cleared already.
 	w := bytes.NewBuffer(make([]byte, 0, len(text)+len(text)/4+4096))
 	d.writeHeader(w)
@@ -500,7 +500,6 @@ func (d *decoder) renderGlobals() []byte {
 		size += len(g.body) + 256
 	}
 	body := bytes.NewBuffer(make([]byte, 0, size)) // see render
-
 	for _, k := range []uint8{gVar, gAlias, gIFunc} {
 		first := true
 		for _, g := range d.globals {
