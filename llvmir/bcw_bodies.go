@@ -324,15 +324,6 @@ func (r *bcReader) byte() byte {
 	return c
 }
 
-// str reads a string; it shares the stream's memory, which a kept body
-// never changes.
-func (r *bcReader) str() string {
-	n := int(r.uv())
-	s := str(r.b[r.i : r.i+n])
-	r.i += n
-	return s
-}
-
 // cached returns the kept body of f, if another module kept one with the
 // same bytes, with its deps answered by this module's tables (f.kept,
 // f.res). Otherwise it notes that the body was met, and asks for it to be

@@ -53,11 +53,6 @@ type bcWriter struct{ b []byte }
 
 func (w *bcWriter) uv(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
 
-func (w *bcWriter) str(s string) {
-	w.uv(uint64(len(s)))
-	w.b = append(w.b, s...)
-}
-
 // inst keeps an instruction whose result, if any, is value instNum
 // (counted from the first argument): a local operand's relative number is
 // then the same in every module.
