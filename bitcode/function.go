@@ -321,15 +321,20 @@ func (d *decoder) parseAttachments() {
 }
 
 // emit records an instruction's text; res is its result type (-1: none).
-func (d *decoder) emit(text string, res int32, term bool) {
+func (d *decoder) emit(text string, res int32, term bool) { d.emitParts(res, term, text) }
+
+// emitParts is emit of the concatenation of parts, which it does not make.
+func (d *decoder) emitParts(res int32, term bool, parts ...string) {
 	fs := d.fn
 	if fs.curBB >= fs.nBlocks {
 		d.failf("instruction outside any basic block")
 	}
 	r := instRec{start: len(fs.buf), result: -1, bb: fs.curBB, dbgGid: -1, roots: fs.argRoots}
 	fs.argRoots = nil
-	fs.buf = append(fs.buf, text...)
-	d.charge(len(text))
+	for _, p := range parts {
+		fs.buf = append(fs.buf, p...)
+	}
+	d.charge(len(fs.buf) - r.start)
 	r.end = len(fs.buf)
 	if res >= 0 && d.types[res].kind != tVoid {
 		r.result = int64(len(d.vals))
@@ -440,7 +445,8 @@ func (d *decoder) instBinop(o *opr) {
 	if o.more() {
 		flags = binopFlags(opc, o.next(), isFP(d.types[d.scalarOf(ty)].kind))
 	}
-	d.emit(name+flags+" "+d.tval(a, ty)+", "+d.val(b, ty), ty, false)
+	// The commonest instruction, written without concatenating its text.
+	d.emitParts(ty, false, name, flags, " ", d.tstr(ty), " ", d.val(a, ty), ", ", d.val(b, ty))
 }
 
 // instUnop reads a FuncCodeInstUnop record.
