@@ -1,22 +1,15 @@
 package bitcode
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/sycbuild/sycbuild/internal/testenv"
 )
 
 // FuzzDisassemble feeds mutated bitcode to Disassemble and Info: an
 // error is fine, a panic or a hang is not.
 func FuzzDisassemble(f *testing.F) {
-	seeds, _ := filepath.Glob(filepath.Join("testdata", "seed", "*.bc"))
-	for _, s := range seeds {
-		b, err := os.ReadFile(s)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	testenv.AddBitcodeSeeds(f)
 	f.Add(make([]byte, 32))
 	f.Add([]byte("BC\xc0\xde"))
 	f.Fuzz(func(t *testing.T, data []byte) {

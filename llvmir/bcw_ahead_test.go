@@ -110,14 +110,7 @@ func aheadHostile() []aheadModule {
 //
 //	go test ./llvmir -run '^$' -fuzz FuzzBitcodeAhead -fuzztime 10m -fuzzminimizetime 5s
 func FuzzBitcodeAhead(f *testing.F) {
-	seeds, _ := filepath.Glob(filepath.Join("..", "bitcode", "testdata", "seed", "*.bc"))
-	for _, s := range seeds {
-		b, err := os.ReadFile(s)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	testenv.AddBitcodeSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		text, err := bitcode.Disassemble("f.bc", data)
 		if err != nil {

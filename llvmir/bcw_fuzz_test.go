@@ -1,11 +1,10 @@
 package llvmir_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/sycbuild/sycbuild/bitcode"
+	"github.com/sycbuild/sycbuild/internal/testenv"
 	"github.com/sycbuild/sycbuild/llvmir"
 )
 
@@ -14,14 +13,7 @@ import (
 // 22: an error is fine, a panic or a hang is not; bitcode that is written
 // is read back by the reader.
 func FuzzBitcodeRewrite(f *testing.F) {
-	seeds, _ := filepath.Glob(filepath.Join("..", "bitcode", "testdata", "seed", "*.bc"))
-	for _, s := range seeds {
-		b, err := os.ReadFile(s)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	testenv.AddBitcodeSeeds(f)
 	f.Add([]byte("BC\xc0\xde"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		text, err := bitcode.Disassemble("f.bc", data)

@@ -148,3 +148,20 @@ func RemoveSycbuild() {
 		os.RemoveAll(buildDir)
 	}
 }
+
+// AddBitcodeSeeds adds the bitcode package's seed modules
+// (bitcode/testdata/seed/*.bc) to fuzz target f's corpus.
+func AddBitcodeSeeds(f *testing.F) {
+	f.Helper()
+	seeds, err := filepath.Glob(filepath.Join(RepoRoot(f), "bitcode", "testdata", "seed", "*.bc"))
+	if err != nil || len(seeds) == 0 {
+		f.Fatalf("testenv: no bitcode seeds: %v", err)
+	}
+	for _, s := range seeds {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
