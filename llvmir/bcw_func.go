@@ -1027,9 +1027,9 @@ func vstClass(name string) int {
 }
 
 // vstElement is the array element of a name of class (vstClass).
-func vstElement(class int) bitstream.AbbrevOp {
-	return [...]bitstream.AbbrevOp{bitstream.Char6(), bitstream.Fixed(7), bitstream.Fixed(8)}[class]
-}
+func vstElement(class int) bitstream.AbbrevOp { return vstElements[class] }
+
+var vstElements = [...]bitstream.AbbrevOp{bitstream.Char6(), bitstream.Fixed(7), bitstream.Fixed(8)}
 
 func isChar6(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_'
