@@ -67,7 +67,7 @@ type Writer struct {
 	buf     []byte  // whole bytes of the current chunk
 	done    uint64  // bytes in chunks
 	cur     uint64  // pending bits, least significant first
-	nbits   uint    // number of pending bits (< 32 between calls)
+	nbits   uint    // number of pending bits (< 64 between calls; 0 after align32)
 	width   uint    // abbreviation ID width of the current block
 	blocks  []openBlock
 	abbrevs [][]AbbrevOp // the current block's abbreviations, from firstAbbrev
@@ -132,28 +132,17 @@ func (w *Writer) fail(format string, a ...any) {
 // counted).
 func (w *Writer) pos() uint64 { return w.done + uint64(len(w.buf)) }
 
-// emit writes the low n bits of v (n ≤ 32).
+// emit writes the low n bits of v (n ≤ 64). Bits gather in cur and go
+// out 64 at a time.
 func (w *Writer) emit(v uint64, n uint) {
-	if n == 0 {
-		return
-	}
-	w.cur |= (v & (1<<n - 1)) << w.nbits
+	v &= 1<<n - 1
+	w.cur |= v << w.nbits // the bits past 64 are lost here, and kept below
 	w.nbits += n
-	if w.nbits >= 32 {
-		w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(w.cur))
-		w.cur >>= 32
-		w.nbits -= 32
+	if w.nbits >= 64 {
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, w.cur)
+		w.nbits -= 64
+		w.cur = v >> (n - w.nbits)
 	}
-}
-
-// emit64 writes the low n bits of v (n ≤ 64).
-func (w *Writer) emit64(v uint64, n uint) {
-	if n > 32 {
-		w.emit(v, 32)
-		v >>= 32
-		n -= 32
-	}
-	w.emit(v, n)
 }
 
 // emitVBR writes v in chunks of n-1 value bits and a continuation bit.
@@ -166,11 +155,18 @@ func (w *Writer) emitVBR(v uint64, n uint) {
 	w.emit(v, n)
 }
 
-// align32 pads with zero bits to a 32-bit boundary.
+// align32 pads with zero bits to a 32-bit boundary and writes out every
+// pending bit, so that buf ends where the stream does.
 func (w *Writer) align32() {
-	if w.nbits > 0 {
-		w.emit(0, 32-w.nbits)
+	if w.nbits == 0 {
+		return
 	}
+	if w.nbits > 32 {
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, w.cur)
+	} else {
+		w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(w.cur))
+	}
+	w.cur, w.nbits = 0, 0
 }
 
 // Magic writes the four bytes that start an LLVM IR bitcode file, 'BC'
@@ -196,7 +192,7 @@ func (w *Writer) EnterBlock(id uint64, width uint) {
 	w.emitVBR(uint64(width), 4)
 	w.align32()
 	b := openBlock{lenChunk: len(w.chunks), lenOff: len(w.buf), outerWidth: w.width, outerAbbrs: w.abbrevs, id: id}
-	w.emit(0, 32) // the block's length in words, filled in by ExitBlock
+	w.buf = append(w.buf, 0, 0, 0, 0) // the block's length in words, filled in by ExitBlock
 	b.lenPos = w.pos()
 	w.blocks = append(w.blocks, b)
 	w.width, w.abbrevs = width, nil
@@ -412,7 +408,7 @@ func (w *Writer) checkedScalar(op AbbrevOp, v uint64) error {
 		if op.Value < 64 && v>>op.Value != 0 {
 			return checkScalar(op, v)
 		}
-		w.emit64(v, uint(op.Value))
+		w.emit(v, uint(op.Value))
 	case AbbrevVBR:
 		w.emitVBR(v, uint(op.Value))
 	case AbbrevChar6:
@@ -477,9 +473,9 @@ func (w *Writer) EncodedTextRecord(abbrev, v uint64, t Text) {
 		return
 	}
 	b, n := t.Bits, t.N
-	for ; n >= 32; n -= 32 {
-		w.emit(uint64(binary.LittleEndian.Uint32(b)), 32)
-		b = b[4:]
+	for ; n >= 64; n -= 64 {
+		w.emit(binary.LittleEndian.Uint64(b), 64)
+		b = b[8:]
 	}
 	var rest uint64
 	for i := range b {

@@ -2,6 +2,7 @@ package bitstream
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -216,5 +217,91 @@ func TestEncodedTextRecord(t *testing.T) {
 	}
 	if _, err := EncodeText(Char6(), "a b", nil); err == nil || !strings.Contains(err.Error(), "array element 1: 32 is not a char6 character") {
 		t.Errorf("EncodeText of a blank as char6: %v", err)
+	}
+}
+
+// TestEmitBits writes random runs of 0 to 64 bits, alignments and blocks
+// entered and left at every bit offset, and checks the bytes against a
+// model that writes one bit at a time: the pending bits a 64-bit
+// accumulator holds must come out in order, and a block's length word
+// must land where its header ends.
+func TestEmitBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < 200; round++ {
+		var bits []bool
+		put := func(v uint64, n uint) {
+			for i := uint(0); i < n; i++ {
+				bits = append(bits, v>>i&1 == 1)
+			}
+		}
+		align := func() {
+			for len(bits)%32 != 0 {
+				bits = append(bits, false)
+			}
+		}
+		putVBR := func(v uint64, n uint) {
+			hi := uint64(1) << (n - 1)
+			for ; v >= hi; v >>= n - 1 {
+				put(v&(hi-1)|hi, n)
+			}
+			put(v, n)
+		}
+		var lenAt []int // bit offsets of the open blocks' length words
+		w := NewWriter()
+		exit := func() {
+			w.ExitBlock()
+			put(EndBlock, 3)
+			align()
+			at := lenAt[len(lenAt)-1]
+			lenAt = lenAt[:len(lenAt)-1]
+			words := (len(bits) - at - 32) / 32
+			for i := 0; i < 32; i++ {
+				bits[at+i] = words>>i&1 == 1
+			}
+		}
+		for op := 0; op < 60; op++ {
+			switch k := rng.IntN(10); {
+			case k < 7:
+				n := uint(rng.IntN(65))
+				v := rng.Uint64()
+				w.emit(v, n)
+				if n < 64 {
+					v &= 1<<n - 1
+				}
+				put(v, n)
+			case k == 7:
+				w.align32()
+				align()
+			case k == 8:
+				id := uint64(8 + rng.IntN(300))
+				width := w.width
+				w.EnterBlock(id, 3)
+				put(EnterSubblock, width)
+				putVBR(id, 8)
+				putVBR(3, 4)
+				align()
+				lenAt = append(lenAt, len(bits))
+				put(0, 32)
+			case len(lenAt) > 0:
+				exit()
+			}
+		}
+		for len(lenAt) > 0 {
+			exit()
+		}
+		got, ok, err := w.Bytes()
+		if !ok || err != nil {
+			t.Fatalf("round %d: Bytes: %v %v", round, ok, err)
+		}
+		align()
+		want := make([]byte, len(bits)/8)
+		for i, b := range bits {
+			if b {
+				want[i/8] |= 1 << (i % 8)
+			}
+		}
+		if !bytes.Equal(got, want) || w.Size() != uint64(len(want)) {
+			t.Fatalf("round %d: wrote %x (Size %d), want %x", round, got, w.Size(), want)
+		}
 	}
 }
