@@ -14,7 +14,11 @@
 //     kernel out, no -S) and "llvm-dis-22" alone on the same .bc;
 //
 // and prints the best wall and CPU time of each, bitcode written per
-// second, and the ratios. The writer runs with the collector set as the
+// second, and the ratios. With -instructions it also runs the driver line
+// and llvm-dis-22 once each under valgrind's cachegrind and prints the
+// instructions each executed, and their ratio: a measure the machine's
+// other load does not move, where timings on a shared machine move by a
+// third. The writer runs with the collector set as the
 // sycl-post-link command sets it (syclpostlink.SetCollector), since that
 // command is how the writer runs outside a test. (Peak memory is not
 // measured here: a child of this large process reports this process's
@@ -22,12 +26,16 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sycbuild/sycbuild/dpcpp/syclpostlink"
@@ -40,8 +48,9 @@ func main() {
 	kernels := flag.Int("kernels", 13000, "kernels in the module")
 	runs := flag.Int("runs", 3, "timed runs of each command (the best counts)")
 	keep := flag.String("dir", "", "work directory (default: a temporary one, removed)")
+	instructions := flag.Bool("instructions", false, "also count the instructions of the driver line and llvm-dis-22 (valgrind)")
 	flag.Parse()
-	if err := run(*kernels, *runs, *keep); err != nil {
+	if err := run(*kernels, *runs, *keep, *instructions); err != nil {
 		fmt.Fprintln(os.Stderr, "bcwbench:", err)
 		os.Exit(1)
 	}
@@ -52,9 +61,13 @@ type sample struct {
 	wall, cpu time.Duration
 }
 
-func run(kernels, runs int, dir string) error {
+func run(kernels, runs int, dir string, instructions bool) error {
 	syclpostlink.SetCollector()
-	for _, t := range []string{"llvm-as-22", "llvm-dis-22"} {
+	tools := []string{"llvm-as-22", "llvm-dis-22"}
+	if instructions {
+		tools = append(tools, "valgrind")
+	}
+	for _, t := range tools {
 		if _, err := exec.LookPath(t); err != nil {
 			return fmt.Errorf("%s not found: %v", t, err)
 		}
@@ -99,6 +112,9 @@ func run(kernels, runs int, dir string) error {
 	fmt.Printf("module: %d kernels, %d bytes of text, %d bytes of bitcode by llvm-as-22, %d by sycbuild\n",
 		kernels, len(text), bcInfo.Size(), len(ours))
 	outDir := filepath.Join(dir, "split")
+	driverLine := []string{bin, "sycl-post-link", "-split=kernel", "-symbols", "-emit-param-info",
+		"-properties", "-spec-const=native", "-o", filepath.Join(outDir, "out.table"), bc}
+	dis := []string{"llvm-dis-22", bc, "-o", filepath.Join(dir, "dis.ll")}
 	cmds := []struct {
 		name string
 		run  func() (sample, error)
@@ -117,11 +133,10 @@ func run(kernels, runs int, dir string) error {
 			if err := os.MkdirAll(outDir, 0o755); err != nil {
 				return sample{}, err
 			}
-			return process(exec.Command(bin, "sycl-post-link", "-split=kernel", "-symbols", "-emit-param-info",
-				"-properties", "-spec-const=native", "-o", filepath.Join(outDir, "out.table"), bc))
+			return process(exec.Command(driverLine[0], driverLine[1:]...))
 		}},
 		{"llvm-dis-22", func() (sample, error) {
-			return process(exec.Command("llvm-dis-22", bc, "-o", filepath.Join(dir, "dis.ll")))
+			return process(exec.Command(dis[0], dis[1:]...))
 		}},
 	}
 	best := make([]sample, len(cmds))
@@ -149,7 +164,49 @@ func run(kernels, runs int, dir string) error {
 		mbps(best[0], len(ours)), mbps(best[1], int(bcInfo.Size())), best[1].wall.Seconds()/best[0].wall.Seconds())
 	fmt.Printf("driver line / llvm-dis-22: wall %.2f, CPU %.2f\n",
 		best[2].wall.Seconds()/best[3].wall.Seconds(), best[2].cpu.Seconds()/best[3].cpu.Seconds())
+	if !instructions {
+		return nil
+	}
+	if err := os.RemoveAll(outDir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return err
+	}
+	line, err := countInstructions(driverLine)
+	if err != nil {
+		return err
+	}
+	llvm, err := countInstructions(dis)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("instructions (cachegrind): driver line %d, llvm-dis-22 %d; driver line / llvm-dis-22 %.2f\n",
+		line, llvm, float64(line)/float64(llvm))
 	return nil
+}
+
+// irefs is how cachegrind's summary gives the instructions executed.
+var irefs = regexp.MustCompile(`I\s+refs:\s+([0-9,]+)`)
+
+// countInstructions runs argv under cachegrind and returns the
+// instructions the process executed (all its threads: a Go program's
+// collector and helper goroutines count, as they do in its CPU time).
+func countInstructions(argv []string) (int64, error) {
+	args := append([]string{"--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"}, argv...)
+	cmd := exec.Command("valgrind", args...)
+	// Valgrind's signals and Go's preemption signals do not mix.
+	cmd.Env = append(os.Environ(), "GODEBUG=asyncpreemptoff=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return 0, fmt.Errorf("valgrind %s: %v\n%s", strings.Join(argv, " "), err, stderr.Bytes())
+	}
+	m := irefs.FindSubmatch(stderr.Bytes())
+	if m == nil {
+		return 0, fmt.Errorf("valgrind %s: no instruction count in\n%s", strings.Join(argv, " "), stderr.Bytes())
+	}
+	return strconv.ParseInt(strings.ReplaceAll(string(m[1]), ",", ""), 10, 64)
 }
 
 // process runs cmd and returns its wall time, CPU time and peak RSS.
