@@ -15,10 +15,10 @@
 //
 // and prints the best wall and CPU time of each, bitcode written per
 // second, and the ratios. With -instructions it also runs the driver line
-// and llvm-dis-22 once each under valgrind's cachegrind and prints the
-// instructions each executed, and their ratio: a measure the machine's
-// other load does not move, where timings on a shared machine move by a
-// third. The writer runs with the collector set as the
+// and llvm-dis-22 once each under valgrind's cachegrind (Debian package
+// valgrind) and prints the instructions each executed, and their ratio: a
+// measure the machine's other load does not move, where timings on a
+// shared machine move by a third. The writer runs with the collector set as the
 // sycl-post-link command sets it (syclpostlink.SetCollector), since that
 // command is how the writer runs outside a test. (Peak memory is not
 // measured here: a child of this large process reports this process's
