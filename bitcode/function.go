@@ -66,8 +66,22 @@ func (d *decoder) localRef(id uint32) string {
 	if d.fn == nil {
 		d.failf("reference to value %d outside a function", id)
 	}
-	return marker(markVal, id)
+	if int(id) < len(d.valMarkers) {
+		if m := d.valMarkers[id]; m != "" {
+			return m
+		}
+	} else if id < maxValMarkers {
+		d.valMarkers = append(d.valMarkers, make([]string, int(id)+1-len(d.valMarkers))...)
+	} else {
+		return marker(markVal, id)
+	}
+	m := marker(markVal, id)
+	d.valMarkers[id] = m
+	return m
 }
+
+// maxValMarkers bounds the markers a decoder keeps (valMarkers).
+const maxValMarkers = 1 << 20
 
 func (d *decoder) bbRef(bb uint64) string {
 	if bb >= uint64(d.fn.nBlocks) {
@@ -241,19 +255,18 @@ func (d *decoder) parseFunctionVST() {
 		if len(d.Ops) < 1 {
 			d.failf("bad symbol table entry")
 		}
-		name := opsString(d.Ops[1:])
 		switch d.Code {
 		case VSTCodeEntry:
 			vid := d.Ops[0]
 			if vid < uint64(fs.firstLocal) || vid >= uint64(len(d.vals)) {
 				d.failf("symbol table names value %d, not a local", vid)
 			}
-			fs.names[vid-uint64(fs.firstLocal)] = name
+			fs.names[vid-uint64(fs.firstLocal)] = localName(d.Ops[1:])
 		case VSTCodeBBEntry:
 			if d.Ops[0] >= uint64(fs.nBlocks) {
 				d.failf("symbol table names block %d of %d", d.Ops[0], fs.nBlocks)
 			}
-			fs.bbNames[d.Ops[0]] = name
+			fs.bbNames[d.Ops[0]] = opsString(d.Ops[1:])
 		default:
 			d.failf("unknown record code %d", d.Code)
 		}
@@ -269,7 +282,26 @@ func growTo(names []string, n int) []string {
 	return names
 }
 
-// name is the name the symbol table gave value vid ("" for none).
+// localName is a local's symbol table entry as the text names the local:
+// %name, quoted where it needs to be; "" for an empty name, which names
+// nothing. A bare name (the most) takes one allocation.
+func localName(ops []uint64) string {
+	if len(ops) == 0 {
+		return ""
+	}
+	var sb strings.Builder
+	sb.Grow(len(ops) + 1)
+	sb.WriteByte('%')
+	for _, o := range ops {
+		sb.WriteByte(byte(o))
+	}
+	if s := sb.String(); isBareName(s[1:]) {
+		return s
+	}
+	return "%" + quoteString(opsString(ops))
+}
+
+// name is the text's name of local value vid (localName), "" for none.
 func (fs *funcState) name(vid uint32) string {
 	if i := int(vid - fs.firstLocal); vid >= fs.firstLocal && i < len(fs.names) {
 		return fs.names[i]
@@ -354,7 +386,8 @@ func (d *decoder) lastInst() *instRec {
 }
 
 func (d *decoder) instruction() {
-	o := &opr{d: d, ops: d.Ops}
+	o := &d.op
+	*o = opr{d: d, ops: d.Ops}
 	if int(d.Code) < len(instructionRecords) {
 		if read := instructionRecords[d.Code]; read != nil {
 			read(d, o)
@@ -1408,7 +1441,7 @@ func (d *decoder) nameLocals(fs *funcState) localNames {
 	num := 0
 	for i := 0; i < ln.nargs; i++ {
 		if name := fs.name(fs.firstLocal + uint32(i)); name != "" {
-			local[i] = "%" + quoteName(name)
+			local[i] = name
 		} else {
 			local[i] = "%" + strconv.Itoa(num)
 			num++
@@ -1429,7 +1462,7 @@ func (d *decoder) nameLocals(fs *funcState) localNames {
 			}
 			li := int(r) - int(fs.firstLocal)
 			if name := fs.name(uint32(r)); name != "" {
-				local[li] = "%" + quoteName(name)
+				local[li] = name
 			} else {
 				local[li] = "%" + strconv.Itoa(num)
 				num++

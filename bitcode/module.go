@@ -65,8 +65,18 @@ type decoder struct {
 	bundleTags     []string
 	blockNames     map[int32][]string // function value id -> block labels (for blockaddress)
 
-	fn    *funcState // the function being decoded
-	depth int        // constant rendering depth
+	fn *funcState // the function being decoded
+
+	// constSlab and opSlab are where constants and their operands are
+	// allocated, in chunks (newConstant, keepOps).
+	constSlab []constant
+	opSlab    []uint64
+	// valMarkers are the markers of local values by number, each made
+	// once: the same numbers come back in every function.
+	valMarkers []string
+
+	op    opr // the instruction record being read (one, reused: not one allocation each)
+	depth int // constant rendering depth
 
 	out []byte
 }

@@ -12,15 +12,20 @@ const hexDigits = "0123456789ABCDEF"
 // AsmWriter does: bare when it is [-a-zA-Z$._][-a-zA-Z$._0-9]*, otherwise
 // in quotes with \XX escapes.
 func quoteName(s string) string {
+	if isBareName(s) {
+		return s
+	}
+	return quoteString(s)
+}
+
+// isBareName says whether name s is written without quotes.
+func isBareName(s string) bool {
 	bare := s != "" && !(s[0] >= '0' && s[0] <= '9')
 	for i := 0; bare && i < len(s); i++ {
 		c := s[i]
 		bare = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '$' || c == '.' || c == '_'
 	}
-	if bare {
-		return s
-	}
-	return quoteString(s)
+	return bare
 }
 
 // quoteString renders s in double quotes, escaping as AsmWriter's
