@@ -36,6 +36,7 @@ type bcSlot struct {
 // list numbers an attribute list; off positions errors.
 func (at *bcAttrs) list(off int, slots []bcSlot) uint64 {
 	var gids []uint64
+	var key [128]byte
 	for _, sl := range slots {
 		if len(sl.attrs) == 0 {
 			continue
@@ -47,35 +48,37 @@ func (at *bcAttrs) list(off int, slots []bcSlot) uint64 {
 		if len(enc) == 1 {
 			continue
 		}
-		k := bcKey(enc)
-		g, ok := at.gByKey[k]
+		k := appendKey(key[:0], enc)
+		g, ok := at.gByKey[string(k)]
 		if !ok {
 			at.groups = append(at.groups, enc)
 			g = len(at.groups)
-			at.gByKey[k] = g
+			at.gByKey[string(k)] = g
 		}
 		gids = append(gids, uint64(g))
 	}
 	if len(gids) == 0 {
 		return 0
 	}
-	k := bcKey(gids)
-	l, ok := at.lByKey[k]
+	k := appendKey(key[:0], gids)
+	l, ok := at.lByKey[string(k)]
 	if !ok {
 		at.lists = append(at.lists, gids)
 		l = len(at.lists)
-		at.lByKey[k] = l
+		at.lByKey[string(k)] = l
 	}
 	return uint64(l)
 }
 
-func bcKey(v []uint64) string {
-	var b strings.Builder
+// appendKey appends v as a map key (base-36 numbers, each ended by a
+// comma) to b: a key looked up as string(b) costs no allocation, one
+// stored costs one.
+func appendKey(b []byte, v []uint64) []byte {
 	for _, x := range v {
-		b.WriteString(strconv.FormatUint(x, 36))
-		b.WriteByte(',')
+		b = strconv.AppendUint(b, x, 36)
+		b = append(b, ',')
 	}
-	return b.String()
+	return b
 }
 
 // groupAttrs returns the attributes of the groups #N.

@@ -82,19 +82,17 @@ func (cs *bcConsts) add(t *Type, code uint64, ops []uint64, isStr bool) *bcConst
 		cs.small[sk] = c
 		return c
 	}
-	var b strings.Builder
-	b.WriteString(strconv.Itoa(ty))
-	b.WriteByte(':')
-	b.WriteString(strconv.FormatUint(code, 10))
-	b.WriteByte(':')
-	b.WriteString(bcKey(ops))
-	k := b.String()
-	if c, ok := cs.byKey[k]; ok {
+	var buf [128]byte
+	k := strconv.AppendInt(buf[:0], int64(ty), 10)
+	k = append(k, ':')
+	k = strconv.AppendUint(k, code, 10)
+	k = appendKey(append(k, ':'), ops)
+	if c, ok := cs.byKey[string(k)]; ok {
 		return c
 	}
 	c := &bcConst{t: t, code: code, ops: ops, str: isStr, id: len(cs.list)}
 	cs.list = append(cs.list, c)
-	cs.byKey[k] = c
+	cs.byKey[string(k)] = c
 	return c
 }
 
