@@ -129,8 +129,7 @@ func run(kernels, runs int, dir string, instructions bool) error {
 			return process(exec.Command("llvm-as-22", ll, "-o", filepath.Join(dir, "as.bc")))
 		}},
 		{"sycl-post-link driver line, .bc in and out", func() (sample, error) {
-			os.RemoveAll(outDir)
-			if err := os.MkdirAll(outDir, 0o755); err != nil {
+			if err := emptyDir(outDir); err != nil {
 				return sample{}, err
 			}
 			return process(exec.Command(driverLine[0], driverLine[1:]...))
@@ -167,10 +166,7 @@ func run(kernels, runs int, dir string, instructions bool) error {
 	if !instructions {
 		return nil
 	}
-	if err := os.RemoveAll(outDir); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
+	if err := emptyDir(outDir); err != nil {
 		return err
 	}
 	line, err := countInstructions(driverLine)
@@ -184,6 +180,14 @@ func run(kernels, runs int, dir string, instructions bool) error {
 	fmt.Printf("instructions (cachegrind): driver line %d, llvm-dis-22 %d; driver line / llvm-dis-22 %.2f\n",
 		line, llvm, float64(line)/float64(llvm))
 	return nil
+}
+
+// emptyDir makes dir an empty directory, for the driver line's outputs.
+func emptyDir(dir string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	return os.MkdirAll(dir, 0o755)
 }
 
 // irefs is how cachegrind's summary gives the instructions executed.
