@@ -295,10 +295,11 @@ func localName(ops []uint64) string {
 	for _, o := range ops {
 		sb.WriteByte(byte(o))
 	}
-	if s := sb.String(); isBareName(s[1:]) {
+	s := sb.String()
+	if isBareName(s[1:]) {
 		return s
 	}
-	return "%" + quoteString(opsString(ops))
+	return "%" + quoteString(s[1:])
 }
 
 // name is the text's name of local value vid (localName), "" for none.
