@@ -66,18 +66,14 @@ func (d *decoder) localRef(id uint32) string {
 	if d.fn == nil {
 		d.failf("reference to value %d outside a function", id)
 	}
-	if int(id) < len(d.valMarkers) {
-		if m := d.valMarkers[id]; m != "" {
-			return m
-		}
-	} else if id < maxValMarkers {
-		d.valMarkers = append(d.valMarkers, make([]string, int(id)+1-len(d.valMarkers))...)
-	} else {
+	if id >= maxValMarkers {
 		return marker(markVal, id)
 	}
-	m := marker(markVal, id)
-	d.valMarkers[id] = m
-	return m
+	d.valMarkers = growTo(d.valMarkers, int(id)+1)
+	if d.valMarkers[id] == "" {
+		d.valMarkers[id] = marker(markVal, id)
+	}
+	return d.valMarkers[id]
 }
 
 // maxValMarkers bounds the markers a decoder keeps (valMarkers).
